@@ -1,0 +1,105 @@
+"""The play value and its notation.
+
+A play is one card with an optional ring rotation and an optional pawn move, written as
+space-separated tokens::
+
+    R2 3+2 c3-d3     red 2: turn ring 3 two slots clockwise, then move the pawn on c3 to d3
+    B1 e4-e5         blue 1 without rotation
+    G3 2-3           green 3 as a rotation only (counter-clockwise)
+    A off-c1         any-colour wild: enter a pawn onto c1
+    S 6+5 b6-top     spin wild: ring 6 five slots clockwise, then b6 up to the top
+
+Squares in the move are where things stand *after* the rotation. ``+`` is clockwise seen
+from above. A spin rotation is written in the range −5…+6 (``+7`` reads as ``-5``). A bump
+may be written with ``x`` instead of ``-`` (``c3xc4``); both read the same.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, OFF, TOP, parse_square, square_name
+from gamenight.centrix.cards import Card
+from gamenight.core.errors import NotationError
+
+
+class Rotation(NamedTuple):
+    ring: int  # 1–6
+    amount: int  # slots clockwise; negative is counter-clockwise
+
+    def __str__(self) -> str:
+        return f"{self.ring}{self.amount:+d}"
+
+
+class Move(NamedTuple):
+    from_square: int
+    to_square: int
+
+    def __str__(self) -> str:
+        return f"{square_name(self.from_square)}-{square_name(self.to_square)}"
+
+
+class Play(NamedTuple):
+    card: Card
+    rotation: Rotation | None = None
+    move: Move | None = None
+
+    def __str__(self) -> str:
+        return " ".join(str(part) for part in self if part is not None)
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        return parse_play(text)
+
+
+def spin_amount(amount: int) -> int:
+    """The canonical form of a rotation by ``amount`` slots: −5…+6."""
+    return (amount + 5) % NUM_SLOTS - 5
+
+
+_ROTATION = re.compile(r"^([1-9])([+-])(\d{1,2})$")
+_MOVE = re.compile(r"^([a-z]+\d?)[-x]([a-z]+\d?)$")
+
+
+def parse_play(text: str) -> Play:
+    """Read a play in notation; raises NotationError naming what is wrong."""
+    if not isinstance(text, str):
+        raise NotationError(f"a play is written as text, not {type(text).__name__}")
+    tokens = text.split()
+    if not tokens:
+        raise NotationError("empty play: write a card, then a rotation and/or a move")
+    if len(tokens) > 3:
+        raise NotationError(f"too many parts in {text!r}: card, rotation, move at most")
+    card = Card.parse(tokens[0])
+    rotation: Rotation | None = None
+    move: Move | None = None
+    for token in tokens[1:]:
+        lower = token.lower()
+        if (m := _ROTATION.match(lower)) is not None:
+            if rotation is not None or move is not None:
+                raise NotationError(f"in {text!r} the rotation must come once, before the move")
+            ring, amount = int(m[1]), int(m[3]) * (1 if m[2] == "+" else -1)
+            if not 1 <= ring <= NUM_RINGS:
+                raise NotationError(f"there is no ring {ring}: rings are 1–{NUM_RINGS}")
+            if not 1 <= abs(amount) < NUM_SLOTS:
+                raise NotationError(f"a ring turns by 1–{NUM_SLOTS - 1} slots, not {amount}")
+            rotation = Rotation(ring, spin_amount(amount) if card is Card.SPIN else amount)
+        elif (m := _MOVE.match(lower)) is not None:
+            if move is not None:
+                raise NotationError(f"{text!r} has two moves; a play moves one pawn once")
+            frm, to = parse_square(m[1]), parse_square(m[2])
+            if frm == TOP:
+                raise NotationError("a pawn on the top never moves again")
+            if to == OFF:
+                raise NotationError("a move cannot end off the board")
+            if frm == to:
+                raise NotationError(f"{token!r} does not go anywhere")
+            move = Move(frm, to)
+        else:
+            raise NotationError(
+                f"{token!r} is neither a rotation (like 3+2) nor a move (like c3-d3)"
+            )
+    if rotation is None and move is None:
+        raise NotationError(f"{text!r} needs a rotation, a move or both")
+    return Play(card, rotation, move)

@@ -1,0 +1,42 @@
+"""The ``gamenight`` command line: one sub-command per game, plus the shared tools."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from gamenight import __version__
+from gamenight.cli import centrix, colorcity
+from gamenight.core.errors import GamenightError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gamenight",
+        description="Play and study Centrix and Color City. With no command: a game of Centrix.",
+    )
+    parser.add_argument("--version", action="version", version=f"gamenight {__version__}")
+    games = parser.add_subparsers(dest="game", metavar="GAME")
+    centrix.register(games)
+    colorcity.register(games)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        args = ["centrix", "play"]  # the embedded default: `make play`
+    parser = build_parser()
+    ns = parser.parse_args(args)
+    if not hasattr(ns, "run"):
+        parser.parse_args([*args, "--help"])
+        return 2
+    try:
+        return int(ns.run(ns) or 0)
+    except GamenightError as exc:
+        print(f"gamenight: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130

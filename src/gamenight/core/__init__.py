@@ -1,0 +1,21 @@
+"""What both games share: errors, the outcome, the game record."""
+
+from gamenight.core.errors import (
+    GamenightError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    RulesError,
+)
+from gamenight.core.outcome import Outcome
+from gamenight.core.record import GameRecord
+
+__all__ = [
+    "GameRecord",
+    "GamenightError",
+    "IllegalActionError",
+    "NotationError",
+    "Outcome",
+    "RecordError",
+    "RulesError",
+]

@@ -1,0 +1,25 @@
+"""The errors gamenight raises on purpose.
+
+Each one carries a message a player could understand. All derive from ValueError too,
+so callers that only know "bad input" can catch that.
+"""
+
+
+class GamenightError(Exception):
+    """Base of every error gamenight raises on purpose."""
+
+
+class IllegalActionError(GamenightError, ValueError):
+    """An action the rules do not allow in this position; the state is untouched."""
+
+
+class NotationError(GamenightError, ValueError):
+    """Text that cannot be read: a play, a shot, a position string."""
+
+
+class RecordError(GamenightError, ValueError):
+    """A game record that cannot be read or does not replay."""
+
+
+class RulesError(GamenightError, ValueError):
+    """A rules value or a set-up that is not valid."""

@@ -1,0 +1,67 @@
+"""How a game ended: a place for every seat and the reason."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gamenight.core.errors import RecordError
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``places[seat]`` is that seat's place, 1 being first. Seats that tie share a place
+    and the next place is skipped ("1, 2, 2, 4"). ``reason`` says why the game ended;
+    each game documents its reasons, and ``"turn_cap"`` always means the turn cap.
+    """
+
+    places: tuple[int, ...]
+    reason: str
+
+    @property
+    def at_cap(self) -> bool:
+        return self.reason == "turn_cap"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+    @property
+    def winner(self) -> int | None:
+        """The single winning seat, or None for a shared first place."""
+        winners = self.winners
+        return winners[0] if len(winners) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) > 1
+
+    def ranking(self) -> list[int]:
+        """Seats from first place to last (ties in seat order)."""
+        return sorted(range(len(self.places)), key=lambda seat: (self.places[seat], seat))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"places": list(self.places), "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Outcome:
+        try:
+            places = tuple(int(p) for p in data["places"])
+            reason = str(data["reason"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"an outcome needs 'places' (integers) and 'reason': {exc}") from exc
+        return cls(places, reason)
+
+    @staticmethod
+    def places_from_scores(scores: list[tuple[float, ...]], first_place: int = 1) -> list[int]:
+        """Competition ranking of score tuples (higher is better), starting at first_place."""
+        order = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)
+        places = [0] * len(scores)
+        for rank, i in enumerate(order):
+            if rank and scores[i] == scores[order[rank - 1]]:
+                places[i] = places[order[rank - 1]]
+            else:
+                places[i] = first_place + rank
+        return places

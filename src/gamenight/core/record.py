@@ -1,0 +1,90 @@
+"""The JSON game record both games share: set-up, seed, seats, actions, outcome.
+
+A record replays exactly: the set-up plus the seed decides every random event, and the
+actions are stored in each game's own text notation (plus whatever a game must keep to
+stay independent of library versions, such as Color City's flick results).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamenight.core.errors import RecordError
+from gamenight.core.outcome import Outcome
+
+FORMAT_VERSION = 1
+
+
+@dataclass
+class GameRecord:
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    actions: list[Any] = field(default_factory=list)
+    setup: dict[str, Any] = field(default_factory=dict)
+    outcome: Outcome | None = None
+    final_position: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT_VERSION,
+            "game": self.game,
+            "rules": self.rules,
+            "seed": self.seed,
+            "seats": self.seats,
+            "setup": self.setup,
+            "actions": self.actions,
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "final_position": self.final_position,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: Any, game: str | None = None) -> GameRecord:
+        if not isinstance(data, dict):
+            raise RecordError("a game record is a JSON object")
+        if data.get("format") != FORMAT_VERSION:
+            raise RecordError(
+                f"unknown record format {data.get('format')!r} (this version reads {FORMAT_VERSION})"
+            )
+        if game is not None and data.get("game") != game:
+            raise RecordError(f"this is a record of {data.get('game')!r}, not of {game!r}")
+        for key, kind in (
+            ("game", str),
+            ("rules", dict),
+            ("seed", int),
+            ("seats", list),
+            ("actions", list),
+        ):
+            if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+                raise RecordError(f"the record's {key!r} must be a {kind.__name__}")
+        setup = data.get("setup", {})
+        if not isinstance(setup, dict):
+            raise RecordError("the record's 'setup' must be an object")
+        raw_outcome = data.get("outcome")
+        final = data.get("final_position")
+        if final is not None and not isinstance(final, str):
+            raise RecordError("the record's 'final_position' must be a string")
+        return cls(
+            game=data["game"],
+            rules=data["rules"],
+            seed=data["seed"],
+            seats=data["seats"],
+            actions=data["actions"],
+            setup=setup,
+            outcome=Outcome.from_dict(raw_outcome) if raw_outcome is not None else None,
+            final_position=final,
+        )
+
+    @classmethod
+    def from_json(cls, text: str, game: str | None = None) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc}") from exc
+        return cls.from_dict(data, game)
