@@ -160,7 +160,7 @@ class Position:
         seat, plays_done, turns = numbers
         if seat >= n:
             raise PositionError(f"seat to move: {seat} is not a seat (0–{n - 1})")
-        if plays_done > 2:
+        if plays_done > (2 if status == "playing" else 3):
             raise PositionError("plays: a turn that has made 3 plays is over, so 0–2")
         place_texts = places.split(",")
         if len(place_texts) != n or any(p != "-" and not p.isdigit() for p in place_texts):

@@ -29,6 +29,7 @@ from gamenight.centrix.position import Position
 from gamenight.centrix.rules import Bottom, Rules
 from gamenight.core.errors import IllegalActionError, RulesError
 from gamenight.core.outcome import Outcome
+from gamenight.core.record import GameRecord
 
 EMPTY = -1
 PAWNS = 3
@@ -266,6 +267,24 @@ class CentrixState:
         if self.status == PLAYING:
             return None
         return Outcome(tuple(self.places), self.status)
+
+    @property
+    def start_position(self) -> str | None:
+        """The position string this game was set up from, when it was not set up by seed."""
+        return None if self._start is None else self._start.format()
+
+    def record(self, names: Sequence[str] | None = None) -> GameRecord:
+        """The JSON game record of this game so far (see gamenight.centrix.record)."""
+        from gamenight.centrix.record import to_record
+
+        return to_record(self, names)
+
+    @classmethod
+    def replay(cls, record: GameRecord | str) -> CentrixState:
+        """The state a record replays to (raises RecordError if it does not)."""
+        from gamenight.centrix.record import replay
+
+        return replay(record)
 
     @property
     def plays(self) -> list[Play]:
@@ -756,9 +775,7 @@ class CentrixState:
         unfinished = [i for i, p in enumerate(self.places) if not p]
         scores: list[tuple[float, ...]] = [(self.top[i], self.level_sum(i)) for i in unfinished]
         first = len(self.places) - len(unfinished) + 1
-        for seat, place in zip(
-            unfinished, Outcome.places_from_scores(scores, first), strict=True
-        ):
+        for seat, place in zip(unfinished, Outcome.places_from_scores(scores, first), strict=True):
             self.places[seat] = place
         self.status = reason
 

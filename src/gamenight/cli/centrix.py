@@ -3,9 +3,239 @@
 from __future__ import annotations
 
 import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
 from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+
+from gamenight.centrix import Bottom, CentrixState, Colour, Rules
+from gamenight.centrix.perft import divide, perft_stats
+from gamenight.centrix.text import render
+from gamenight.core.errors import GamenightError, RecordError
 
 
 def register(games: Any) -> None:
-    parser: argparse.ArgumentParser = games.add_parser("centrix", help="Centrix")
+    parser: argparse.ArgumentParser = games.add_parser(
+        "centrix", help="Centrix: spin, climb, leapfrog and bump to the top"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="a game in the terminal against bots")
+    play.add_argument("--players", type=int, default=4, help="2–6 players (default 4)")
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0 first (default 0)")
+    play.add_argument(
+        "--colours", help="pawn colours in seat order, letters like RBGY (default: rulebook order)"
+    )
+    play.add_argument("--first", type=int, help="the seat that starts: the youngest player")
+    play.add_argument("--seed", type=int, help="seed for the shuffle (default: random)")
+    play.add_argument("--bottom", choices=[b.value for b in Bottom], default="protect")
+    play.add_argument("--max-turns", type=int, help="end the game after this many turns")
+    play.add_argument("--save", type=Path, help="write the game record here at the end")
+    play.set_defaults(run=run_play)
+
+    replay = commands.add_parser("replay", help="step through a game record")
+    replay.add_argument("record", type=Path)
+    replay.set_defaults(run=run_replay)
+
+    perft = commands.add_parser("perft", help="count play sequences from a position")
+    perft.add_argument("position", help="a position string, or 'new' for a 4-player start")
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--divide", action="store_true", help="one count per first play")
+    perft.add_argument("--bottom", choices=[b.value for b in Bottom], default="protect")
+    perft.set_defaults(run=run_perft)
+
+    bench = commands.add_parser("bench", help="measure play generation and random games")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--games", type=int, default=20, help="random games per player count")
+    bench.add_argument("--positions", type=int, default=60, help="sampled positions")
+    bench.set_defaults(run=run_bench)
+
     parser.set_defaults(run=lambda ns: parser.print_help())
+
+
+# ---------------------------------------------------------------- play
+
+
+def run_play(ns: argparse.Namespace) -> int:
+    colours: Any = ns.players
+    if ns.colours:
+        colours = [Colour.from_letter(c) for c in ns.colours]
+    rules = Rules(bottom=Bottom(ns.bottom), max_turns=ns.max_turns)
+    count = ns.players if not ns.colours else len(colours)
+    if not 0 <= ns.seat < count:
+        raise SystemExit(f"gamenight: --seat must be 0–{count - 1}")
+    console = Console()
+    first = ns.first
+    if first is None:
+        first = _ask_first(console, count)
+    state = CentrixState.new(colours, seed=ns.seed, first=first, rules=rules)
+    bots = random.Random(state.seed)
+    names = ["you" if i == ns.seat else f"bot {i}" for i in range(count)]
+    console.print(
+        f"Centrix, {count} players. You play [bold]{state.players[ns.seat].name.lower()}[/]. "
+        "Type a play's number or its notation; 'undo', 'help' or 'quit'."
+    )
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        if seat != ns.seat:
+            play = bots.choice(state.legal_plays())
+            state.push(play)
+            console.print(f"  {names[seat]} ({state.players[seat].name.lower()}): {play}")
+            continue
+        console.print(render(state, seat=ns.seat))
+        if not _human_turn(console, state, ns.seat):
+            console.print("Game left unfinished.")
+            break
+    if state.outcome is not None:
+        console.print(render(state, seat=ns.seat))
+        ranking = state.outcome.ranking()
+        console.print(
+            "Places: "
+            + ", ".join(f"{state.outcome.places[s]}. {names[s]}" for s in ranking)
+            + (" (turn cap)" if state.outcome.at_cap else "")
+        )
+    if ns.save:
+        ns.save.write_text(state.record(names).to_json())
+        console.print(f"Record written to {ns.save}")
+    return 0
+
+
+def _ask_first(console: Console, count: int) -> int:
+    if not sys.stdin.isatty():
+        return 0
+    answer = console.input(f"Who is the youngest and starts? Seat 0–{count - 1} [0]: ").strip()
+    return int(answer) if answer.isdigit() and int(answer) < count else 0
+
+
+def _human_turn(console: Console, state: CentrixState, seat: int) -> bool:
+    """One play of the human; False when they quit."""
+    undo_floor = len(state.plays) - state.plays_done
+    legal = state.legal_plays()
+    console.print(Columns([f"[dim]{i + 1:>3}[/] {p}" for i, p in enumerate(legal)], padding=(0, 2)))
+    while True:
+        try:
+            answer = console.input(f"[bold]play ({state.plays_left} left)>[/] ").strip()
+        except EOFError:
+            return False
+        if answer in ("quit", "q", "exit"):
+            return False
+        if answer in ("help", "?"):
+            console.print(
+                "Notation: card [ring±n] [from-to], e.g. 'R2 3+2 c3-d3', 'A off-c1', "
+                "'S 6-5 b6-top'. Squares: slot a–l and ring 1–6, or off / top."
+            )
+            continue
+        if answer == "undo":
+            if len(state.plays) > undo_floor and state.to_move == seat:
+                console.print(f"took back {state.pop()}")
+                return True
+            console.print("nothing of this turn to take back")
+            continue
+        try:
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                state.push(legal[int(answer) - 1])
+            else:
+                state.push(state.parse_play(answer))
+            return True
+        except GamenightError as exc:
+            console.print(f"[red]{exc}[/]")
+
+
+# ---------------------------------------------------------------- replay
+
+
+def run_replay(ns: argparse.Namespace) -> int:
+    try:
+        text = ns.record.read_text()
+    except OSError as exc:
+        raise RecordError(f"cannot read {ns.record}: {exc.strerror}") from exc
+    final = CentrixState.replay(text)
+    plays = final.plays
+    while final.plays:
+        final.pop()
+    state = final
+    console = Console()
+    interactive = sys.stdin.isatty()
+    index = 0
+    console.print(render(state))
+    while True:
+        if not interactive:
+            if index == len(plays):
+                break
+            state.push(plays[index])
+            index += 1
+            console.print(f"{index}. {plays[index - 1]}")
+            continue
+        answer = console.input(
+            f"[dim]{index}/{len(plays)}[/] Enter next, b back, number to jump, q quit> "
+        ).strip()
+        if answer == "q":
+            break
+        target = index + 1
+        if answer == "b":
+            target = index - 1
+        elif answer.isdigit():
+            target = int(answer)
+        target = max(0, min(len(plays), target))
+        while index < target:
+            state.push(plays[index])
+            index += 1
+        while index > target:
+            state.pop()
+            index -= 1
+        console.print(render(state))
+        if index:
+            console.print(f"last play: {plays[index - 1]}")
+    if not interactive:
+        console.print(render(state))
+    if state.outcome is not None and index == len(plays):
+        console.print(f"Places by seat: {list(state.outcome.places)} ({state.outcome.reason})")
+    return 0
+
+
+# ---------------------------------------------------------------- perft and bench
+
+
+def run_perft(ns: argparse.Namespace) -> int:
+    rules = Rules(bottom=Bottom(ns.bottom))
+    if ns.position == "new":
+        state = CentrixState.new(4, seed=0, rules=rules)
+    else:
+        state = CentrixState.from_position(ns.position, rules)
+    start = time.perf_counter()
+    if ns.divide:
+        rows = divide(state, ns.depth)
+        for play, count in rows:
+            print(f"{play}: {count}")
+        total, generated = sum(c for _, c in rows), 0
+    else:
+        total, generated = perft_stats(state, ns.depth)
+    seconds = time.perf_counter() - start
+    print(f"perft({ns.depth}) = {total}")
+    if generated:
+        print(f"{generated} plays generated in {seconds:.3f} s: {generated / seconds:,.0f} plays/s")
+    return 0
+
+
+def run_bench(ns: argparse.Namespace) -> int:
+    from gamenight.bench.centrix import run
+
+    result = run(games=ns.games, positions=ns.positions)
+    if ns.json:
+        print(json.dumps(result))
+        return 0
+    gen = result["generation"]
+    print(f"legal-play generation: {gen['plays_per_s']:,.0f} plays/s (perft-style, 1 core)")
+    for players, r in result["random_play"].items():
+        print(
+            f"random play, {players} players: {r['plays_per_s']:,.0f} plays/s, "
+            f"{r['games_per_s']:.2f} games/s, {r['plays_per_game']:.0f} plays and "
+            f"{r['turns_per_game']:.0f} turns per game, branching {r['branching']:.1f}"
+        )
+    return 0

@@ -49,9 +49,8 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError("a game record is a JSON object")
         if data.get("format") != FORMAT_VERSION:
-            raise RecordError(
-                f"unknown record format {data.get('format')!r} (this version reads {FORMAT_VERSION})"
-            )
+            found = data.get("format")
+            raise RecordError(f"unknown record format {found!r} (this reads {FORMAT_VERSION})")
         if game is not None and data.get("game") != game:
             raise RecordError(f"this is a record of {data.get('game')!r}, not of {game!r}")
         for key, kind in (

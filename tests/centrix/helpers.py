@@ -1,0 +1,90 @@
+"""Positions for scenario tests, written in the position text format."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from gamenight.centrix import CentrixState, Rules
+from gamenight.centrix.cards import DECK, format_cards, parse_cards
+
+EMPTY_RING = "." * 12
+
+
+def position(
+    rings: dict[int, str] | None = None,
+    hands: tuple[str, ...] = ("-", "-"),
+    *,
+    seats: str = "RB",
+    top: str | None = None,
+    offsets: str = "000000",
+    to_move: int = 0,
+    plays: int = 0,
+    turn: int = 0,
+    draw_top: str = "",
+    draw: str | None = None,
+    discard: str = "-",
+    key: str = "0123456789abcdef",
+    places: str | None = None,
+    status: str = "playing",
+    rest_to: str = "draw",
+) -> str:
+    """A full position string. ``rings`` maps ring number to its 12 slots; the draw pile is
+    ``draw_top`` followed by the cards not placed elsewhere, in deck order (or ``draw``)."""
+    ring_text = "/".join((rings or {}).get(r, EMPTY_RING) for r in range(1, 7))
+    hand_cards = [sorted(parse_cards(h)) for h in hands]
+    used = Counter(parse_cards(discard)) + Counter(parse_cards(draw_top or "-"))
+    for h in hand_cards:
+        used += Counter(h)
+    rest = sorted((Counter(DECK) - used - Counter(parse_cards(draw or "-"))).elements())
+    if rest_to == "discard":
+        discard = format_cards(parse_cards(discard) + rest)
+        draw = draw or "-"
+    elif draw is None:
+        draw = format_cards(parse_cards(draw_top or "-") + rest)
+    n = len(seats)
+    return " ".join(
+        [
+            seats,
+            offsets,
+            ring_text,
+            top or "0" * n,
+            ",".join(format_cards(h) for h in hand_cards),
+            draw,
+            discard,
+            key,
+            str(to_move),
+            str(plays),
+            str(turn),
+            places or ",".join(["-"] * n),
+            status,
+        ]
+    )
+
+
+def state(*args: object, rules: Rules | None = None, **kwargs: object) -> CentrixState:
+    return CentrixState.from_position(position(*args, **kwargs), rules)  # type: ignore[arg-type]
+
+
+def plays(s: CentrixState) -> set[str]:
+    return {str(p) for p in s.legal_plays()}
+
+
+def moves(s: CentrixState, card: str, rotation: str | None = None) -> set[str]:
+    """The moves (as ``from-to``) that ``card`` allows, with the given rotation or none."""
+    out = set()
+    for p in s.legal_plays():
+        if str(p.card) != card or p.move is None:
+            continue
+        if (rotation is None and p.rotation is None) or (
+            rotation is not None and str(p.rotation) == rotation
+        ):
+            out.add(str(p.move))
+    return out
+
+
+def ring(**pawns: str) -> str:
+    """One ring's 12 slots, e.g. ``ring(c="r", d="b")`` for pawns on slots c and d."""
+    slots = ["."] * 12
+    for slot, pawn in pawns.items():
+        slots["abcdefghijkl".index(slot)] = pawn
+    return "".join(slots)

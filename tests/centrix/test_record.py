@@ -1,0 +1,63 @@
+"""JSON game records: replay exactly; refuse broken records with a clear message."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from gamenight.centrix import Bottom, CentrixState, Rules
+from gamenight.core.errors import RecordError
+
+
+def played(seed: int, plays: int, rules: Rules | None = None) -> CentrixState:
+    state = CentrixState.new(["red", "white", "blue"], seed=seed, first=1, rules=rules)
+    rng = random.Random(seed)
+    for _ in range(plays):
+        if state.is_over:
+            break
+        state.push(rng.choice(state.legal_plays()))
+    return state
+
+
+def test_a_finished_game_replays_to_the_identical_final_position() -> None:
+    state = played(4, 10_000, Rules(bottom=Bottom.KNOCK_OFF))
+    assert state.is_over
+    text = state.record(["Ann", "Bo", "Cy"]).to_json()
+    data = json.loads(text)
+    assert data["game"] == "centrix"
+    assert data["seats"][0] == {"colour": "red", "name": "Ann"}
+    assert data["rules"]["bottom"] == "knock_off"
+    assert data["outcome"]["places"] == list(state.places)
+    again = CentrixState.replay(text)
+    assert again.position() == state.position()
+    assert again.outcome == state.outcome
+
+
+def test_a_game_set_up_from_a_position_records_that_position() -> None:
+    start = played(9, 30)
+    game = CentrixState.from_position(start.position())
+    rng = random.Random(1)
+    for _ in range(20):
+        game.push(rng.choice(game.legal_plays()))
+    record = game.record()
+    assert record.setup == {"position": start.position()}
+    assert CentrixState.replay(record).position() == game.position()
+
+
+def test_broken_records_name_the_problem() -> None:
+    good = json.loads(played(5, 25).record().to_json())
+    cases = [
+        ("not json", "not valid JSON"),
+        (json.dumps({**good, "game": "colorcity"}), "not of 'centrix'"),
+        (json.dumps({**good, "format": 99}), "unknown record format"),
+        (json.dumps({**good, "seed": "abc"}), "'seed' must be a int"),
+        (json.dumps({**good, "rules": {"bottom": "lava"}}), "set-up is not valid"),
+        (json.dumps({**good, "actions": [*good["actions"][:3], "R9 zz"]}), "play 4"),
+        (json.dumps({**good, "final_position": "x"}), "final position"),
+        (json.dumps({**good, "actions": good["actions"][:-1]}), "final position"),
+    ]
+    for text, message in cases:
+        with pytest.raises(RecordError, match=message):
+            CentrixState.replay(text)

@@ -1,0 +1,524 @@
+"""One scenario per numbered decision of docs/rules/centrix.md (D1–D17)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamenight.centrix import (
+    DECK,
+    OFF,
+    TOP,
+    Bottom,
+    Card,
+    CentrixState,
+    Colour,
+    IllegalPlayError,
+    Layout,
+    Move,
+    Play,
+    Rules,
+    square,
+)
+from gamenight.centrix.state import shuffled
+from gamenight.core.errors import RulesError
+
+from .helpers import moves, ring, state
+
+ALL_WHITE = Rules(layout=Layout.from_strings(["W" * 12] * 6))
+
+
+def pawns(s: CentrixState, seat: int) -> list[str]:
+    from gamenight.centrix import square_name
+
+    return sorted(square_name(sq) for sq in s.pawn_squares(seat))
+
+
+# ---------------------------------------------------------------- board (D1–D5)
+
+
+def test_d1_pawns_start_off_the_board_and_the_top_holds_any_number() -> None:
+    s = CentrixState.new(3, seed=1)
+    assert all(s.pawn_squares(seat) == [OFF, OFF, OFF] for seat in range(3))
+    s = state({6: ring(a="r")}, ("R1", "-"), top="21")
+    assert pawns(s, 0) == ["a6", "top", "top"]
+    s.push("R1 a6-top")
+    assert s.top == [3, 1]
+    assert s.places == [1, 2]
+
+
+def test_d1_a_pawn_on_the_top_never_moves() -> None:
+    s = state({6: ring(a="b")}, ("A", "-"), top="10")
+    assert all(p.move is None or p.move.from_square != TOP for p in s.legal_plays())
+    with pytest.raises(IllegalPlayError, match="never moves"):
+        s.push(Play(Card.ANY, None, Move(TOP, square(6, 0))))
+
+
+def test_d1_a_pawn_on_the_top_cannot_be_bumped() -> None:
+    # Red on a6 with blue on the top: "up" from ring 6 is the top, a step, never a bump.
+    s = state({6: ring(a="r")}, ("A", "-"), top="01")
+    s.push("A a6-top")
+    assert s.top == [1, 1]
+
+
+def test_d2_rotation_carries_squares_and_pawns_to_other_slots() -> None:
+    s = state({2: ring(a="r", b="b")}, ("R1", "-"))
+    s.push("R1 2+1")
+    assert s.offsets[1] == 1
+    assert pawns(s, 0) == ["b2", "off", "off"]
+    assert pawns(s, 1) == ["c2", "off", "off"]
+    # Square 0 of ring 2 (red) now stands at slot b.
+    assert s.colour_at(square(2, 1)) is Colour.RED
+    assert s.colour_at(square(1, 1)) is Colour.ORANGE
+
+
+def test_d3_default_layout_is_lined_up_by_colour() -> None:
+    s = CentrixState.new(2, seed=0)
+    for slot in range(12):
+        colours = {s.colour_at(square(r, slot)) for r in range(1, 7)}
+        assert colours == {Colour(slot % 6)}
+    assert [s.colour_at(square(1, k)).letter for k in range(12)] == list("ROYGBWROYGBW")
+
+
+def test_d3_the_layout_is_data() -> None:
+    layout = Layout.from_strings(["BBBBBBRRRRRR", *["W" * 12] * 5])
+    s = CentrixState.new(2, seed=0, rules=Rules(layout=layout))
+    assert s.colour_at(square(1, 0)) is Colour.BLUE
+    assert s.colour_at(square(1, 6)) is Colour.RED
+    assert s.colour_at(square(2, 0)) is Colour.WHITE
+    with pytest.raises(RulesError):
+        Layout.from_strings(["RRR"])
+
+
+def test_d4_adjacency_is_up_down_sideways_never_diagonal() -> None:
+    s = state({3: ring(c="r")}, ("A", "-"), top="21")
+    assert moves(s, "A") == {"c3-c4", "c3-c2", "c3-b3", "c3-d3"}
+
+
+def test_d4_sideways_wraps_around_the_ring() -> None:
+    s = state({2: ring(a="r")}, ("A", "-"), top="21")
+    assert moves(s, "A") == {"a2-b2", "a2-l2", "a2-a1", "a2-a3"}
+
+
+def test_d4_up_from_ring_6_is_the_top_and_entry_is_any_slot_of_ring_1() -> None:
+    s = state({6: ring(c="r")}, ("A", "-"), top="11")
+    assert moves(s, "A") == {"c6-top", "c6-c5", "c6-b6", "c6-d6"} | {
+        f"off-{x}1" for x in "abcdefghijkl"
+    }
+
+
+def test_d5_one_pawn_per_square() -> None:
+    s = state({3: ring(c="r", d="b")}, ("A", "-"), top="21")
+    s.push("A c3-d3")  # a bump, never a second pawn on d3
+    assert s.cells[square(3, 3)] == 0
+    assert s.cells[square(1, 3)] == 1
+
+
+# ---------------------------------------------------------------- cards (D6, D7)
+
+
+def test_d6_the_deck() -> None:
+    assert len(DECK) == 42
+    for colour in "ROYGBW":
+        for n in "123":
+            assert DECK.count(Card.parse(colour + n)) == 2
+    assert DECK.count(Card.ANY) == 3
+    assert DECK.count(Card.SPIN) == 3
+    s = CentrixState.new(6, seed=3)
+    assert all(len(h) == 3 for h in s.hands)
+    assert len(s.draw) == 42 - 18
+
+
+def test_d6_the_draw_pile_is_shuffled_from_the_seed() -> None:
+    a = CentrixState.new(4, seed=11)
+    b = CentrixState.new(4, seed=11)
+    c = CentrixState.new(4, seed=12)
+    assert a.position() == b.position()
+    assert a.draw != c.draw
+
+
+def test_d6_an_empty_draw_pile_is_refilled_by_shuffling_the_discards() -> None:
+    s = state({6: ring(a="r")}, ("R2", "A"), top="20", draw="-", rest_to="discard")
+    key = s.key
+    before = [*s.discard, Card.R2]
+    s.push("R2 6+2")  # red's only card: the turn ends and red refills to three
+    pile, next_key = shuffled(before, key)
+    assert s.hands[0] == sorted(pile[:3])
+    assert s.draw == pile[3:]
+    assert s.discard == []
+    assert s.key == next_key
+
+
+def test_d7_a_numbered_card_rotates_exactly_its_number_either_way() -> None:
+    s = state({2: ring(a="r"), 4: ring(e="r")}, ("G2", "-"), top="10")
+    rotations = {str(p.rotation) for p in s.legal_plays() if p.move is None}
+    assert rotations == {"2+2", "2-2", "4+2", "4-2"}
+    with pytest.raises(IllegalPlayError, match="exactly 2"):
+        s.push("G2 2+1")
+
+
+def test_d7_rotation_only_on_a_ring_where_you_have_a_pawn() -> None:
+    s = state({2: ring(a="r"), 3: ring(a="b")}, ("G2", "-"), top="20")
+    with pytest.raises(IllegalPlayError, match="no pawn on ring 3"):
+        s.push("G2 3+2")
+    before = s.position()
+    with pytest.raises(IllegalPlayError):
+        s.push("G2 5-2")
+    assert s.position() == before
+
+
+def test_d7_rotation_comes_first_and_the_move_reads_the_rotated_board() -> None:
+    s = state({2: ring(a="r")}, ("O1", "-"), top="20")
+    # After 2+1 red stands on b2 and b3 (ring 3 unturned) is orange.
+    assert "b2-b3" in moves(s, "O1", "2+1")
+    s.push("O1 2+1 b2-b3")
+    assert pawns(s, 0) == ["b3", "top", "top"]
+    with pytest.raises(IllegalPlayError, match="no pawn on a2 after the rotation"):
+        state({2: ring(a="r")}, ("O1", "-"), top="20").push("O1 2+1 a2-a3")
+
+
+def test_d7_the_any_colour_wild_cannot_rotate() -> None:
+    s = state({2: ring(a="r")}, ("A", "-"), top="20")
+    assert all(p.rotation is None for p in s.legal_plays())
+    with pytest.raises(IllegalPlayError, match="cannot rotate"):
+        s.push("A 2+1 b2-b3")
+
+
+def test_d7_the_spin_wild_turns_any_amount_each_offset_once() -> None:
+    s = state({2: ring(a="r")}, ("S", "-"), top="20")
+    rotations = [str(p.rotation) for p in s.legal_plays() if p.move is None]
+    assert sorted(rotations) == sorted(f"2{a:+d}" for a in (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6))
+    # +7 is written -5: the same play.
+    assert parse_play_text("S 2+7") == parse_play_text("S 2-5")
+    # ... and then moves as an any-colour wild, from the rotated position.
+    assert moves(s, "S", "2+3") == {"d2-d1", "d2-d3", "d2-c2", "d2-e2"}
+    assert moves(s, "S") == {"a2-a1", "a2-a3", "a2-b2", "a2-l2"}
+
+
+def test_d7_a_play_needs_a_rotation_or_a_move() -> None:
+    s = state({2: ring(a="r")}, ("S", "-"), top="20")
+    with pytest.raises(IllegalPlayError, match="rotation, a move or both"):
+        s.push(Play(Card.SPIN))
+
+
+def test_d7_copies_are_interchangeable_and_each_play_listed_once() -> None:
+    s = state({2: ring(a="r", c="b")}, ("R1R1S", "-"), top="10")
+    listed = s.legal_plays()
+    assert len(listed) == len(set(listed))
+    assert sum(1 for p in listed if str(p) == "R1 2+1") == 1
+
+
+def test_d7_two_ways_round_the_ring_to_one_square_is_one_play() -> None:
+    # Every ring-1 square but g1 is taken: a1 leapfrogs onto g1 either way round.
+    s = state({1: "rbbbgg.gyyyr"}, ("A", "-", "-", "-"), seats="RBGY")
+    onto_g1 = [p for p in s.legal_plays() if p.move is not None and str(p.move) == "a1-g1"]
+    assert len(onto_g1) == 1
+
+
+# ---------------------------------------------------------------- turns (D8, D9)
+
+
+def test_d8_a_turn_is_three_plays_while_cards_are_playable() -> None:
+    s = state({2: ring(a="r")}, ("G1G2G3", "B1"), top="20")
+    s.push("G1 2+1")
+    assert s.to_move == 0
+    assert s.plays_left == 2
+    s.push("G2 2+2")
+    s.push("G3 2+3")
+    assert s.to_move == 1
+    assert len(s.hands[0]) == 3  # refilled
+    assert s.turn == 1
+
+
+def test_d8_the_turn_ends_early_when_no_card_can_be_played() -> None:
+    # Red's last ring pawn goes to the top; with only orange cards and an all-white
+    # board red cannot enter its off-board pawn, so the turn ends after one play.
+    rules = Rules(layout=Layout.from_strings(["W" * 12] * 5 + ["R" + "W" * 11]))
+    s = state({6: ring(a="r")}, ("O1O2R1", "W1"), top="10", rules=rules, draw_top="Y3")
+    s.push("R1 a6-top")
+    assert s.to_move == 1
+    assert s.hands[0] == [Card.O1, Card.O2, Card.Y3]
+
+
+def test_d8_a_player_who_cannot_play_passes_without_drawing() -> None:
+    s = state({1: ring(a="r")}, ("W1W2W3", "O1O2O3"), rules=ALL_WHITE, top="00")
+    draw_before = len(s.draw)
+    s.push("W1 1+1")
+    s.push("W2 1+2")
+    s.push("W3 1+3")
+    # Blue holds only orange cards, has no pawn on the board and the board is all
+    # white: blue passes, keeps its cards, and red moves again.
+    assert s.to_move == 0
+    assert s.hands[1] == [Card.O1, Card.O2, Card.O3]
+    assert len(s.draw) == draw_before - 3
+    assert s.turn == 2
+
+
+def test_d8_nobody_able_to_play_ends_the_game_as_a_stalemate() -> None:
+    # After red's last ring pawn reaches the top, red (orange cards, a pawn off the board,
+    # an all-white ring 1) and blue (yellow cards, all pawns off) can never play again.
+    rules = Rules(layout=Layout.from_strings(["W" * 12] * 5 + ["R" + "W" * 11]))
+    s = state({6: ring(a="r")}, ("O1O2R1", "Y1Y2Y3"), top="10", rules=rules, draw_top="O3")
+    s.push("R1 a6-top")
+    outcome = s.outcome
+    assert outcome is not None
+    assert outcome.reason == "stalemate"
+    assert outcome.places == (1, 2)  # red has 2 pawns on the top, blue none
+
+
+def test_d9_first_player_and_player_counts() -> None:
+    s = CentrixState.new(["blue", "red", "white"], seed=5, first=2)
+    assert s.to_move == 2
+    assert s.players == (Colour.BLUE, Colour.RED, Colour.WHITE)
+    for bad in (1, 7):
+        with pytest.raises(RulesError, match="2–6 players"):
+            CentrixState.new(bad)
+    with pytest.raises(RulesError, match="colour of their own"):
+        CentrixState.new(["red", "red"])
+    with pytest.raises(RulesError, match="first"):
+        CentrixState.new(3, first=3)
+
+
+def test_d9_dealing_starts_with_the_first_player() -> None:
+    a = CentrixState.new(2, seed=9, first=0)
+    b = CentrixState.new(2, seed=9, first=1)
+    assert a.hands == [b.hands[1], b.hands[0]]
+
+
+# ---------------------------------------------------------------- moves (D10–D13)
+
+
+def test_d10_steps_up_down_and_sideways_onto_empty_squares() -> None:
+    s = state({3: ring(c="r")}, ("Y1", "-"), top="20")
+    assert moves(s, "Y1") == {"c3-c4", "c3-c2"}  # c is yellow on every ring
+    s = state({3: ring(c="r")}, ("G1", "-"), top="20")
+    assert moves(s, "G1") == {"c3-d3"}
+
+
+def test_d11_leapfrog_sideways_over_one_pawn() -> None:
+    s = state({3: ring(c="r", d="b")}, ("B1", "-"), top="20")
+    assert "c3-e3" in moves(s, "B1")
+
+
+def test_d11_leapfrog_sideways_over_several_pawns_round_the_ring() -> None:
+    s = state({3: ring(k="r", l="b", a="b", b="b")}, ("Y1", "-"), top="20")
+    assert "k3-c3" in moves(s, "Y1")
+    s.push("Y1 k3-c3")
+    assert pawns(s, 0) == ["c3", "top", "top"]
+
+
+def test_d11_leapfrog_upward_onto_the_top() -> None:
+    s = state({5: ring(c="r"), 6: ring(c="b")}, ("R1Y1", "-"), top="20")
+    assert "c5-top" in moves(s, "R1")  # red's own colour
+    assert "c5-top" not in moves(s, "Y1")
+    with pytest.raises(IllegalPlayError, match="own colour"):
+        s.push("Y1 c5-top")
+
+
+def test_d11_leapfrog_on_entry_up_a_column() -> None:
+    s = state({1: ring(c="b"), 2: ring(c="b")}, ("Y1", "-"))
+    assert "off-c3" in moves(s, "Y1")
+    assert "off-c1" not in moves(s, "Y1")
+
+
+def test_d11_entry_over_a_full_column_lands_on_the_top() -> None:
+    column = {r: ring(c="b" if r <= 3 else "g") for r in range(1, 7)}
+    s = state(column, ("R1", "-", "-"), seats="RBG")
+    assert moves(s, "R1") >= {"off-top"}
+    s = state(column, ("Y1", "-", "-"), seats="RBG")
+    assert "off-top" not in moves(s, "Y1")
+
+
+def test_d11_leapfrog_downward() -> None:
+    s = state({4: ring(c="r"), 3: ring(c="b"), 2: ring(c="b")}, ("Y1", "-"), top="20")
+    assert "c4-c1" in moves(s, "Y1")
+
+
+def test_d11_a_leapfrog_needs_an_empty_landing() -> None:
+    s = state({1: ring(c="b"), 2: ring(c="r"), 3: ring(c="b")}, ("Y1", "-"), top="20")
+    # Down from c2 over c1 would leave the board: no leapfrog, and c1 cannot be bumped.
+    assert "c2-c1" not in moves(s, "Y1")
+    assert "c2-c4" in moves(s, "Y1")
+
+
+def test_d12_bump_up() -> None:
+    s = state({2: ring(c="r"), 3: ring(c="b")}, ("Y1", "-"), top="20")
+    s.push("Y1 c2-c3")
+    assert pawns(s, 0) == ["c3", "top", "top"]
+    assert pawns(s, 1) == ["c1", "off", "off"]
+
+
+def test_d12_bump_sideways() -> None:
+    s = state({3: ring(c="r", d="b")}, ("G1", "-"), top="20")
+    s.push("G1 c3-d3")
+    assert pawns(s, 1) == ["d1", "off", "off"]
+
+
+def test_d12_bump_down() -> None:
+    s = state({4: ring(c="r"), 3: ring(c="b")}, ("Y1", "-"), top="20")
+    s.push("Y1 c4-c3")
+    assert pawns(s, 0) == ["c3", "top", "top"]
+    assert pawns(s, 1) == ["c1", "off", "off"]
+
+
+def test_d12_a_bump_chain_drops_every_pawn_below_own_pawns_too() -> None:
+    s = state({5: ring(b="r", c="b"), 3: ring(c="r")}, ("Y1", "-"), top="10")
+    s.push("Y1 b5-c5")
+    assert pawns(s, 0) == ["c1", "c5", "top"]
+    assert pawns(s, 1) == ["c3", "off", "off"]
+
+
+def test_d12_no_bump_at_the_end_of_a_leapfrog() -> None:
+    s = state({1: ring(c="r"), 2: ring(c="b"), 3: ring(c="b")}, ("Y1", "-"), top="20")
+    assert moves(s, "Y1") == {"c1-c4"}
+    with pytest.raises(IllegalPlayError, match="cannot reach c3"):
+        s.push("Y1 c1-c3")
+
+
+def test_d13_the_landing_square_must_have_the_cards_colour() -> None:
+    s = state({3: ring(c="r")}, ("B1", "-"), top="20")
+    with pytest.raises(IllegalPlayError, match="c4 is yellow, but B1 moves only onto blue"):
+        s.push("B1 c3-c4")
+    s = state({3: ring(c="r")}, ("A", "-"), top="20")
+    s.push("A c3-c4")
+
+
+def test_d13_the_top_needs_your_own_colour_or_a_wild() -> None:
+    for hand, ok in (("R1", True), ("R3", True), ("A", True), ("S", True), ("B1", False)):
+        s = state({6: ring(c="r")}, (hand, "-"), top="20")
+        assert ("c6-top" in moves(s, hand)) is ok, hand
+
+
+# ---------------------------------------------------------------- the bottom (D14)
+
+PROTECT = Rules(bottom=Bottom.PROTECT)
+KNOCK_OFF = Rules(bottom=Bottom.KNOCK_OFF)
+FLOOR = Rules(bottom=Bottom.FLOOR)
+
+
+def bottom_case(rules: Rules, rings: dict[int, str]) -> CentrixState:
+    """Red to move with an any-colour wild; red's other pawns wait on the top."""
+    on_board = sum(r.count("r") for r in rings.values())
+    return state(rings, ("A", "-"), top=f"{3 - on_board}0", rules=rules)
+
+
+@pytest.mark.parametrize("rules", [PROTECT, KNOCK_OFF, FLOOR])
+def test_d14_a_pawn_on_ring_1_is_never_bumped(rules: Rules) -> None:
+    s = bottom_case(rules, {1: ring(c="r", d="b")})
+    assert "c1-d1" not in moves(s, "A")
+    with pytest.raises(IllegalPlayError, match="ring 1 cannot be bumped"):
+        s.push("A c1-d1")
+
+
+def test_d14_protect_ring_2_cannot_be_bumped() -> None:
+    s = bottom_case(PROTECT, {2: ring(c="r", d="b")})
+    with pytest.raises(IllegalPlayError, match="below ring 1"):
+        s.push("A c2-d2")
+
+
+def test_d14_protect_a_chain_that_would_go_below_ring_1_is_illegal() -> None:
+    s = bottom_case(PROTECT, {3: ring(c="r", d="b"), 1: ring(d="b")})
+    assert "c3-d3" not in moves(s, "A")
+    s = bottom_case(PROTECT, {3: ring(c="r", d="b")})
+    s.push("A c3-d3")
+    assert pawns(s, 1) == ["d1", "off", "off"]
+
+
+def test_d14_knock_off_sends_pawns_below_ring_1_off_the_board() -> None:
+    s = bottom_case(KNOCK_OFF, {2: ring(c="r", d="b")})
+    s.push("A c2-d2")
+    assert pawns(s, 1) == ["off", "off", "off"]
+    s = bottom_case(KNOCK_OFF, {3: ring(c="r", d="b"), 1: ring(d="b")})
+    s.push("A c3-d3")
+    assert pawns(s, 1) == ["d1", "off", "off"]  # the ring-1 pawn went off, d3's landed
+
+
+def test_d14_floor_stops_pawns_on_ring_1() -> None:
+    s = bottom_case(FLOOR, {2: ring(c="r", d="b")})
+    s.push("A c2-d2")
+    assert pawns(s, 1) == ["d1", "off", "off"]
+    s = bottom_case(FLOOR, {4: ring(c="r", d="b"), 2: ring(d="b")})
+    s.push("A c4-d4")
+    assert pawns(s, 1) == ["d1", "d2", "off"]
+
+
+def test_d14_floor_a_chain_that_must_move_a_ring_1_pawn_is_illegal() -> None:
+    s = bottom_case(FLOOR, {2: ring(c="r", d="b"), 1: ring(d="b")})
+    with pytest.raises(IllegalPlayError, match="already on ring 1"):
+        s.push("A c2-d2")
+    s = bottom_case(FLOOR, {3: ring(c="r", d="b"), 1: ring(d="b")})
+    assert "c3-d3" not in moves(s, "A")
+
+
+def test_d14_floor_a_bump_up_from_ring_1_lands_the_pawn_in_the_vacated_square() -> None:
+    s = bottom_case(FLOOR, {1: ring(c="r"), 2: ring(c="b")})
+    s.push("A c1-c2")
+    assert pawns(s, 0) == ["c2", "top", "top"]
+    assert pawns(s, 1) == ["c1", "off", "off"]
+
+
+# ---------------------------------------------------------------- the end (D15–D17)
+
+
+def test_d15_finishing_takes_the_next_place_and_is_skipped() -> None:
+    s = state({6: ring(a="r")}, ("R1", "-", "G1"), seats="RBG", top="200")
+    s.push("R1 a6-top")
+    assert s.places == [1, 0, 0]
+    assert s.hands[0] == []  # a finished player's cards go back into play
+    assert s.to_move == 2  # blue holds nothing: it passes
+    assert not s.is_over
+
+
+def test_d15_the_game_ends_when_one_player_is_left() -> None:
+    s = state({6: ring(a="r", g="b")}, ("R1", "A"), top="22")
+    s.push("R1 a6-top")
+    outcome = s.outcome
+    assert outcome is not None
+    assert outcome.places == (1, 2)
+    assert outcome.reason == "finished"
+    assert s.to_move is None
+    assert s.legal_plays() == []
+
+
+def test_d16_the_turn_cap_ranks_by_top_then_levels() -> None:
+    rules = Rules(max_turns=1)
+    s = state(
+        {1: ring(a="r"), 4: ring(g="g"), 5: ring(c="b")},
+        ("R1", "-", "-"),
+        seats="RBG",
+        top="010",
+        rules=rules,
+    )
+    s.push("R1 1+1")
+    outcome = s.outcome
+    assert outcome is not None
+    assert outcome.at_cap
+    # blue: one on the top; green 4 > red 1 by levels.
+    assert outcome.places == (3, 1, 2)
+
+
+def test_d16_ties_at_the_cap_share_a_place() -> None:
+    s = state({2: ring(a="r", g="b")}, ("R1", "-"), rules=Rules(max_turns=1))
+    s.push("R1 2+1")
+    assert s.outcome is not None
+    assert s.outcome.places == (1, 1)
+    assert s.outcome.is_draw
+
+
+def test_d17_rules_are_frozen_and_serialisable() -> None:
+    rules = Rules(bottom=Bottom.FLOOR, max_turns=200)
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert Rules() == Rules.from_dict({})
+    with pytest.raises(AttributeError):
+        rules.bottom = Bottom.PROTECT  # type: ignore[misc]
+    with pytest.raises(RulesError, match="bottom"):
+        Rules.from_dict({"bottom": "trampoline"})
+    with pytest.raises(RulesError, match="unknown"):
+        Rules.from_dict({"gravity": 2})
+    with pytest.raises(RulesError, match="max_turns"):
+        Rules(max_turns=0)
+
+
+def parse_play_text(text: str) -> object:
+    from gamenight.centrix import parse_play
+
+    return parse_play(text)

@@ -1,0 +1,95 @@
+"""The command line, driven in-process with scripted input."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from gamenight.centrix import CentrixState
+from gamenight.cli import main
+
+
+def run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    return main(argv)
+
+
+def test_play_a_whole_game_by_numbers_and_save_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    argv = ["centrix", "play", "--players", "2", "--seed", "3", "--first", "1"]
+    code = run([*argv, "--save", str(record)], "1\n" * 4000, monkeypatch)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Places: 1." in out
+    state = CentrixState.replay(record.read_text())
+    assert state.is_over
+    assert json.loads(record.read_text())["seats"][0]["name"] == "you"
+
+
+def test_play_accepts_notation_reports_errors_and_quits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = CentrixState.new(2, seed=3)
+    legal = str(state.legal_plays()[0])
+    script = f"R9 nowhere\nB1 a5-a6\n{legal}\nquit\n"
+    code = run(
+        ["centrix", "play", "--players", "2", "--seed", "3", "--first", "0"], script, monkeypatch
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "'R9' is not a card" in out
+    assert "does not hold B1" in out or "B1 a5-a6:" in out
+    assert "Game left unfinished." in out
+
+
+def test_replay_prints_every_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = CentrixState.new(3, seed=8)
+    for _ in range(12):
+        state.push(state.legal_plays()[-1])
+    path = tmp_path / "r.json"
+    path.write_text(state.record().to_json())
+    assert run(["centrix", "replay", str(path)], "", monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert f"12. {state.plays[-1]}" in out
+
+
+def test_replay_of_a_bad_file_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{nope")
+    assert run(["centrix", "replay", str(path)], "", monkeypatch) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert run(["centrix", "replay", str(tmp_path / "missing.json")], "", monkeypatch) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_perft_prints_the_count(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["centrix", "perft", "new", "2"], "", monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert "perft(2) = 324" in out
+    assert "plays/s" in out
+    assert run(["centrix", "perft", "not a position", "1"], "", monkeypatch) == 2
+    assert "13 fields" in capsys.readouterr().err
+
+
+def test_bench_json_has_the_documented_shape(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["centrix", "bench", "--json", "--games", "1", "--positions", "2"]
+    assert run(argv, "", monkeypatch) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["generation"]["plays_per_s"] > 0
+    for players in ("2", "4", "6"):
+        row = result["random_play"][players]
+        assert set(row) >= {"plays_per_s", "games_per_s", "plays_per_game", "branching"}
+        assert row["plays_per_game"] > 0
