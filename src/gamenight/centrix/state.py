@@ -100,6 +100,43 @@ class CentrixView:
     def pawns_off(self, seat: int) -> int:
         return PAWNS - self.top[seat] - self.cells.count(seat)
 
+    def sample(self, rng: random.Random) -> CentrixState:
+        """A full state consistent with everything this view knows (a determinization).
+
+        The cards this seat cannot see — the other hands and the draw pile — are dealt at
+        random from the cards not in its hand or the discard pile; the generator key is drawn
+        too. Legal plays of the seat to move depend only on what a view shows, so any sample
+        of the mover's own view lists the mover's true legal plays.
+        """
+        own = list(self.hand or ())
+        unseen = list(DECK)
+        for card in [*own, *self.discard]:
+            unseen.remove(card)
+        rng.shuffle(unseen)
+        hands: list[tuple[Card, ...]] = []
+        for seat, size in enumerate(self.hand_sizes):
+            if seat == self.seat:
+                hands.append(tuple(own))
+            else:
+                hands.append(tuple(sorted(unseen[:size])))
+                del unseen[:size]
+        position = Position(
+            players=self.players,
+            offsets=self.offsets,
+            cells=self.cells,
+            top=self.top,
+            hands=tuple(hands),
+            draw=tuple(unseen),
+            discard=self.discard,
+            key=rng.getrandbits(64),
+            to_move=self.to_move if self.to_move is not None else 0,
+            plays_done=self.plays_done,
+            turn=self.turn,
+            places=self.places,
+            status=self.status,
+        )
+        return CentrixState(self.rules, self.players, position)
+
 
 class CentrixState:
     """A game of Centrix in progress (or finished)."""
