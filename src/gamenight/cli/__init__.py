@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import centrix, colorcity
+from gamenight.cli import centrix, colorcity, tournament
 from gamenight.core.errors import GamenightError
 
 
@@ -17,9 +17,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play and study Centrix and Color City. With no command: a game of Centrix.",
     )
     parser.add_argument("--version", action="version", version=f"gamenight {__version__}")
-    games = parser.add_subparsers(dest="game", metavar="GAME")
+    games = parser.add_subparsers(dest="game", metavar="COMMAND")
     centrix.register(games)
     colorcity.register(games)
+    tournament.register(games)
     return parser
 
 

@@ -1,0 +1,88 @@
+"""Bots by name for each game, and the five levels the interfaces offer.
+
+A bot is named by a spec: ``name`` or ``name:budget`` (``ismcts:0.25s``, ``ismcts:400it``),
+or ``level1`` … ``level5``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamenight.bots.base import Budget
+from gamenight.core.errors import NotationError
+
+BotFactory = Callable[[int | None, Budget | None], Any]
+
+
+@dataclass(frozen=True)
+class GameBots:
+    """How the tournament runner, the web app and the CLI set up a game and its bots."""
+
+    game: str
+    min_players: int
+    max_players: int
+    new_state: Callable[[int, int, int, dict[str, Any] | None], Any]
+    bots: dict[str, BotFactory]
+    levels: dict[int, str] = field(default_factory=dict)
+
+    def bot(self, spec: str, seed: int | None = None) -> Any:
+        """A bot from its spec; raises NotationError naming what is wrong."""
+        spec = spec.strip()
+        if spec.lower().startswith("level"):
+            number = spec[5:]
+            if not number.isdigit() or int(number) not in self.levels:
+                raise NotationError(
+                    f"{spec!r}: {self.game} has levels {min(self.levels)}–{max(self.levels)}"
+                )
+            spec = self.levels[int(number)]
+        name, _, budget = spec.partition(":")
+        factory = self.bots.get(name)
+        if factory is None:
+            raise NotationError(
+                f"no {self.game} bot called {name!r}: choose from {', '.join(self.bots)}"
+            )
+        return factory(seed, Budget.parse(budget) if budget else None)
+
+
+def _centrix() -> GameBots:
+    from gamenight.bots import centrix as bots
+    from gamenight.centrix import CentrixState, Rules
+
+    def new_state(players: int, seed: int, first: int, rules: dict[str, Any] | None) -> Any:
+        return CentrixState.new(
+            players, seed=seed, first=first, rules=Rules.from_dict(rules or {})
+        )
+
+    return GameBots(
+        game="centrix",
+        min_players=2,
+        max_players=6,
+        new_state=new_state,
+        bots={
+            "random": bots.RandomBot,
+            "greedy": bots.GreedyBot,
+            "ismcts": bots.IsmctsBot,
+        },
+        levels={
+            1: "random",
+            2: "greedy",
+            3: "ismcts:60it",
+            4: "ismcts:250it",
+            5: "ismcts:1000it",
+        },
+    )
+
+
+_GAMES: dict[str, Callable[[], GameBots]] = {"centrix": _centrix}
+
+
+def register(game: str, make: Callable[[], GameBots]) -> None:
+    _GAMES[game] = make
+
+
+def game_bots(game: str) -> GameBots:
+    if game not in _GAMES:
+        raise NotationError(f"unknown game {game!r}: choose from {', '.join(_GAMES)}")
+    return _GAMES[game]()

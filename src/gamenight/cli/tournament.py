@@ -1,0 +1,120 @@
+"""``gamenight tournament GAME --bots … --players N --games G --workers W``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from gamenight.core.errors import NotationError
+from gamenight.tournament import GameResult, Summary, Tournament, summarise
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "tournament",
+        help="bots against bots: win rates with 95% intervals and ratings",
+        description="Every bot entry plays every seat equally often (list a bot twice to "
+        "field it twice). Results are appended to a JSON-lines file.",
+    )
+    parser.add_argument("game", choices=["centrix", "colorcity"])
+    parser.add_argument(
+        "--bots", required=True, help="comma-separated bot specs, e.g. ismcts:0.25s,greedy"
+    )
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=1, help="local processes")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the game seeds")
+    parser.add_argument("--out", type=Path, help="JSON-lines results (default: results-*.jsonl)")
+    parser.add_argument("--rules", help="rules as JSON, e.g. '{\"bottom\": \"floor\"}'")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(ns: argparse.Namespace) -> int:
+    rules = json.loads(ns.rules) if ns.rules else None
+    bots = [b for b in ns.bots.split(",") if b.strip()]
+    try:
+        tournament = Tournament(ns.game, bots, ns.players, ns.games, ns.seed, rules)
+    except ValueError as exc:
+        raise NotationError(str(exc)) from exc
+    out = ns.out or Path(f"results-{ns.game}-{ns.players}p-seed{ns.seed}.jsonl")
+    console = Console(stderr=True)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=ns.json,
+    ) as progress:
+        task = progress.add_task(f"{ns.game} games", total=ns.games)
+        results = tournament.run(
+            ns.workers, out, progress=lambda _: progress.advance(task)
+        )
+    summary = summarise(results)
+    if ns.json:
+        print(json.dumps(summary_dict(summary)))
+    else:
+        print_summary(Console(), summary, out)
+    return 0
+
+
+def summary_dict(summary: Summary) -> dict[str, Any]:
+    def row(r: Any) -> dict[str, Any]:
+        low, high = r.interval
+        return {
+            "label": r.label,
+            "games": r.games,
+            "wins": r.wins,
+            "win_rate": r.win_rate,
+            "ci95": [low, high],
+            "mean_place": r.mean_place,
+            "rating": r.rating,
+        }
+
+    return {
+        "games": summary.games,
+        "by_bot": [row(r) for r in summary.by_bot],
+        "by_seat": [row(r) for r in summary.by_seat],
+        "mean_actions": summary.mean_actions,
+        "seconds_per_decision": summary.mean_think,
+    }
+
+
+def print_summary(console: Console, summary: Summary, out: Path | None = None) -> None:
+    for title, rows in (("by bot", summary.by_bot), ("by seat", summary.by_seat)):
+        table = Table(title=f"{summary.games} games — {title}")
+        for column in ("", "seats", "wins", "win rate", "95% interval", "mean place"):
+            table.add_column(column, justify="left" if not column else "right")
+        if title == "by bot":
+            table.add_column("rating", justify="right")
+            table.add_column("s/decision", justify="right")
+        for r in rows:
+            low, high = r.interval
+            cells = [
+                r.label,
+                str(r.games),
+                f"{r.wins:g}",
+                f"{r.win_rate:.1%}",
+                f"{low:.1%}–{high:.1%}",
+                f"{r.mean_place:.2f}",
+            ]
+            if title == "by bot":
+                cells.append(f"{r.rating:.1f}" if r.rating is not None else "")
+                think = summary.mean_think.get(r.label)
+                cells.append(f"{think:.3f}" if think is not None else "")
+            table.add_row(*cells)
+        console.print(table)
+    console.print(f"mean actions per game: {summary.mean_actions:.0f}")
+    if out:
+        console.print(f"results: {out}")
+
+
+def load(path: Path) -> list[GameResult]:
+    return [GameResult.from_json(line) for line in path.read_text().splitlines() if line]

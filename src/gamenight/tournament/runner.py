@@ -1,0 +1,139 @@
+"""Running a tournament's games, on local processes."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gamenight.bots.registry import game_bots
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    seed: int
+    lineup: list[str]  # bot spec by seat
+    places: list[int]  # place by seat
+    reason: str
+    actions: int
+    seconds: float
+    think: list[float] = field(default_factory=list)  # seconds spent deciding, by seat
+    decisions: list[int] = field(default_factory=list)  # decisions made, by seat
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, line: str) -> GameResult:
+        return cls(**json.loads(line))
+
+
+def schedule(bots: list[str], players: int, games: int) -> list[list[str]]:
+    """Line-ups that put every bot entry in every seat equally often: game ``g`` seats entry
+    ``(g + seat) % len(bots)``, so each run of ``len(bots)`` games is balanced. List a bot
+    several times to field it in several seats (``ismcts,greedy,greedy,greedy``)."""
+    k = len(bots)
+    return [[bots[(g + seat) % k] for seat in range(players)] for g in range(games)]
+
+
+def play_game(
+    game: str,
+    lineup: list[str],
+    seed: int,
+    index: int = 0,
+    rules: dict[str, Any] | None = None,
+) -> GameResult:
+    """One game between the bots of ``lineup`` (seat order); each sees only its view."""
+    spec = game_bots(game)
+    rng = random.Random(seed)
+    state = spec.new_state(len(lineup), seed, 0, rules)
+    bots = [spec.bot(entry, rng.getrandbits(32)) for entry in lineup]
+    think = [0.0] * len(lineup)
+    decisions = [0] * len(lineup)
+    start = time.perf_counter()
+    actions = 0
+    while not state.is_over:
+        seat = state.to_move
+        began = time.perf_counter()
+        action = bots[seat].choose(state.view(seat))
+        think[seat] += time.perf_counter() - began
+        decisions[seat] += 1
+        state.push(action)
+        actions += 1
+    outcome = state.outcome
+    return GameResult(
+        index=index,
+        seed=seed,
+        lineup=list(lineup),
+        places=list(outcome.places),
+        reason=outcome.reason,
+        actions=actions,
+        seconds=time.perf_counter() - start,
+        think=think,
+        decisions=decisions,
+    )
+
+
+@dataclass
+class Tournament:
+    game: str
+    bots: list[str]
+    players: int
+    games: int
+    seed: int = 0
+    rules: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        spec = game_bots(self.game)
+        if not spec.min_players <= self.players <= spec.max_players:
+            raise ValueError(
+                f"{self.game} is for {spec.min_players}–{spec.max_players} players"
+            )
+        for entry in self.bots:
+            spec.bot(entry, 0)  # a bad spec fails here, before any game starts
+
+    def jobs(self) -> list[tuple[str, list[str], int, int, dict[str, Any] | None]]:
+        rng = random.Random(self.seed)
+        return [
+            (self.game, lineup, rng.getrandbits(48), index, self.rules)
+            for index, lineup in enumerate(schedule(self.bots, self.players, self.games))
+        ]
+
+    def run(
+        self,
+        workers: int = 1,
+        out: Path | None = None,
+        progress: Callable[[GameResult], None] | None = None,
+    ) -> list[GameResult]:
+        """Play every game (on ``workers`` processes), appending JSON lines to ``out``."""
+        results: list[GameResult] = []
+        sink = out.open("a") if out else None
+        try:
+            for result in self._results(workers):
+                results.append(result)
+                if sink:
+                    sink.write(result.to_json() + "\n")
+                    sink.flush()
+                if progress:
+                    progress(result)
+        finally:
+            if sink:
+                sink.close()
+        return sorted(results, key=lambda r: r.index)
+
+    def _results(self, workers: int) -> Iterator[GameResult]:
+        jobs = self.jobs()
+        if workers <= 1:
+            for job in jobs:
+                yield play_game(*job)
+            return
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_game, *job) for job in jobs]
+            for future in as_completed(futures):
+                yield future.result()

@@ -1,0 +1,74 @@
+"""The tournament runner: balanced seats, results as JSON lines, intervals and ratings."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from gamenight.cli import main
+from gamenight.tournament import GameResult, Tournament, schedule, summarise, wilson
+
+
+def test_every_bot_entry_sits_in_every_seat_equally_often() -> None:
+    lineups = schedule(["a", "b", "c"], players=4, games=9)
+    for seat in range(4):
+        assert Counter(lineup[seat] for lineup in lineups) == {"a": 3, "b": 3, "c": 3}
+    lineups = schedule(["x", "g", "g", "g"], players=4, games=8)
+    assert all(Counter(lineup) == {"x": 1, "g": 3} for lineup in lineups)
+    assert [lineup.index("x") for lineup in lineups] == [0, 3, 2, 1, 0, 3, 2, 1]
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(90, 100)
+    assert low == pytest.approx(0.8256, abs=1e-3)
+    assert high == pytest.approx(0.9448, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_a_small_tournament_in_two_processes(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament("centrix", ["greedy", "random"], players=2, games=6, seed=3)
+    results = t.run(workers=2, out=out)
+    assert [r.index for r in results] == list(range(6))
+    lines = out.read_text().splitlines()
+    assert len(lines) == 6
+    assert sorted(GameResult.from_json(x).index for x in lines) == list(range(6))
+    summary = summarise(results)
+    greedy = next(r for r in summary.by_bot if r.label == "greedy")
+    assert greedy.games == 6
+    assert greedy.win_rate == 1.0
+    assert greedy.rating is not None and greedy.rating > summary.by_bot[-1].rating  # type: ignore[operator]
+    assert [r.games for r in summary.by_seat] == [6, 6]
+    assert sum(r.wins for r in summary.by_seat) == 6
+
+
+def test_the_same_seed_plays_the_same_games() -> None:
+    a = Tournament("centrix", ["greedy", "random"], 3, 3, seed=1).run()
+    b = Tournament("centrix", ["greedy", "random"], 3, 3, seed=1).run()
+    assert [(r.places, r.actions) for r in a] == [(r.places, r.actions) for r in b]
+
+
+def test_bad_set_ups_fail_before_any_game() -> None:
+    with pytest.raises(ValueError, match="2–6 players"):
+        Tournament("centrix", ["greedy"], players=7, games=1)
+    with pytest.raises(ValueError, match="no centrix bot"):
+        Tournament("centrix", ["greedy", "genius"], players=2, games=1)
+
+
+def test_the_command_prints_a_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cli.jsonl"
+    argv = ["tournament", "centrix", "--bots", "greedy,random", "--players", "2",
+            "--games", "4", "--out", str(out), "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 4
+    assert summary["by_bot"][0]["label"] == "greedy"
+    assert summary["by_bot"][0]["ci95"][1] == pytest.approx(1.0)
+    assert len(out.read_text().splitlines()) == 4
+    assert main(["tournament", "centrix", "--bots", "nobody", "--games", "1"]) == 2
