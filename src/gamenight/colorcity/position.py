@@ -58,7 +58,7 @@ class Position:
 
     @property
     def size(self) -> int:
-        return int(round(len(self.cells) ** 0.5))
+        return round(len(self.cells) ** 0.5)
 
     def format(self) -> str:
         n = self.size
@@ -149,8 +149,7 @@ class Position:
             who, _, why = result.partition(":")
             if who not in ("g", "p", "=") or why not in REASONS:
                 raise PositionError(
-                    f"result: '-' or g/p/= then ':' and one of {', '.join(REASONS)},"
-                    f" not {result!r}"
+                    f"result: '-' or g/p/= then ':' and one of {', '.join(REASONS)}, not {result!r}"
                 )
             winner = None if who == "=" else Gang("gp".index(who))
             reason = why

@@ -28,9 +28,7 @@ def to_record(state: ColorCityState) -> GameRecord:
         raise RecordError("only a game set up from a seed can be recorded")
     if state.first is None:
         raise RecordError("only a game set up with ColorCityState.new can be recorded")
-    actions: list[Any] = [
-        a.to_json() if isinstance(a, Pitch) else a.value for a in state.actions
-    ]
+    actions: list[Any] = [a.to_json() if isinstance(a, Pitch) else a.value for a in state.actions]
     return GameRecord(
         game=GAME,
         rules=state.table.to_dict(),

@@ -53,9 +53,7 @@ def winning_sets(size: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
             sets.append(
                 (
                     "block",
-                    tuple(
-                        (r0 + r) * size + c0 + c for r in range(BLOCK) for c in range(BLOCK)
-                    ),
+                    tuple((r0 + r) * size + c0 + c for r in range(BLOCK) for c in range(BLOCK)),
                 )
             )
     return tuple(sets)
