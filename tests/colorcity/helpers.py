@@ -18,7 +18,10 @@ def make_state(
     to_move: Gang = Gang.GREEN,
     turn: int = 0,
     key: int = 12345,
-    seats: tuple[tuple[Gang, Skill], ...] = ((Gang.GREEN, Skill.NORMAL), (Gang.PURPLE, Skill.NORMAL)),
+    seats: tuple[tuple[Gang, Skill], ...] = (
+        (Gang.GREEN, Skill.NORMAL),
+        (Gang.PURPLE, Skill.NORMAL),
+    ),
     table: Table = DEFAULT_TABLE,
 ) -> ColorCityState:
     grid = [EMPTY] * table.num_squares

@@ -5,15 +5,24 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
-from gamenight.colorcity import DEFAULT_TABLE, Gang, Pose, Shot, predict, stopping_distance
+from gamenight.colorcity import (
+    DEFAULT_TABLE,
+    Gang,
+    Pose,
+    Shot,
+    Table,
+    predict,
+    stopping_distance,
+)
 from gamenight.colorcity.physics import model_xml, rest_height, simulate
 
 T = DEFAULT_TABLE
 
 
-def slide(shot: Shot, table=T) -> float:  # type: ignore[no-untyped-def]
+def slide(shot: Shot, table: Table = T) -> float:
     return predict(table, Gang.GREEN, shot).pose.y + table.launch_y
 
 
@@ -22,9 +31,7 @@ def test_spin_free_shot_stops_within_one_percent_of_textbook(speed: float) -> No
     flick = predict(T, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0))
     assert flick.pose.on_table
     assert flick.pose.x == pytest.approx(0.0, abs=1e-9)
-    assert slide(Shot(0.0, 0.0, speed, 0.0)) == pytest.approx(
-        stopping_distance(T, speed), rel=0.01
-    )
+    assert slide(Shot(0.0, 0.0, speed, 0.0)) == pytest.approx(stopping_distance(T, speed), rel=0.01)
 
 
 def test_an_angled_shot_slides_the_same_distance_along_its_direction() -> None:
@@ -91,7 +98,7 @@ def test_a_too_fast_shot_falls_off_the_far_edge() -> None:
     assert flick.pose.z < 0
 
 
-def tilt(row: np.ndarray) -> float:  # type: ignore[type-arg]
+def tilt(row: npt.NDArray[np.float64]) -> float:
     return abs(2 * math.asin(min(1.0, math.hypot(row[5], row[6]))))
 
 

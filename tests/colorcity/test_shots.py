@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 
@@ -50,7 +51,7 @@ def test_malformed_notation_names_the_problem(text: str, problem: str) -> None:
         (Shot(0.0, 0.0, 1.3, -40.5), "spin"),
         (Shot(float("nan"), 0.0, 1.3, 0.0), "position must be finite"),
         (Shot(0.0, 0.0, float("inf"), 0.0), "speed must be finite"),
-        (Shot(0.0, True, 1.3, 0.0), "direction must be a number"),  # type: ignore[arg-type]
+        (Shot(0.0, True, 1.3, 0.0), "direction must be a number"),
         (Shot(0.0, 0.0, "1.3", 0.0), "speed must be a number"),  # type: ignore[arg-type]
     ],
 )
@@ -98,7 +99,7 @@ def test_noise_has_the_documented_sigmas(skill: Skill) -> None:
 
 def test_skill_levels_get_shakier() -> None:
     order = [SIGMAS[s] for s in (Skill.EXACT, Skill.STEADY, Skill.NORMAL, Skill.SHAKY)]
-    for a, b in zip(order, order[1:], strict=False):
+    for a, b in itertools.pairwise(order):
         assert all(x < y for x, y in zip(a, b, strict=True))
     with pytest.raises(NotationError, match="skill level"):
         Skill.parse("wobbly")

@@ -93,7 +93,8 @@ def test_a_pitch_really_flies_and_is_resolved() -> None:
     state = ColorCityState.new(seed=3, seats=[(G, "exact"), (P, "exact")])
     pitch = state.push(Shot(0.0, 0.0, 1.3, 0.0))
     assert isinstance(pitch, Pitch)
-    assert state.last_flick is not None and state.last_flick.pose == pitch.pose
+    assert state.last_flick is not None
+    assert state.last_flick.pose == pitch.pose
     assert state.phase is Phase.POWER
     covered = state.covered(pitch.pose)
     state.push("pass")
@@ -142,9 +143,11 @@ def test_each_power_only_once() -> None:
     state.push(Decision.PURPLE_PAIN)
     # Neither gang has its power now: pitches resolve at once.
     pitch_to_square(state, sq("b2"))
-    assert state.phase is Phase.PITCH and state.to_move is P
+    assert state.phase is Phase.PITCH
+    assert state.to_move is P
     pitch_to_square(state, sq("b8"))
-    assert state.phase is Phase.PITCH and state.to_move is G
+    assert state.phase is Phase.PITCH
+    assert state.to_move is G
     assert state.powers == [False, False]
     with pytest.raises(IllegalActionError, match="already been used"):
         state.push(Decision.LUCKY_DAY)
@@ -167,7 +170,9 @@ def test_lucky_day_discards_the_first_result() -> None:
     state = make_state()
     pitch_to_square(state, sq("a1"))
     state.push(Decision.LUCKY_DAY)
-    assert state.phase is Phase.PITCH and state.to_move is G and state.turn == 0
+    assert state.phase is Phase.PITCH
+    assert state.to_move is G
+    assert state.turn == 0
     assert state.cubes == [4, 4]
     assert state.pending is None
     pitch_to_square(state, sq("i9"))
@@ -189,7 +194,8 @@ def test_lucky_day_repitch_draws_fresh_noise() -> None:
     first = state.push(Shot(0.0, 0.0, 1.3, 0.0))
     state.push(Decision.LUCKY_DAY)
     second = state.push(Shot(0.0, 0.0, 1.3, 0.0))
-    assert isinstance(first, Pitch) and isinstance(second, Pitch)
+    assert isinstance(first, Pitch)
+    assert isinstance(second, Pitch)
     assert first.noise != second.noise
     assert state.pitcher is None or state.to_move is P
 
@@ -212,7 +218,8 @@ def test_purple_pain_can_win_by_taking_the_last_cube() -> None:
     state.push(Decision.PURPLE_PAIN)
     assert state.is_over
     assert state.winner is P
-    assert state.outcome is not None and state.outcome.reason == "elimination"
+    assert state.outcome is not None
+    assert state.outcome.reason == "elimination"
     assert state.outcome.places == (2, 1)
 
 
@@ -221,7 +228,8 @@ def test_mutual_elimination_is_a_draw() -> None:
     pitch_off(state)
     state.push(Decision.PURPLE_PAIN)
     assert state.outcome is not None
-    assert state.outcome.is_draw and state.outcome.reason == "elimination"
+    assert state.outcome.is_draw
+    assert state.outcome.reason == "elimination"
 
 
 # ---------------------------------------------------------------- D9: fight
@@ -245,8 +253,10 @@ def test_a_cube_that_fell_off_is_destroyed() -> None:
 def test_eliminating_the_opponent_wins() -> None:
     state = no_powers(cubes=(1, 4))
     pitch_off(state)
-    assert state.is_over and state.winner is P
-    assert state.outcome is not None and state.outcome.reason == "elimination"
+    assert state.is_over
+    assert state.winner is P
+    assert state.outcome is not None
+    assert state.outcome.reason == "elimination"
     with pytest.raises(IllegalActionError, match="over"):
         state.push(Shot(0.0, 0.0, 1.3, 0.0))
 
@@ -260,7 +270,8 @@ def test_conquering_overwrites_and_the_cube_returns() -> None:
     state.push(placed(state, pose_at(x0, y0)))  # the corner of e5, f5, e6, f6
     assert [state.owner(sq(n)) for n in ("e5", "f5", "e6", "f6")] == [G] * 4
     assert state.cubes == [4, 4]
-    assert state.squares(G) == 4 and state.squares(P) == 0
+    assert state.squares(G) == 4
+    assert state.squares(P) == 0
 
 
 def test_overwriting_breaks_a_line() -> None:
@@ -286,13 +297,15 @@ def test_every_line_and_block_wins(gang: Gang, index: int, kind: str) -> None:
     pitch_to_square(state, last)
     assert state.is_over
     assert state.winner is gang
-    assert state.outcome is not None and state.outcome.reason == kind == reason
+    assert state.outcome is not None
+    assert state.outcome.reason == kind == reason
     assert state.outcome.winner == int(gang)
 
 
 def test_there_are_9_rows_9_columns_and_36_blocks() -> None:
     kinds = [r for r, _ in winning_sets(9)]
-    assert kinds.count("line") == 18 and kinds.count("block") == 36
+    assert kinds.count("line") == 18
+    assert kinds.count("block") == 36
     assert all(len(s) == 16 for r, s in winning_sets(9) if r == "block")
 
 
@@ -326,8 +339,10 @@ def test_at_the_cap_more_squares_wins() -> None:
     assert not state.is_over
     x0, y0, _, _ = T.square_bounds(sq("f6"))
     state.push(placed(state, pose_at(x0, y0)))
-    assert state.is_over and state.winner is G
-    assert state.outcome is not None and state.outcome.at_cap
+    assert state.is_over
+    assert state.winner is G
+    assert state.outcome is not None
+    assert state.outcome.at_cap
 
 
 def test_at_the_cap_equal_squares_is_a_draw() -> None:
@@ -335,17 +350,17 @@ def test_at_the_cap_equal_squares_is_a_draw() -> None:
     pitch_to_square(state, sq("a1"))
     pitch_to_square(state, sq("a9"))
     assert state.outcome is not None
-    assert state.outcome.is_draw and state.outcome.reason == "turn_cap"
+    assert state.outcome.is_draw
+    assert state.outcome.reason == "turn_cap"
     assert state.outcome.places == (1, 1)
 
 
 def test_a_win_on_the_last_turn_beats_the_cap() -> None:
     row = [sq(f"{c}1") for c in "abcdefgh"]
-    state = make_state(
-        dict.fromkeys(row, G), powers=(False, False), table=T.with_(max_turns=1)
-    )
+    state = make_state(dict.fromkeys(row, G), powers=(False, False), table=T.with_(max_turns=1))
     pitch_to_square(state, sq("i1"))
-    assert state.outcome is not None and state.outcome.reason == "line"
+    assert state.outcome is not None
+    assert state.outcome.reason == "line"
 
 
 # ---------------------------------------------------------------- API: push/pop, copy, errors
@@ -430,13 +445,15 @@ def test_predict_is_noise_free_and_changes_nothing() -> None:
     flick = state.predict(Shot(0.0, 0.0, 1.3, 0.0))
     assert state.position() == before
     pitch = state.push(Shot(0.0, 0.0, 1.3, 0.0))
-    assert isinstance(pitch, Pitch) and pitch.pose == flick.pose
+    assert isinstance(pitch, Pitch)
+    assert pitch.pose == flick.pose
 
 
 def test_view_leaves_out_only_the_key() -> None:
     state = make_state()
     view = state.view(0)
-    assert view.cells == tuple(state.cells) and view.to_move is G
+    assert view.cells == tuple(state.cells)
+    assert view.to_move is G
     assert not hasattr(view, "key")
     with pytest.raises(ValueError, match="no seat"):
         state.view(5)

@@ -94,7 +94,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         if gang is not me:
             action = bot.act(state)
             done = state.push(action)
-            print(f"Bot ({gang.label if gang else ''}): {done}", file=out)
+            print(f"Bot ({gang.label if gang is not None else ''}): {done}", file=out)
             continue
         if state.expects() == "decision":
             choices = [d.value for d in state.legal_decisions()]

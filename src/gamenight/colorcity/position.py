@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -58,7 +59,7 @@ class Position:
 
     @property
     def size(self) -> int:
-        return round(len(self.cells) ** 0.5)
+        return math.isqrt(len(self.cells))
 
     def format(self) -> str:
         n = self.size
