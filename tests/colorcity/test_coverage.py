@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gamenight.colorcity import DEFAULT_TABLE, Pose, covered_squares, footprint
 from gamenight.colorcity.coverage import corners, footprint_outline
@@ -91,3 +93,26 @@ def test_a_tilted_cube_shows_a_larger_outline() -> None:
 
 def test_footprint_of_a_flat_cube_is_its_face() -> None:
     assert footprint(T, pose_at(3.0, 4.0, 17.0)).area == pytest.approx(T.cube_mm**2)
+
+
+@given(
+    x=st.floats(-110, 110),
+    y=st.floats(-110, 110),
+    yaw=st.floats(-180, 180),
+)
+def test_a_flat_cube_on_the_city_covers_one_to_four_nearby_squares(
+    x: float, y: float, yaw: float
+) -> None:
+    squares = covered_squares(T, pose_at(x, y, yaw))
+    assert 1 <= len(squares) <= 4
+    reach = HALF * math.sqrt(2)
+    for s in squares:
+        x0, y0, x1, y1 = T.square_bounds(s)
+        # The nearest point of the shrunk square is within the cube's corner reach.
+        nx = min(max(x, x0 + 1), x1 - 1)
+        ny = min(max(y, y0 + 1), y1 - 1)
+        assert math.hypot(nx - x, ny - y) <= reach + 1e-9
+    # The square under the centre is always covered.
+    col = min(int((x + T.city_half) // T.square_mm), 8)
+    row = min(int((y + T.city_half) // T.square_mm), 8)
+    assert row * 9 + col in squares

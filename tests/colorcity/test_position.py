@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from gamenight.colorcity import ColorCityState, Gang, Position, PositionError, Shot
+from gamenight.colorcity import ColorCityState, Gang, Pose, Position, PositionError, Shot, Skill
 from gamenight.colorcity.table import DEFAULT_TABLE
 from gamenight.core.errors import NotationError, RulesError
 
@@ -104,3 +106,37 @@ def test_a_position_state_plays_on() -> None:
     state = ColorCityState.from_position(START)
     state.push(Shot(0.0, 0.0, 1.3, 0.0))
     assert state.phase.value == "power"
+
+
+@given(
+    cells=st.lists(st.sampled_from([-1, 0, 1]), min_size=81, max_size=81),
+    cubes=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+    powers=st.tuples(st.booleans(), st.booleans()),
+    gang=st.sampled_from(list(Gang)),
+    turn=st.integers(0, 10_000),
+    key=st.integers(0, 2**64 - 1),
+    x=st.floats(-300, 300),
+    power_phase=st.booleans(),
+)
+def test_any_position_round_trips(
+    cells: list[int],
+    cubes: tuple[int, int],
+    powers: tuple[bool, bool],
+    gang: Gang,
+    turn: int,
+    key: int,
+    x: float,
+    power_phase: bool,
+) -> None:
+    position = Position(
+        cells=tuple(cells),
+        cubes=cubes,
+        powers=powers,
+        to_move=gang,
+        phase="power" if power_phase else "pitch",
+        pending=Pose(x, -x / 3, 7.9, 0.6, 0.0, 0.0, 0.8) if power_phase else None,
+        turn=turn,
+        key=key,
+        seats=((Gang.PURPLE, Skill.SHAKY), (Gang.GREEN, Skill.EXACT)),
+    )
+    assert Position.parse(position.format()) == position

@@ -171,7 +171,7 @@ def simulate(
     # The free joint's angular velocity is in the body frame; the cube starts flat, so its
     # body z axis is the world's vertical and the spin can be written straight into it.
     qvel[:] = (vx, vy, 0.0, 0.0, 0.0, spin)
-    frames = [(0.0, *qpos)]
+    frames = [[0.0, *qpos.tolist()]]
     n = sim.steps_per_frame
     max_steps = math.ceil(table.max_flick_s / table.timestep_s)
     rest_v2 = table.rest_speed * table.rest_speed
@@ -180,11 +180,13 @@ def simulate(
     while True:
         mujoco.mj_step(model, data, nstep=n)
         steps += n
-        frames.append((data.time, *qpos))
-        a, b, c, d, e, f = qvel
+        # Plain lists: reading numpy scalars one by one costs more than the check itself.
+        row = [data.time, *qpos.tolist()]
+        frames.append(row)
+        a, b, c, d, e, f = qvel.tolist()
         if a * a + b * b + c * c < rest_v2 and d * d + e * e + f * f < rest_w2:
             break
-        if qpos[2] < 0 or steps >= max_steps:
+        if row[3] < 0 or steps >= max_steps:
             break
     trajectory = np.array(frames, dtype=np.float64)
     trajectory[:, 1:4] *= _MM
