@@ -81,6 +81,23 @@ def test_spin_makes_the_cube_slide_farther(speed: float, spin: float) -> None:
     )
 
 
+def test_counter_clockwise_spin_curls_the_path_to_the_right() -> None:
+    # Braking tips the load onto the cube's leading edge; with counter-clockwise spin that
+    # edge slides to the left, so its friction pushes the cube to the right (clockwise
+    # spin: to the left). The turning square's corners make each shot's drift vary, so the
+    # claim is about the tendency over many shots, and exact for mirrored spins.
+    drifts = [
+        predict(T, Gang.GREEN, Shot(0.0, 0.0, speed, spin)).pose.x
+        for speed in (1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6)
+        for spin in (5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0)
+    ]
+    assert sum(drifts) / len(drifts) > 1.0
+    assert sum(1 for d in drifts if d > 0) >= 0.9 * len(drifts)
+    assert max(abs(d) for d in drifts) < 10.0  # a drift, not a hook
+    back = predict(T, Gang.GREEN, Shot(0.0, 0.0, 1.3, -25.0)).pose.x
+    assert back == pytest.approx(-predict(T, Gang.GREEN, Shot(0.0, 0.0, 1.3, 25.0)).pose.x)
+
+
 def test_positive_spin_turns_the_cube_counter_clockwise() -> None:
     # The free joint's angular velocity is in the body frame; the cube starts flat, so the
     # spin is about the world's vertical.
