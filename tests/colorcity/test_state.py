@@ -386,7 +386,11 @@ def test_a_pitch_with_the_wrong_noise_is_refused() -> None:
     bad = good._replace(noise=good.noise._replace(spin=good.noise.spin + 1e-9))
     with pytest.raises(IllegalActionError, match="noise"):
         state.push(bad)
+    broken = good._replace(pose=good.pose._replace(x=float("nan")))
+    with pytest.raises(IllegalActionError, match="finite"):
+        state.push(broken)
     assert state.actions == []
+    assert state.key == 12345
 
 
 def test_push_pop_restores_exactly() -> None:

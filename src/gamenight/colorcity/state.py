@@ -301,6 +301,10 @@ class ColorCityState:
             return action
         if isinstance(action, Pitch):
             shot = self._check_shot(action.shot)
+            try:
+                pose = Pose.from_values(tuple(action.pose))
+            except ValueError as exc:
+                raise IllegalActionError(f"pitch {shot}: {exc}") from None
             skill = self.seats[self.seat_for_turn(self._gang, self.turn)][1]
             noise, key = draw_noise(self.key, skill)
             if noise != action.noise:
@@ -308,7 +312,7 @@ class ColorCityState:
                     f"pitch {shot}: the recorded noise {tuple(action.noise)} is not what the"
                     f" generator draws here {tuple(noise)}"
                 )
-            pitch = Pitch(shot, noise, action.pose)
+            pitch = Pitch(shot, noise, pose)
             self._stack.append((pitch, self._snapshot()))
             self.key = key
             self._pitched(pitch, None)
