@@ -94,7 +94,8 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         if gang is not me:
             action = bot.act(state)
             done = state.push(action)
-            print(f"Bot ({gang.label if gang is not None else ''}): {done}", file=out)
+            who = gang.label if gang is not None else ""
+            print(f"Bot ({who}): {_describe(done)}", file=out)
             continue
         if state.expects() == "decision":
             choices = [d.value for d in state.legal_decisions()]
@@ -145,6 +146,18 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         ns.record.write_text(to_record(state).to_json() + "\n", encoding="utf-8")
         print(f"Record written to {ns.record}.", file=out)
     return 0
+
+
+def _describe(action: Any) -> str:
+    from gamenight.colorcity import Pitch
+
+    if not isinstance(action, Pitch):
+        return str(action)
+    shot, pose = action.shot, action.pose
+    return (
+        f"pitch from {shot.position:+.1f} mm, {shot.direction:+.1f}°, {shot.speed:.2f} m/s,"
+        f" spin {shot.spin:+.1f} rad/s; the cube stopped at ({pose.x:.1f}, {pose.y:.1f}) mm"
+    )
 
 
 def _replay(ns: argparse.Namespace) -> int:
