@@ -1,11 +1,249 @@
-"""``gamenight colorcity …`` (the Color City engine lands with its own issue)."""
+"""``gamenight colorcity …``: play in the terminal against a simple bot, replay a record,
+bench the physics."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from gamenight.core.errors import GamenightError
 
 
 def register(games: Any) -> None:
     parser: argparse.ArgumentParser = games.add_parser("colorcity", help="Color City")
     parser.set_defaults(run=lambda ns: parser.print_help())
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="play against a simple bot in the terminal")
+    play.add_argument("--seed", type=int, default=None, help="the game's seed")
+    play.add_argument("--gang", default="green", help="your gang: green or purple")
+    play.add_argument("--first", default="green", help="the gang that starts")
+    play.add_argument("--skill", default="normal", help="your hand: exact/steady/normal/shaky")
+    play.add_argument("--bot-skill", default="normal", help="the bot's hand")
+    play.add_argument("--max-turns", type=int, default=None, help="end the game at this turn")
+    play.add_argument("--record", type=Path, default=None, help="write the game's record here")
+    play.add_argument("--plain", action="store_true", help="no colours")
+    play.set_defaults(run=_play)
+
+    rep = commands.add_parser("replay", help="replay a JSON record and show the final city")
+    rep.add_argument("record", type=Path)
+    rep.add_argument("--plain", action="store_true", help="no colours")
+    rep.set_defaults(run=_replay)
+
+    bench = commands.add_parser("bench", help="flicks per second and physics accuracy")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument(
+        "--convergence", action="store_true", help="also print the time-step convergence table"
+    )
+    bench.add_argument("--repeat", type=int, default=3, help="timing rounds (best is kept)")
+    bench.set_defaults(run=_bench)
+
+
+def _show(state: Any, plain: bool, out: TextIO) -> None:
+    from rich.console import Console
+
+    from gamenight.colorcity.text import render_plain, render_rich
+
+    if plain:
+        print(render_plain(state), file=out)
+    else:
+        Console(file=out, highlight=False).print(render_rich(state))
+
+
+def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, covered_squares
+    from gamenight.colorcity.bot import SimpleBot
+    from gamenight.colorcity.record import to_record
+
+    inp = inp or sys.stdin
+    out = out or sys.stdout
+    me = Gang.parse(ns.gang)
+    table = None
+    if ns.max_turns is not None:
+        from gamenight.colorcity.table import Table
+
+        table = Table(max_turns=ns.max_turns)
+    seats = [(me, ns.skill), (me.other, ns.bot_skill)]
+    if me is Gang.PURPLE:
+        seats.reverse()
+    state = ColorCityState.new(seed=ns.seed, first=ns.first, seats=seats, table=table)
+    bot = SimpleBot(state.seed)
+    print(
+        "Color City. A shot is: position (mm, + to your right, within ±"
+        f"{state.table.launch_half_width:g}), direction (degrees, + to your left, ±60),"
+        " speed (m/s, 0.1–3; about 1.0–1.7 reaches the city) and optional spin (rad/s,"
+        " + counter-clockwise). Example: 0 0 1.3 0. Type 'quit' to stop.",
+        file=out,
+    )
+
+    def ask(prompt: str) -> str | None:
+        print(prompt, end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            return None
+        return line.strip()
+
+    while not state.is_over:
+        _show(state, ns.plain, out)
+        gang = state.to_move
+        if gang is not me:
+            action = bot.act(state)
+            done = state.push(action)
+            who = gang.label if gang is not None else ""
+            print(f"Bot ({who}): {_describe(done)}", file=out)
+            continue
+        if state.expects() == "decision":
+            choices = [d.value for d in state.legal_decisions()]
+            line = ask(f"Power? ({' / '.join(choices)}) > ")
+            if line is None or line == "quit":
+                return 0
+            try:
+                state.push(Decision.parse(line))
+            except GamenightError as exc:
+                print(f"  {exc}", file=out)
+            continue
+        line = ask("Your shot > ")
+        if line is None or line == "quit":
+            return 0
+        try:
+            shot = Shot.parse(line).check(state.table)
+            flick = state.predict(shot)
+        except GamenightError as exc:
+            print(f"  {exc}", file=out)
+            continue
+        squares = covered_squares(state.table, flick.pose)
+        where = (
+            " ".join(state.table.square_name(s) for s in squares)
+            if squares
+            else ("off the table" if flick.off_table else "no square (the cube would be lost)")
+        )
+        print(
+            f"  Without noise the cube stops at ({flick.pose.x:.1f}, {flick.pose.y:.1f}) mm,"
+            f" covering {where}.",
+            file=out,
+        )
+        confirm = ask("  Pitch it? [Y/n] ")
+        if confirm is None:
+            return 0
+        if confirm.lower() not in ("", "y", "yes"):
+            continue
+        pitch = state.push(shot)
+        assert isinstance(pitch, Pitch)
+        pose = pitch.pose
+        print(
+            f"  Your hand added {pitch.noise.direction:+.2f}°, speed ×"
+            f"{pitch.noise.speed_factor:.3f}, spin {pitch.noise.spin:+.2f} rad/s: the cube"
+            f" stopped at ({pose.x:.1f}, {pose.y:.1f}) mm.",
+            file=out,
+        )
+    _show(state, ns.plain, out)
+    if ns.record is not None:
+        ns.record.write_text(to_record(state).to_json() + "\n", encoding="utf-8")
+        print(f"Record written to {ns.record}.", file=out)
+    return 0
+
+
+def _describe(action: Any) -> str:
+    from gamenight.colorcity import Pitch
+
+    if not isinstance(action, Pitch):
+        return str(action)
+    shot, pose = action.shot, action.pose
+    return (
+        f"pitch from {shot.position:+.1f} mm, {shot.direction:+.1f}°, {shot.speed:.2f} m/s,"
+        f" spin {shot.spin:+.1f} rad/s; the cube stopped at ({pose.x:.1f}, {pose.y:.1f}) mm"
+    )
+
+
+def _replay(ns: argparse.Namespace) -> int:
+    from gamenight.colorcity.record import replay
+
+    state = replay(ns.record.read_text(encoding="utf-8"))
+    _show(state, ns.plain, sys.stdout)
+    return 0
+
+
+def bench_shots() -> list[Any]:
+    """The benchmark's shots: a fixed grid over the speeds that reach the city."""
+    from gamenight.colorcity import Shot
+
+    return [
+        Shot(position, direction, 1.0 + 0.1 * i, spin)
+        for i in range(8)
+        for direction in (-15.0, 0.0, 15.0)
+        for spin in (-10.0, 0.0, 10.0)
+        for position in (-50.0, 0.0, 50.0)
+    ]
+
+
+def distance_errors() -> list[tuple[float, float, float]]:
+    """(speed, simulated slide, v²/(2μg)) in mm for spin-free straight shots on the default
+    table, speeds 0.5–1.8 m/s (those that stay on the table)."""
+    from gamenight.colorcity import DEFAULT_TABLE, Gang, Shot, predict, stopping_distance
+
+    rows = []
+    for i in range(14):
+        v = round(0.5 + 0.1 * i, 10)
+        flick = predict(DEFAULT_TABLE, Gang.GREEN, Shot(0.0, 0.0, v, 0.0))
+        slid = flick.pose.y + DEFAULT_TABLE.launch_y
+        rows.append((v, slid, stopping_distance(DEFAULT_TABLE, v)))
+    return rows
+
+
+def convergence(speed: float = 1.3) -> list[tuple[float, float, float, float]]:
+    """(time step s, slide mm, v²/(2μg) mm, flicks/s) for a spin-free straight shot."""
+    from gamenight.colorcity import DEFAULT_TABLE, Gang, Shot, predict, stopping_distance
+
+    rows = []
+    for dt in (0.003, 0.002, 0.0015, 0.001, 0.0005, 0.00025, 0.0001):
+        table = DEFAULT_TABLE.with_(timestep_s=dt)
+        predict(table, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0))  # build the model first
+        start = time.perf_counter()
+        flick = predict(table, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0))
+        elapsed = time.perf_counter() - start
+        rows.append(
+            (dt, flick.pose.y + table.launch_y, stopping_distance(table, speed), 1 / elapsed)
+        )
+    return rows
+
+
+def _bench(ns: argparse.Namespace) -> int:
+    from gamenight.colorcity import DEFAULT_TABLE, Gang, predict
+
+    shots = bench_shots()
+    predict(DEFAULT_TABLE, Gang.GREEN, shots[0])  # build and cache the model
+    best = math.inf
+    for _ in range(max(1, ns.repeat)):
+        start = time.perf_counter()
+        for i, shot in enumerate(shots):
+            predict(DEFAULT_TABLE, Gang(i % 2), shot)
+        best = min(best, time.perf_counter() - start)
+    flicks_per_s = len(shots) / best
+    errors = distance_errors()
+    worst = max(abs(slid - ref) / ref * 100 for _, slid, ref in errors)
+    if ns.json:
+        print(json.dumps({"flicks_per_s": round(flicks_per_s, 1), "distance_error_pct": worst}))
+        return 0
+    print(
+        f"flicks/s (one core, {len(shots)} exact flicks 1.0–1.7 m/s, best of"
+        f" {max(1, ns.repeat)}): {flicks_per_s:.0f}"
+    )
+    print("spin-free stopping distance vs v²/(2μg):")
+    print("  speed m/s   simulated mm   v²/(2μg) mm   error %")
+    for v, slid, ref in errors:
+        print(f"  {v:9.1f}   {slid:12.2f}   {ref:11.2f}   {(slid - ref) / ref * 100:+7.3f}")
+    print(f"worst error: {worst:.3f} %")
+    if ns.convergence:
+        print("time-step convergence (1.3 m/s, spin-free):")
+        print("  time step ms   slide mm   v²/(2μg) mm   error %   flicks/s")
+        for dt, slid, ref, rate in convergence():
+            print(
+                f"  {dt * 1000:12.2f}   {slid:8.2f}   {ref:11.2f}"
+                f"   {(slid - ref) / ref * 100:+7.3f}   {rate:8.0f}"
+            )
+    return 0

@@ -1,0 +1,90 @@
+"""The actions of a turn besides the shot: the power decision, and the played pitch.
+
+A pushed ``Shot`` becomes a ``Pitch`` on the state's stack: the shot as aimed, the noise the
+hand added and the pose where the cube stopped. A record stores pitches, so a replay
+applies the recorded pose instead of simulating again (decision D17).
+
+Power decisions are written ``lucky-day``, ``purple-pain`` and ``pass``.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from gamenight.colorcity.physics import Pose
+from gamenight.colorcity.shots import Noise, Shot, parse_shot
+from gamenight.core.errors import NotationError, RecordError
+
+
+class Decision(StrEnum):
+    LUCKY_DAY = "lucky-day"
+    PURPLE_PAIN = "purple-pain"
+    PASS = "pass"
+
+    @classmethod
+    def parse(cls, text: str) -> Decision:
+        key = text.strip().lower().replace("_", "-").replace(" ", "-")
+        for d in cls:
+            if key == d.value:
+                return d
+        raise NotationError(
+            f"a power decision is one of {', '.join(d.value for d in cls)}, not {text!r}"
+        )
+
+
+class Pitch(NamedTuple):
+    shot: Shot
+    noise: Noise
+    pose: Pose
+
+    def __str__(self) -> str:
+        return str(self.shot)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"shot": str(self.shot), "noise": list(self.noise), "pose": list(self.pose)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Pitch:
+        if not isinstance(data, dict) or set(data) != {"shot", "noise", "pose"}:
+            raise RecordError("a pitch in a record is an object with shot, noise and pose")
+        if not isinstance(data["shot"], str):
+            raise RecordError("a pitch's shot is written as text")
+        try:
+            shot = parse_shot(data["shot"])
+        except NotationError as exc:
+            raise RecordError(f"pitch: {exc}") from None
+        noise = data["noise"]
+        if (
+            not isinstance(noise, list)
+            or len(noise) != 3
+            or any(
+                isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
+                for v in noise
+            )
+        ):
+            raise RecordError("a pitch's noise is 3 finite numbers")
+        try:
+            pose = Pose.from_values(data["pose"])
+        except ValueError as exc:
+            raise RecordError(f"pitch: {exc}") from None
+        return cls(shot, Noise(*(float(v) for v in noise)), pose)
+
+
+Action = Shot | Pitch | Decision
+
+
+def parse_action(text: str) -> Shot | Decision:
+    """A decision by name, otherwise a shot in notation."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is written as text, not {type(text).__name__}")
+    try:
+        return Decision.parse(text)
+    except NotationError:
+        pass
+    try:
+        return parse_shot(text)
+    except NotationError as exc:
+        decisions = ", ".join(d.value for d in Decision)
+        raise NotationError(f"{exc} (or a power decision: {decisions})") from None

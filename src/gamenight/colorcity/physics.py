@@ -1,0 +1,200 @@
+"""The flick: a 16 mm cube sliding, spinning and perhaps falling, simulated by MuJoCo.
+
+The board is a finite box whose top is z = 0, so a cube that slides past an edge tips
+over it and falls. The cube is a free rigid body with a box geom. Contact uses MuJoCo's
+elliptic friction cone (the pyramidal one overshoots diagonal slides) with sliding and
+torsional friction (condim 4); spin–slide coupling is whatever the contact model gives.
+
+One model and one MjData are built per table value and cached; each flick resets the data
+first, so the same table, start and velocity give bit-identical results on one machine
+and MuJoCo version. Records keep each flick's resulting pose so that replays never
+depend on re-simulating.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import NamedTuple
+
+import mujoco
+import numpy as np
+import numpy.typing as npt
+
+from gamenight.colorcity.table import Table
+
+_MM = 1000.0  # MuJoCo works in metres and kilograms; the game in millimetres and grams.
+
+
+class Pose(NamedTuple):
+    """Where a cube is: its centre in board mm (z above the board's top) and its
+    orientation as a unit quaternion (w, x, y, z)."""
+
+    x: float
+    y: float
+    z: float
+    qw: float = 1.0
+    qx: float = 0.0
+    qy: float = 0.0
+    qz: float = 0.0
+
+    @property
+    def yaw_deg(self) -> float:
+        """Heading of the cube's x axis from east, counter-clockwise, in degrees."""
+        return math.degrees(
+            math.atan2(
+                2 * (self.qw * self.qz + self.qx * self.qy),
+                1 - 2 * (self.qy * self.qy + self.qz * self.qz),
+            )
+        )
+
+    @property
+    def on_table(self) -> bool:
+        """A cube whose centre is below the board's top has fallen off (decision D5)."""
+        return self.z > 0
+
+    def format(self) -> str:
+        return ",".join(repr(float(v)) for v in self)
+
+    @classmethod
+    def from_values(cls, values: object) -> Pose:
+        """A pose from seven numbers; raises ValueError naming the problem."""
+        if not isinstance(values, list | tuple) or len(values) != 7:
+            raise ValueError("a pose is 7 numbers: x, y, z, qw, qx, qy, qz")
+        numbers: list[float] = []
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise ValueError(f"a pose holds finite numbers, not {v!r}")
+            numbers.append(float(v))
+        norm = math.sqrt(sum(q * q for q in numbers[3:]))
+        if abs(norm - 1) > 1e-6:
+            raise ValueError(f"a pose's quaternion must have length 1, not {norm:.6g}")
+        return cls(*numbers)
+
+    @classmethod
+    def parse(cls, text: str) -> Pose:
+        parts = text.split(",")
+        try:
+            numbers = [float(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"a pose is 7 comma-separated numbers, not {text!r}") from None
+        return cls.from_values(numbers)
+
+
+class Flick(NamedTuple):
+    """The result of one flick.
+
+    ``trajectory`` has one row per frame: time (s), x, y, z (mm), qw, qx, qy, qz. The first
+    row is the start and the last the final pose; frames are at least ``table.frame_rate``
+    per second apart.
+    """
+
+    pose: Pose
+    trajectory: npt.NDArray[np.float64]
+    steps: int
+
+    @property
+    def duration(self) -> float:
+        return float(self.trajectory[-1, 0])
+
+    @property
+    def off_table(self) -> bool:
+        return not self.pose.on_table
+
+
+def model_xml(table: Table) -> str:
+    half = table.cube_mm / 2 / _MM
+    friction = (
+        f"{table.friction!r} {table.torsional_friction_mm / _MM!r} "
+        f"{table.rolling_friction_mm / _MM!r}"
+    )
+    # Both geoms carry the same friction: MuJoCo combines a contact's two geoms by max.
+    return f"""<mujoco model="colorcity">
+  <option timestep="{table.timestep_s!r}" cone="elliptic" gravity="0 0 {-table.gravity!r}"/>
+  <worldbody>
+    <geom name="board" type="box" pos="0 0 -0.01"
+          size="{table.board_width_mm / 2 / _MM!r} {table.board_length_mm / 2 / _MM!r} 0.01"
+          friction="{friction}" condim="4"/>
+    <body name="cube" pos="0 0 {half!r}">
+      <freejoint/>
+      <geom name="cube" type="box" size="{half!r} {half!r} {half!r}"
+            mass="{table.cube_mass_g / _MM!r}" friction="{friction}" condim="4"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+class _Sim(NamedTuple):
+    model: mujoco.MjModel
+    data: mujoco.MjData
+    rest_z: float  # the cube's settled height on the board, in metres
+    steps_per_frame: int
+
+
+@lru_cache(maxsize=8)
+def _sim(table: Table) -> _Sim:
+    model = mujoco.MjModel.from_xml_string(model_xml(table))
+    data = mujoco.MjData(model)
+    # Settle a cube once so flicks start in resting contact rather than dropping onto
+    # the soft contact (which would make it hop at the start of every flick).
+    mujoco.mj_step(model, data, nstep=max(1, round(0.5 / table.timestep_s)))
+    rest_z = float(data.qpos[2])
+    steps = max(1, math.floor(1 / (table.frame_rate * table.timestep_s)))
+    return _Sim(model, data, rest_z, steps)
+
+
+def rest_height(table: Table) -> float:
+    """Height (mm) of a resting cube's centre above the board's top, as the physics has it."""
+    return _sim(table).rest_z * _MM
+
+
+def simulate(
+    table: Table,
+    x: float,
+    y: float,
+    yaw: float,
+    vx: float,
+    vy: float,
+    spin: float,
+) -> Flick:
+    """Flick a cube resting at (x, y) mm, turned ``yaw`` radians, with velocity (vx, vy) m/s
+    and ``spin`` rad/s about the vertical (counter-clockwise seen from above).
+
+    Runs until the cube is at rest, its centre has dropped below the board's top (it fell
+    off), or ``table.max_flick_s`` has passed.
+    """
+    sim = _sim(table)
+    model, data = sim.model, sim.data
+    mujoco.mj_resetData(model, data)
+    qpos, qvel = data.qpos, data.qvel
+    qpos[:] = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
+    # The free joint's angular velocity is in the body frame; the cube starts flat, so its
+    # body z axis is the world's vertical and the spin can be written straight into it.
+    qvel[:] = (vx, vy, 0.0, 0.0, 0.0, spin)
+    frames = [[0.0, *qpos.tolist()]]
+    n = sim.steps_per_frame
+    max_steps = math.ceil(table.max_flick_s / table.timestep_s)
+    rest_v2 = table.rest_speed * table.rest_speed
+    rest_w2 = table.rest_spin * table.rest_spin
+    steps = 0
+    while True:
+        mujoco.mj_step(model, data, nstep=n)
+        steps += n
+        # Plain lists: reading numpy scalars one by one costs more than the check itself.
+        row = [data.time, *qpos.tolist()]
+        frames.append(row)
+        a, b, c, d, e, f = qvel.tolist()
+        if a * a + b * b + c * c < rest_v2 and d * d + e * e + f * f < rest_w2:
+            break
+        if row[3] < 0 or steps >= max_steps:
+            break
+    trajectory = np.array(frames, dtype=np.float64)
+    trajectory[:, 1:4] *= _MM
+    last = trajectory[-1]
+    pose = Pose(*(float(v) for v in last[1:8]))
+    return Flick(pose, trajectory, steps)
+
+
+def stopping_distance(table: Table, speed: float) -> float:
+    """The textbook slide length v²/(2μg) of a spin-free flick, in mm."""
+    return speed * speed / (2 * table.friction * table.gravity) * _MM

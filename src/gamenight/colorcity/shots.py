@@ -1,0 +1,180 @@
+"""The shot value, the skill levels that perturb it, and turning a shot into a flick.
+
+A shot is written from the pitching gang's own seat (decision D14): ``position`` is where
+the cube rests on the launch line, in mm from the city's centre line, positive to the
+gang's right; ``direction`` is in degrees from straight toward the city, positive turned
+to the gang's left (counter-clockwise seen from above); ``speed`` in m/s; ``spin`` in rad/s
+about the vertical, positive counter-clockwise seen from above. Purple's frame is Green's
+turned half a turn, so the same shot means the same thing from either HQ.
+
+Notation: the four numbers separated by spaces, ``position direction speed spin``, e.g.
+``-12.5 3 1.35 0``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from enum import StrEnum
+from typing import NamedTuple
+
+from gamenight.colorcity.physics import Flick, simulate
+from gamenight.colorcity.table import Gang, Table
+from gamenight.core.errors import IllegalActionError, NotationError
+
+
+class ShotError(IllegalActionError):
+    """A shot out of the table's ranges or not finite; the state is untouched."""
+
+
+class Shot(NamedTuple):
+    position: float
+    direction: float
+    speed: float
+    spin: float = 0.0
+
+    def __str__(self) -> str:
+        return " ".join(_num(v) for v in self)
+
+    @classmethod
+    def parse(cls, text: str) -> Shot:
+        return parse_shot(text)
+
+    def check(self, table: Table) -> Shot:
+        """This shot with float fields, or ShotError naming the first bad value."""
+        limits = (
+            ("position", -table.launch_half_width, table.launch_half_width, "mm"),
+            ("direction", -table.max_direction_deg, table.max_direction_deg, "°"),
+            ("speed", table.min_speed, table.max_speed, " m/s"),
+            ("spin", -table.max_spin, table.max_spin, " rad/s"),
+        )
+        values: list[float] = []
+        for (name, low, high, unit), value in zip(limits, self, strict=True):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ShotError(f"the shot's {name} must be a number, not {value!r}")
+            if not math.isfinite(value):
+                raise ShotError(f"the shot's {name} must be finite, not {value!r}")
+            if not low <= value <= high:
+                raise ShotError(
+                    f"the shot's {name} must be from {_num(low)} to {_num(high)}{unit},"
+                    f" not {_num(float(value))}"
+                )
+            values.append(float(value))
+        return Shot(*values)
+
+
+def _num(value: float) -> str:
+    """Shortest text that reads back to the same float ('1.35', '-3', '0.1')."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def parse_shot(text: str) -> Shot:
+    if not isinstance(text, str):
+        raise NotationError(f"a shot is written as text, not {type(text).__name__}")
+    parts = text.replace(",", " ").split()
+    if len(parts) not in (3, 4):
+        raise NotationError(
+            f"a shot is 'position direction speed [spin]' (3 or 4 numbers), not {text!r}"
+        )
+    values: list[float] = []
+    for name, part in zip(("position", "direction", "speed", "spin"), parts, strict=False):
+        try:
+            values.append(float(part))
+        except ValueError:
+            raise NotationError(f"the shot's {name} must be a number, not {part!r}") from None
+    return Shot(*values)
+
+
+class Skill(StrEnum):
+    """How steady a seat's hand is. The σ of each level is in ``SIGMAS`` (decision D15)."""
+
+    EXACT = "exact"
+    STEADY = "steady"
+    NORMAL = "normal"
+    SHAKY = "shaky"
+
+    @classmethod
+    def parse(cls, text: str) -> Skill:
+        try:
+            return cls(text.strip().lower())
+        except (ValueError, AttributeError):
+            names = ", ".join(s.value for s in cls)
+            raise NotationError(f"a skill level is one of {names}, not {text!r}") from None
+
+
+class Sigma(NamedTuple):
+    direction_deg: float  # additive, degrees
+    speed: float  # multiplicative: speed × (1 + σ·z)
+    spin: float  # additive, rad/s
+
+
+SIGMAS: dict[Skill, Sigma] = {
+    Skill.EXACT: Sigma(0.0, 0.0, 0.0),
+    Skill.STEADY: Sigma(1.0, 0.02, 1.0),
+    Skill.NORMAL: Sigma(2.5, 0.05, 2.5),
+    Skill.SHAKY: Sigma(5.0, 0.10, 5.0),
+}
+
+
+class Noise(NamedTuple):
+    """What the hand added: degrees added to the direction, the factor on the speed, and
+    rad/s added to the spin."""
+
+    direction: float
+    speed_factor: float
+    spin: float
+
+
+NO_NOISE = Noise(0.0, 1.0, 0.0)
+
+
+def draw_noise(key: int, skill: Skill) -> tuple[Noise, int]:
+    """Noise for one pitch from the generator key; returns the noise and the next key.
+
+    Three standard normals are drawn whatever the skill, so the key's sequence does not
+    depend on who pitches (decision D16).
+    """
+    rng = random.Random(key)
+    z = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
+    sigma = SIGMAS[skill]
+    noise = Noise(
+        sigma.direction_deg * z[0],
+        max(0.0, 1.0 + sigma.speed * z[1]),
+        sigma.spin * z[2],
+    )
+    return noise, rng.getrandbits(64)
+
+
+def executed(shot: Shot, noise: Noise) -> Shot:
+    """The shot the hand actually played. It may leave the aiming ranges: it is physics now."""
+    return Shot(
+        shot.position,
+        shot.direction + noise.direction,
+        shot.speed * noise.speed_factor,
+        shot.spin + noise.spin,
+    )
+
+
+def flick(table: Table, gang: Gang, shot: Shot) -> Flick:
+    """Simulate ``shot`` (already executed, noise included) pitched by ``gang``."""
+    ox, oy, heading = table.launch_frame(gang)
+    across = heading - math.pi / 2  # the gang's right-hand direction along the line
+    x = ox + shot.position * math.cos(across)
+    y = oy + shot.position * math.sin(across)
+    travel = heading + math.radians(shot.direction)
+    # The cube is turned to face its direction of travel: the finger pushes a face square.
+    return simulate(
+        table,
+        x,
+        y,
+        travel - math.pi / 2,
+        shot.speed * math.cos(travel),
+        shot.speed * math.sin(travel),
+        shot.spin,
+    )
+
+
+def predict(table: Table, gang: Gang, shot: Shot) -> Flick:
+    """The noise-free flick of a valid shot (for the UI and bots); raises ShotError."""
+    return flick(table, gang, shot.check(table))

@@ -1,0 +1,504 @@
+"""The Color City game state: phases, powers, push/pop, the outcome.
+
+A turn goes: the gang to move pitches (phase ``pitch``, action: a Shot); the cube stops; if
+the gang still has a power it can use, it decides (phase ``power``, action: a Decision);
+then fight, conquer and the victory check happen at once and the other gang is to move.
+The decisions that settle the rulebook are numbered in docs/rules/colorcity.md; comments
+below cite them as (D1)…(D20).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from gamenight.colorcity.actions import Decision, Pitch, parse_action
+from gamenight.colorcity.coverage import covered_squares
+from gamenight.colorcity.physics import Flick, Pose
+from gamenight.colorcity.position import EMPTY, Position
+from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, predict
+from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
+from gamenight.core.errors import IllegalActionError, RulesError
+from gamenight.core.outcome import Outcome
+
+BLOCK = 4
+
+
+class Phase(StrEnum):
+    PITCH = "pitch"
+    POWER = "power"
+    OVER = "over"
+
+
+POWER_OF = {Gang.GREEN: Decision.LUCKY_DAY, Gang.PURPLE: Decision.PURPLE_PAIN}
+
+
+@lru_cache(maxsize=8)
+def winning_sets(size: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Every row, every column and every 4×4 block of the city, as (reason, squares) (D10).
+
+    Diagonals are not lines.
+    """
+    sets: list[tuple[str, tuple[int, ...]]] = []
+    for r in range(size):
+        sets.append(("line", tuple(r * size + c for c in range(size))))
+    for c in range(size):
+        sets.append(("line", tuple(r * size + c for r in range(size))))
+    for r0 in range(size - BLOCK + 1):
+        for c0 in range(size - BLOCK + 1):
+            sets.append(
+                (
+                    "block",
+                    tuple((r0 + r) * size + c0 + c for r in range(BLOCK) for c in range(BLOCK)),
+                )
+            )
+    return tuple(sets)
+
+
+@dataclass(frozen=True)
+class ColorCityView:
+    """What a seat may know: everything on the table. Only the generator's key, which
+    decides the hands' future noise, is left out."""
+
+    table: Table
+    seat: int | None
+    cells: tuple[int, ...]
+    cubes: tuple[int, int]
+    powers: tuple[bool, bool]
+    to_move: Gang | None
+    phase: Phase
+    pending: Pose | None
+    turn: int
+    seats: tuple[tuple[Gang, Skill], ...]
+    outcome: Outcome | None
+
+
+class ColorCityState:
+    """A game of Color City in progress (or finished)."""
+
+    def __init__(
+        self,
+        table: Table,
+        position: Position,
+        *,
+        seed: int | None = None,
+        first: Gang | None = None,
+    ) -> None:
+        self.table = table
+        if len(position.cells) != table.num_squares:
+            raise RulesError(
+                f"the position's city has {len(position.cells)} squares; the table's has"
+                f" {table.num_squares}"
+            )
+        if any(c > table.cubes_per_gang for c in position.cubes):
+            raise RulesError(f"a gang has at most {table.cubes_per_gang} cubes")
+        self.seats: tuple[tuple[Gang, Skill], ...] = position.seats
+        self.seed = seed
+        self.first = first
+        self._load(position)
+        self._stack: list[tuple[Pitch | Decision, tuple[Any, ...]]] = []
+        self.last_flick: Flick | None = None
+        self.last_pitch: Pitch | None = None
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        seed: int | None = None,
+        first: Gang | str = Gang.GREEN,
+        seats: Sequence[tuple[Gang | str, Skill | str] | Gang | str] | None = None,
+        table: Table | None = None,
+    ) -> ColorCityState:
+        """A new game. ``first`` is the gang that starts (the rulebook: the youngest
+        player's, D1); ``seats`` lists each player's gang and skill in seat order (default:
+        seat 0 Green, seat 1 Purple, both ``normal``)."""
+        table = table or DEFAULT_TABLE
+        first_gang = first if isinstance(first, Gang) else Gang.parse(first)
+        seat_list = _seats(seats)
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RulesError(f"a seed is a whole number, not {seed!r}")
+        position = Position(
+            cells=(EMPTY,) * table.num_squares,
+            cubes=(table.cubes_per_gang, table.cubes_per_gang),
+            powers=(True, True),
+            to_move=first_gang,
+            phase=Phase.PITCH.value,
+            pending=None,
+            turn=0,
+            key=random.Random(seed).getrandbits(64),
+            seats=seat_list,
+        )
+        return cls(table, position, seed=seed, first=first_gang)
+
+    @classmethod
+    def from_position(cls, text: str, table: Table | None = None) -> ColorCityState:
+        return cls(table or DEFAULT_TABLE, Position.parse(text))
+
+    def _load(self, p: Position) -> None:
+        self.cells = list(p.cells)
+        self.cubes = list(p.cubes)
+        self.powers = list(p.powers)
+        self._gang = p.to_move
+        self._phase = Phase(p.phase)
+        self.pending = p.pending
+        self.turn = p.turn
+        self.key = p.key
+        self.winner = p.winner
+        self.reason = p.reason
+
+    def to_position(self) -> Position:
+        return Position(
+            cells=tuple(self.cells),
+            cubes=(self.cubes[0], self.cubes[1]),
+            powers=(self.powers[0], self.powers[1]),
+            to_move=self._gang,
+            phase=self._phase.value,
+            pending=self.pending,
+            turn=self.turn,
+            key=self.key,
+            seats=self.seats,
+            winner=self.winner,
+            reason=self.reason,
+        )
+
+    def position(self) -> str:
+        """The one-line position; ``from_position`` reads it back exactly."""
+        return self.to_position().format()
+
+    def copy(self) -> ColorCityState:
+        clone = ColorCityState.__new__(ColorCityState)
+        clone.table, clone.seats, clone.seed = self.table, self.seats, self.seed
+        clone.first = self.first
+        clone._load(self.to_position())
+        clone._stack = list(self._stack)
+        clone.last_flick, clone.last_pitch = self.last_flick, self.last_pitch
+        return clone
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ColorCityState):
+            return NotImplemented
+        return self.table == other.table and self.to_position() == other.to_position()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<ColorCityState {self.position()!r}>"
+
+    def __str__(self) -> str:
+        from gamenight.colorcity.text import render_plain
+
+        return render_plain(self)
+
+    def _repr_svg_(self) -> str:
+        from gamenight.colorcity.svg import board_svg
+
+        return board_svg(self)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def to_move(self) -> Gang | None:
+        return None if self._phase is Phase.OVER else self._gang
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def pitcher(self) -> int | None:
+        """The seat that pitches (and decides) now: a gang's seats take its turns in
+        rotation (D1)."""
+        if self._phase is Phase.OVER:
+            return None
+        return self.seat_for_turn(self._gang, self.turn)
+
+    def seat_for_turn(self, gang: Gang, turn: int) -> int:
+        mine = [i for i, (g, _) in enumerate(self.seats) if g is gang]
+        return mine[(turn // 2) % len(mine)]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.reason is None:
+            return None
+        places = tuple(
+            1 if self.winner is None or gang is self.winner else 2 for gang, _ in self.seats
+        )
+        return Outcome(places, self.reason)
+
+    @property
+    def actions(self) -> list[Pitch | Decision]:
+        """The actions pushed so far, oldest first (shots as the pitches they became)."""
+        return [action for action, _ in self._stack]
+
+    def squares(self, gang: Gang) -> int:
+        return self.cells.count(int(gang))
+
+    def owner(self, square: int) -> Gang | None:
+        c = self.cells[square]
+        return None if c == EMPTY else Gang(c)
+
+    def covered(self, pose: Pose) -> tuple[int, ...]:
+        """The squares a cube at ``pose`` covers (the rules' own function, D3)."""
+        return covered_squares(self.table, pose)
+
+    def legal_decisions(self) -> list[Decision]:
+        """The power decisions open now: the gang's power and ``pass``; empty outside the
+        power phase."""
+        if self._phase is not Phase.POWER:
+            return []
+        return [POWER_OF[self._gang], Decision.PASS]
+
+    def expects(self) -> str | None:
+        """``"shot"``, ``"decision"`` or None once the game is over."""
+        return {Phase.PITCH: "shot", Phase.POWER: "decision", Phase.OVER: None}[self._phase]
+
+    def predict(self, shot: Shot) -> Flick:
+        """Where ``shot`` would go from the gang to move's HQ, without noise (for UIs and
+        bots); the state is unchanged."""
+        return predict(self.table, self._gang, shot)
+
+    def view(self, seat: int | None) -> ColorCityView:
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise ValueError(f"there is no seat {seat}")
+        return ColorCityView(
+            table=self.table,
+            seat=seat,
+            cells=tuple(self.cells),
+            cubes=(self.cubes[0], self.cubes[1]),
+            powers=(self.powers[0], self.powers[1]),
+            to_move=self.to_move,
+            phase=self._phase,
+            pending=self.pending,
+            turn=self.turn,
+            seats=self.seats,
+            outcome=self.outcome,
+        )
+
+    # ------------------------------------------------------------------ push / pop
+
+    def push(self, action: Shot | Pitch | Decision | str) -> Pitch | Decision:
+        """Play an action: a Shot (pitched with the seat's noise and simulated), a recorded
+        Pitch (applied without simulating), a Decision, or the notation of a shot or a
+        decision. Returns what went on the stack. Raises, changing nothing, if illegal."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if isinstance(action, Decision):
+            self._check_decision(action)
+            self._stack.append((action, self._snapshot()))
+            self._decide(action)
+            return action
+        if isinstance(action, Pitch):
+            shot = self._check_shot(action.shot)
+            try:
+                pose = Pose.from_values(tuple(action.pose))
+            except ValueError as exc:
+                raise IllegalActionError(f"pitch {shot}: {exc}") from None
+            skill = self.seats[self.seat_for_turn(self._gang, self.turn)][1]
+            noise, key = draw_noise(self.key, skill)
+            if noise != action.noise:
+                raise IllegalActionError(
+                    f"pitch {shot}: the recorded noise {tuple(action.noise)} is not what the"
+                    f" generator draws here {tuple(noise)}"
+                )
+            pitch = Pitch(shot, noise, pose)
+            self._stack.append((pitch, self._snapshot()))
+            self.key = key
+            self._pitched(pitch, None)
+            return pitch
+        if isinstance(action, Shot):
+            shot = self._check_shot(action)
+            skill = self.seats[self.seat_for_turn(self._gang, self.turn)][1]
+            noise, key = draw_noise(self.key, skill)
+            result = flick(self.table, self._gang, executed(shot, noise))
+            pitch = Pitch(shot, noise, result.pose)
+            self._stack.append((pitch, self._snapshot()))
+            self.key = key
+            self._pitched(pitch, result)
+            return pitch
+        raise IllegalActionError(f"not a Color City action: {action!r}")
+
+    def pop(self) -> Pitch | Decision:
+        """Take back the last action, restoring everything exactly."""
+        if not self._stack:
+            raise IndexError("no action to take back")
+        action, snapshot = self._stack.pop()
+        self._restore(snapshot)
+        return action
+
+    def peek(self) -> Pitch | Decision | None:
+        return self._stack[-1][0] if self._stack else None
+
+    def _check_shot(self, shot: Shot) -> Shot:
+        if self._phase is Phase.OVER:
+            raise IllegalActionError("the game is over")
+        if self._phase is Phase.POWER:
+            raise IllegalActionError(
+                f"{self._gang.label} must first decide on its power: "
+                + " or ".join(d.value for d in self.legal_decisions())
+            )
+        return shot.check(self.table)
+
+    def _check_decision(self, decision: Decision) -> None:
+        if self._phase is Phase.OVER:
+            raise IllegalActionError("the game is over")
+        if self._phase is not Phase.POWER:
+            if decision is not Decision.PASS and not self.powers[POWER_OF_INDEX[decision]]:
+                raise IllegalActionError(f"{decision.value} has already been used")
+            raise IllegalActionError(
+                f"{decision.value}: powers are decided after the cube stops (power phase);"
+                f" now {self._gang.label} must pitch"
+            )
+        if decision is Decision.PASS:
+            return
+        owner = Gang.GREEN if decision is Decision.LUCKY_DAY else Gang.PURPLE
+        if owner is not self._gang:
+            raise IllegalActionError(
+                f"{decision.value} is {owner.label}'s power; {self._gang.label} is to move"
+            )
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self.cells[:],
+            self.cubes[:],
+            self.powers[:],
+            self._gang,
+            self._phase,
+            self.pending,
+            self.turn,
+            self.key,
+            self.winner,
+            self.reason,
+            self.last_flick,
+            self.last_pitch,
+        )
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        (
+            cells,
+            cubes,
+            powers,
+            self._gang,
+            self._phase,
+            self.pending,
+            self.turn,
+            self.key,
+            self.winner,
+            self.reason,
+            self.last_flick,
+            self.last_pitch,
+        ) = snapshot
+        # Copies, because copy() shares the stack (and its snapshots) between states.
+        self.cells, self.cubes, self.powers = cells[:], cubes[:], powers[:]
+
+    # ------------------------------------------------------------------ the turn
+
+    def _pitched(self, pitch: Pitch, result: Flick | None) -> None:
+        self.pending = pitch.pose
+        self.last_pitch = pitch
+        self.last_flick = result
+        if self._power_open():
+            self._phase = Phase.POWER  # decided after seeing where the cube stopped (D6)
+        else:
+            self._resolve()
+
+    def _power_open(self) -> bool:
+        if self._gang is Gang.GREEN:
+            return self.powers[0]
+        return self.powers[1] and self.cubes[Gang.GREEN] > 0
+
+    def _decide(self, decision: Decision) -> None:
+        if decision is Decision.LUCKY_DAY:
+            # The pitch is void: the same cube is pitched again, in the same turn (D7).
+            self.powers[0] = False
+            self.pending = None
+            self._phase = Phase.PITCH
+            return
+        if decision is Decision.PURPLE_PAIN:
+            self.powers[1] = False
+            self.cubes[Gang.GREEN] -= 1  # all of Green's cubes wait in its HQ now (D8)
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Fight, conquer, victory check, next turn."""
+        gang, pose = self._gang, self.pending
+        assert pose is not None
+        self.pending = None
+        squares = covered_squares(self.table, pose)
+        if not squares:
+            self.cubes[gang] -= 1  # destroyed: covers no square, or fell off (D9)
+        else:
+            for sq in squares:
+                self.cells[sq] = int(gang)  # overwrites the other gang's colour (D10)
+        self.turn += 1
+        if not self._check_victory():
+            cap = self.table.max_turns
+            if cap is not None and self.turn >= cap:
+                self._end_at_cap()
+            else:
+                self._gang = gang.other
+                self._phase = Phase.PITCH
+
+    def _check_victory(self) -> bool:
+        """Lines and blocks first, then elimination (D11)."""
+        cells = self.cells
+        completed: dict[Gang, str] = {}
+        for reason, squares in winning_sets(self.table.city_size):
+            first = cells[squares[0]]
+            if first != EMPTY and all(cells[s] == first for s in squares):
+                completed.setdefault(Gang(first), reason)
+        if completed:
+            if len(completed) == 1:
+                (self.winner, self.reason), *_ = completed.items()
+            else:
+                self.winner, self.reason = None, "line"
+            self._phase = Phase.OVER
+            return True
+        out = [g for g in Gang if self.cubes[g] == 0]
+        if out:
+            self.winner = out[0].other if len(out) == 1 else None
+            self.reason = "elimination"
+            self._phase = Phase.OVER
+            return True
+        return False
+
+    def _end_at_cap(self) -> None:
+        """At the turn cap the gang with more squares wins; equal is a draw (D12)."""
+        green, purple = self.squares(Gang.GREEN), self.squares(Gang.PURPLE)
+        self.winner = None if green == purple else Gang.GREEN if green > purple else Gang.PURPLE
+        self.reason = "turn_cap"
+        self._phase = Phase.OVER
+
+
+POWER_OF_INDEX = {Decision.LUCKY_DAY: 0, Decision.PURPLE_PAIN: 1}
+
+
+def _seats(
+    seats: Sequence[tuple[Gang | str, Skill | str] | Gang | str] | None,
+) -> tuple[tuple[Gang, Skill], ...]:
+    if seats is None:
+        return ((Gang.GREEN, Skill.NORMAL), (Gang.PURPLE, Skill.NORMAL))
+    out: list[tuple[Gang, Skill]] = []
+    for seat in seats:
+        if isinstance(seat, tuple):
+            gang, skill = seat
+        else:
+            gang, skill = seat, Skill.NORMAL
+        g = gang if isinstance(gang, Gang) else Gang.parse(gang)
+        s = skill if isinstance(skill, Skill) else Skill.parse(skill)
+        out.append((g, s))
+    for gang in Gang:
+        if not any(g is gang for g, _ in out):
+            raise RulesError(f"{gang.label} needs at least one seat")
+    return tuple(out)

@@ -1,0 +1,189 @@
+"""The table: geometry, physics constants, shot limits and rule switches in one frozen value.
+
+Everything Color City needs to know about the world is here, so that a record carries it
+whole (``to_dict``/``from_dict``) and the physics model can be cached per value.
+
+Coordinates are board-centred millimetres: x east, y north, z up from the board's top.
+The city is centred on the board; Green's HQ is along the south edge, Purple's along the
+north edge. Squares are numbered row by row from the south-west corner: square ``row * 9 +
+col``, named ``a1`` (south-west) to ``i9`` (north-east), like a chess board seen by Green.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields, replace
+from enum import IntEnum
+from typing import Any
+
+from gamenight.core.errors import RulesError
+
+FILES = "abcdefghi"
+
+
+class Gang(IntEnum):
+    """The two gangs. Green pitches northward from the south, Purple southward."""
+
+    GREEN = 0
+    PURPLE = 1
+
+    @property
+    def letter(self) -> str:
+        return "gp"[self]
+
+    @property
+    def label(self) -> str:
+        return ("green", "purple")[self]
+
+    @property
+    def other(self) -> Gang:
+        return Gang(1 - self)
+
+    @classmethod
+    def parse(cls, text: str) -> Gang:
+        key = text.strip().lower() if isinstance(text, str) else ""
+        for gang in cls:
+            if key in (gang.letter, gang.label):
+                return gang
+        raise RulesError(f"a gang is 'green' or 'purple' (or g/p), not {text!r}")
+
+
+@dataclass(frozen=True)
+class Table:
+    """The defaults are the rulebook's table; every field is data (decision D12).
+
+    Lengths in mm, mass in g, speeds in m/s, angles in degrees, spin in rad/s.
+    """
+
+    city_size: int = 9
+    square_mm: float = 25.0
+    board_width_mm: float = 420.0
+    board_length_mm: float = 620.0
+    launch_offset_mm: float = 160.0
+    cube_mm: float = 16.0
+    cube_mass_g: float = 3.0
+    friction: float = 0.35
+    torsional_friction_mm: float = 1.0
+    rolling_friction_mm: float = 0.1
+    gravity: float = 9.81
+    coverage_margin_mm: float = 1.0
+    cubes_per_gang: int = 4
+    max_turns: int | None = None
+    timestep_s: float = 0.0015
+    frame_rate: float = 60.0
+    max_flick_s: float = 10.0
+    rest_speed: float = 1e-3
+    rest_spin: float = 0.05
+    max_direction_deg: float = 60.0
+    min_speed: float = 0.1
+    max_speed: float = 3.0
+    max_spin: float = 40.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "max_turns":
+                if value is not None and (
+                    not isinstance(value, int) or isinstance(value, bool) or value < 1
+                ):
+                    raise RulesError(f"max_turns must be a positive whole number, not {value!r}")
+                continue
+            if f.name in ("city_size", "cubes_per_gang"):
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise RulesError(f"{f.name} must be a positive whole number, not {value!r}")
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise RulesError(f"{f.name} must be a number, not {value!r}")
+            if not math.isfinite(value) or value < 0:
+                raise RulesError(f"{f.name} must be a finite number ≥ 0, not {value!r}")
+            object.__setattr__(self, f.name, float(value))
+        positive = ("square_mm", "cube_mm", "cube_mass_g", "friction", "gravity", "timestep_s")
+        for name in (*positive, "frame_rate", "max_flick_s", "max_speed"):
+            if getattr(self, name) <= 0:
+                raise RulesError(f"{name} must be greater than 0")
+        if self.city_mm > min(self.board_width_mm, self.board_length_mm - 2 * self.cube_mm):
+            raise RulesError("the city must fit on the board")
+        if self.launch_y > self.board_length_mm / 2 - self.cube_mm / 2:
+            raise RulesError("the launch line must lie on the board, a cube's width from its end")
+        if self.min_speed > self.max_speed:
+            raise RulesError("min_speed must not exceed max_speed")
+        if self.coverage_margin_mm * 2 >= self.square_mm:
+            raise RulesError("coverage_margin_mm must be under half a square")
+        if self.timestep_s * self.frame_rate > 1:
+            raise RulesError("frames must be at least one time step apart")
+
+    # ------------------------------------------------------------------ geometry
+
+    @property
+    def num_squares(self) -> int:
+        return self.city_size * self.city_size
+
+    @property
+    def city_mm(self) -> float:
+        return self.city_size * self.square_mm
+
+    @property
+    def city_half(self) -> float:
+        return self.city_mm / 2
+
+    @property
+    def launch_y(self) -> float:
+        """Distance of each launch line from the board's centre line (south for Green)."""
+        return self.city_half + self.launch_offset_mm
+
+    @property
+    def launch_half_width(self) -> float:
+        """How far from the centre line a cube may start: the whole cube within the city's
+        width (decision D13)."""
+        return self.city_half - self.cube_mm / 2
+
+    def square_bounds(self, square: int) -> tuple[float, float, float, float]:
+        """(x_min, y_min, x_max, y_max) of a square in mm."""
+        row, col = divmod(square, self.city_size)
+        x0 = -self.city_half + col * self.square_mm
+        y0 = -self.city_half + row * self.square_mm
+        return (x0, y0, x0 + self.square_mm, y0 + self.square_mm)
+
+    def square_centre(self, square: int) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.square_bounds(square)
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def square_name(self, square: int) -> str:
+        row, col = divmod(square, self.city_size)
+        return f"{FILES[col] if col < len(FILES) else f'c{col}'}{row + 1}"
+
+    def parse_square(self, text: str) -> int:
+        t = text.strip().lower()
+        if len(t) >= 2 and t[0] in FILES and t[1:].isdigit():
+            col, row = FILES.index(t[0]), int(t[1:]) - 1
+            if col < self.city_size and 0 <= row < self.city_size:
+                return row * self.city_size + col
+        raise RulesError(f"{text!r} is not a square of the city (a1–i9)")
+
+    def launch_frame(self, gang: Gang) -> tuple[float, float, float]:
+        """(origin x, origin y, heading in radians) of a gang's launch line: the point on
+        the centre line and the world direction of "straight ahead"."""
+        if gang is Gang.GREEN:
+            return (0.0, -self.launch_y, math.pi / 2)
+        return (0.0, self.launch_y, -math.pi / 2)
+
+    # ------------------------------------------------------------------ values
+
+    def with_(self, **changes: Any) -> Table:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Table:
+        if not isinstance(data, dict):
+            raise RulesError("a Color City table is a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise RulesError(f"unknown Color City table field(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+DEFAULT_TABLE = Table()

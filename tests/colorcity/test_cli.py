@@ -1,0 +1,77 @@
+"""``gamenight colorcity play / replay / bench``."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from gamenight.cli import main
+from gamenight.colorcity import replay
+
+
+def test_bench_json_prints_the_two_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["colorcity", "bench", "--json", "--repeat", "1"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures) == {"flicks_per_s", "distance_error_pct"}
+    assert figures["flicks_per_s"] > 0
+    assert 0 <= figures["distance_error_pct"] < 1.0
+
+
+def test_bench_text_prints_the_error_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["colorcity", "bench", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "flicks/s" in out
+    assert "worst error" in out
+    assert out.count("\n") > 14
+
+
+def test_play_a_short_game_against_the_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = [
+        "0 0 9 0",  # out of range: refused, asked again
+        "0 0 1.3 0",
+        "n",  # not this one
+        "0 0 1.3 0",
+        "y",
+        "pass",
+        "10 0 1.4 0",
+        "",
+        "lucky-day",
+        "-10 0 1.2 0",
+        "y",
+        "0 5 1.35 0",
+        "yes",
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    record = tmp_path / "game.json"
+    args = ["colorcity", "play", "--seed", "5", "--plain", "--max-turns", "6"]
+    assert main([*args, "--skill", "exact", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "speed must be from 0.1 to 3 m/s" in out
+    assert out.count("Without noise the cube stops at (0.0, -27.3) mm, covering e4.") == 2
+    assert "Bot (purple)" in out
+    assert "Game over after 6 turns" in out
+    state = replay(record.read_text())
+    assert state.is_over
+    assert state.turn == 6
+    assert main(["colorcity", "replay", str(record), "--plain"]) == 0
+    assert "Game over after 6 turns" in capsys.readouterr().out
+
+
+def test_play_stops_at_the_end_of_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["colorcity", "play", "--seed", "1", "--gang", "purple", "--first", "green"]) == 0
+    assert "Bot (green)" in capsys.readouterr().out
+
+
+def test_bad_record_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert main(["colorcity", "replay", str(bad)]) == 2
+    assert "record format" in capsys.readouterr().err

@@ -1,0 +1,198 @@
+"""The MuJoCo flick tied to physics: slide length, symmetry, spin, falling off, frames."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from gamenight.colorcity import (
+    DEFAULT_TABLE,
+    Gang,
+    Pose,
+    Shot,
+    Table,
+    predict,
+    stopping_distance,
+)
+from gamenight.colorcity.physics import model_xml, rest_height, simulate
+
+T = DEFAULT_TABLE
+
+
+def slide(shot: Shot, table: Table = T) -> float:
+    return predict(table, Gang.GREEN, shot).pose.y + table.launch_y
+
+
+@pytest.mark.parametrize("speed", [0.6, 1.0, 1.3, 1.6, 1.8])
+def test_spin_free_shot_stops_within_one_percent_of_textbook(speed: float) -> None:
+    flick = predict(T, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0))
+    assert flick.pose.on_table
+    assert flick.pose.x == pytest.approx(0.0, abs=1e-9)
+    assert slide(Shot(0.0, 0.0, speed, 0.0)) == pytest.approx(stopping_distance(T, speed), rel=0.01)
+
+
+def test_an_angled_shot_slides_the_same_distance_along_its_direction() -> None:
+    flick = predict(T, Gang.GREEN, Shot(0.0, 30.0, 1.3, 0.0))
+    dx, dy = flick.pose.x, flick.pose.y + T.launch_y
+    assert math.hypot(dx, dy) == pytest.approx(stopping_distance(T, 1.3), rel=0.01)
+    # Positive direction is to the gang's left: west for Green.
+    assert math.degrees(math.atan2(-dx, dy)) == pytest.approx(30.0, abs=0.1)
+
+
+def test_the_time_step_has_converged() -> None:
+    coarse = slide(Shot(0.0, 0.0, 1.3, 0.0))
+    fine = slide(Shot(0.0, 0.0, 1.3, 0.0), T.with_(timestep_s=0.00025))
+    assert coarse == pytest.approx(fine, rel=0.005)
+    assert fine == pytest.approx(stopping_distance(T, 1.3), rel=0.001)
+
+
+@pytest.mark.parametrize(
+    "shot", [Shot(20.0, 10.0, 1.3, 0.0), Shot(-40.0, -5.0, 1.5, 25.0), Shot(7.0, 12.0, 1.1, -8.0)]
+)
+def test_mirrored_shots_give_mirrored_results(shot: Shot) -> None:
+    a = predict(T, Gang.GREEN, shot).pose
+    b = predict(T, Gang.GREEN, Shot(-shot.position, -shot.direction, shot.speed, -shot.spin)).pose
+    assert b.x == pytest.approx(-a.x, abs=1e-6)
+    assert b.y == pytest.approx(a.y, abs=1e-6)
+    assert math.sin(math.radians(4 * b.yaw_deg)) == pytest.approx(
+        -math.sin(math.radians(4 * a.yaw_deg)), abs=1e-6
+    )
+
+
+def test_the_same_shot_means_the_same_from_either_hq() -> None:
+    shot = Shot(30.0, 8.0, 1.4, 12.0)
+    green = predict(T, Gang.GREEN, shot).pose
+    purple = predict(T, Gang.PURPLE, shot).pose
+    assert purple.x == pytest.approx(-green.x, abs=1e-6)
+    assert purple.y == pytest.approx(-green.y, abs=1e-6)
+
+
+@pytest.mark.parametrize("speed", [1.1, 1.3, 1.5])
+@pytest.mark.parametrize("spin", [10.0, 20.0, 40.0])
+def test_spin_makes_the_cube_slide_farther(speed: float, spin: float) -> None:
+    # Part of each contact's friction now opposes the turning, less the sliding.
+    plain = slide(Shot(0.0, 0.0, speed, 0.0))
+    assert slide(Shot(0.0, 0.0, speed, spin)) > plain + 1.0
+    assert slide(Shot(0.0, 0.0, speed, -spin)) == pytest.approx(
+        slide(Shot(0.0, 0.0, speed, spin)), abs=1e-6
+    )
+
+
+def test_counter_clockwise_spin_curls_the_path_to_the_right() -> None:
+    # Braking tips the load onto the cube's leading edge; with counter-clockwise spin that
+    # edge slides to the left, so its friction pushes the cube to the right (clockwise
+    # spin: to the left). The turning square's corners make each shot's drift vary, so the
+    # claim is about the tendency over many shots, and exact for mirrored spins.
+    drifts = [
+        predict(T, Gang.GREEN, Shot(0.0, 0.0, speed, spin)).pose.x
+        for speed in (1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6)
+        for spin in (5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0)
+    ]
+    assert sum(drifts) / len(drifts) > 1.0
+    assert sum(1 for d in drifts if d > 0) >= 0.9 * len(drifts)
+    assert max(abs(d) for d in drifts) < 10.0  # a drift, not a hook
+    back = predict(T, Gang.GREEN, Shot(0.0, 0.0, 1.3, -25.0)).pose.x
+    assert back == pytest.approx(-predict(T, Gang.GREEN, Shot(0.0, 0.0, 1.3, 25.0)).pose.x)
+
+
+def test_positive_spin_turns_the_cube_counter_clockwise() -> None:
+    # The free joint's angular velocity is in the body frame; the cube starts flat, so the
+    # spin is about the world's vertical.
+    flick = predict(T, Gang.GREEN, Shot(0.0, 0.0, 0.5, 20.0))
+    w, z = flick.trajectory[1, 4], flick.trajectory[1, 7]
+    assert 2 * math.atan2(z, w) > 0.05
+    back = predict(T, Gang.GREEN, Shot(0.0, 0.0, 0.5, -20.0))
+    assert 2 * math.atan2(back.trajectory[1, 7], back.trajectory[1, 4]) < -0.05
+
+
+def test_a_too_fast_shot_falls_off_the_far_edge() -> None:
+    flick = predict(T, Gang.GREEN, Shot(0.0, 0.0, 3.0, 0.0))
+    assert flick.off_table
+    assert flick.pose.y > T.board_length_mm / 2
+    assert flick.pose.z < 0
+
+
+def tilt(row: npt.NDArray[np.float64]) -> float:
+    return abs(2 * math.asin(min(1.0, math.hypot(row[5], row[6]))))
+
+
+def test_a_cube_reaching_the_edge_slowly_tips_over_it() -> None:
+    flick = predict(T, Gang.GREEN, Shot(0.0, 0.0, 2.05, 0.0))
+    assert flick.off_table
+    assert max(tilt(r) for r in flick.trajectory) > math.radians(20)
+    # A little slower, it stops with its centre still over the board.
+    stays = predict(T, Gang.GREEN, Shot(0.0, 0.0, 2.0, 0.0))
+    assert stays.pose.on_table
+    assert T.board_length_mm / 2 - T.cube_mm / 2 < stays.pose.y < T.board_length_mm / 2
+
+
+def test_a_wide_shot_falls_off_the_side() -> None:
+    flick = predict(T, Gang.GREEN, Shot(100.0, -60.0, 2.5, 0.0))
+    assert flick.off_table
+    assert flick.pose.x > T.board_width_mm / 2 - T.cube_mm
+
+
+def test_the_launch_line_is_160_mm_from_the_city() -> None:
+    assert T.launch_y - T.city_half == 160.0
+    flick = predict(T, Gang.GREEN, Shot(-12.5, 0.0, 0.1, 0.0))
+    start = flick.trajectory[0]
+    assert (start[1], start[2]) == pytest.approx((-12.5, -T.launch_y))
+    assert start[3] == pytest.approx(rest_height(T))
+
+
+def test_flicks_of_about_1_to_1_7_m_s_reach_the_city() -> None:
+    from gamenight.colorcity import covered_squares
+
+    def covers(speed: float) -> tuple[int, ...]:
+        return covered_squares(T, predict(T, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0)).pose)
+
+    assert covers(1.0) == ()  # stops short of the city
+    assert covers(1.05) == (T.parse_square("e1"),)
+    assert covers(1.6) == (T.parse_square("e9"),)
+    assert covers(1.7) == ()  # passes the city and stops beyond it
+
+
+def test_trajectory_frames_are_30_per_second_or_more_and_end_at_the_pose() -> None:
+    flick = predict(T, Gang.GREEN, Shot(10.0, 5.0, 1.4, 6.0))
+    times = flick.trajectory[:, 0]
+    assert times[0] == 0.0
+    assert np.all(np.diff(times) > 0)
+    assert np.max(np.diff(times)) <= 1 / 30
+    assert tuple(flick.trajectory[-1, 1:]) == tuple(flick.pose)
+    assert flick.duration == pytest.approx(flick.steps * T.timestep_s)
+
+
+def test_a_flick_ends_at_rest() -> None:
+    pose = predict(T, Gang.GREEN, Shot(0.0, 0.0, 1.3, 5.0)).pose
+    again = simulate(T, pose.x, pose.y, math.radians(pose.yaw_deg), 0.0, 0.0, 0.0)
+    assert math.hypot(again.pose.x - pose.x, again.pose.y - pose.y) < 0.1
+
+
+def test_same_shot_gives_bit_identical_results() -> None:
+    shot = Shot(15.0, -7.0, 1.45, 17.0)
+    a = predict(T, Gang.GREEN, shot)
+    predict(T, Gang.PURPLE, Shot(0.0, 20.0, 2.9, -40.0))  # the cached data is reset between
+    b = predict(T, Gang.GREEN, shot)
+    assert a.pose == b.pose
+    assert np.array_equal(a.trajectory, b.trajectory)
+
+
+def test_model_uses_the_elliptic_cone_and_torsional_friction() -> None:
+    xml = model_xml(T)
+    assert 'cone="elliptic"' in xml
+    assert 'condim="4"' in xml
+    assert "0.35 0.001 0.0001" in xml
+
+
+def test_pose_reads_back_and_checks_its_values() -> None:
+    pose = Pose(1.0, 2.0, 3.0, 1.0, 0.0, 0.0, 0.0)
+    assert Pose.parse(pose.format()) == pose
+    with pytest.raises(ValueError, match="length 1"):
+        Pose.from_values([0, 0, 8, 2, 0, 0, 0])
+    with pytest.raises(ValueError, match="finite"):
+        Pose.from_values([0, float("nan"), 8, 1, 0, 0, 0])
+    with pytest.raises(ValueError, match="7 numbers"):
+        Pose.from_values([0, 0])

@@ -1,0 +1,142 @@
+"""The one-line position format: round trips and clear errors naming the field."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gamenight.colorcity import ColorCityState, Gang, Pose, Position, PositionError, Shot, Skill
+from gamenight.colorcity.table import DEFAULT_TABLE
+from gamenight.core.errors import NotationError, RulesError
+
+from .helpers import make_state, pitch_to_square
+
+START = (
+    "........./........./........./........./........./........./........./........./......... "
+    "4,4 LP g pitch - 0 0000000000003039 g:normal,p:normal -"
+)
+
+
+def test_a_new_state_formats_as_documented() -> None:
+    assert make_state().position() == START
+
+
+def test_positions_round_trip_through_every_phase() -> None:
+    state = ColorCityState.new(seed=21, seats=[(Gang.GREEN, "shaky"), (Gang.PURPLE, "steady")])
+    for action in ("0 0 1.3 0", "pass", "12 -3 1.45 7", "purple-pain", "0 4 1.2 0"):
+        state.push(action)
+        text = state.position()
+        again = ColorCityState.from_position(text)
+        assert again.position() == text
+        assert again == state
+        assert Position.parse(text) == state.to_position()
+    assert state.phase.value == "power"
+    assert state.position().split()[5] != "-"
+
+
+def test_the_city_is_written_north_row_first() -> None:
+    state = make_state(powers=(False, False))
+    pitch_to_square(state, DEFAULT_TABLE.parse_square("a9"))
+    pitch_to_square(state, DEFAULT_TABLE.parse_square("i1"))
+    rows = state.position().split()[0].split("/")
+    assert rows[0] == "g........"
+    assert rows[-1] == "........p"
+
+
+def test_a_finished_game_formats_its_result() -> None:
+    state = make_state(to_move=Gang.PURPLE, cubes=(1, 2))
+    pitch_to_square(state, 40)
+    state.push("purple-pain")
+    fields = state.position().split()
+    assert fields[1] == "0,2"
+    assert fields[2] == "L-"
+    assert fields[4] == "over"
+    assert fields[9] == "p:elimination"
+    again = ColorCityState.from_position(state.position())
+    assert again.outcome == state.outcome
+
+
+def bad(index: int, value: str) -> str:
+    fields = START.split()
+    fields[index] = value
+    return " ".join(fields)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("", "10 fields"),
+        (START + " extra", "10 fields"),
+        (bad(0, "......../........"), "city"),
+        (bad(0, START.split()[0].replace(".", "x", 1)), "city"),
+        (bad(1, "4"), "cubes"),
+        (bad(1, "4,-1"), "cubes"),
+        (bad(2, "PL"), "powers"),
+        (bad(3, "x"), "gang to move"),
+        (bad(4, "flying"), "phase"),
+        (bad(5, "1,2,3"), "pose"),
+        (bad(4, "power"), "pose"),
+        (bad(6, "two"), "turn"),
+        (bad(7, "123"), "key"),
+        (bad(7, "zzzzzzzzzzzzzzzz"), "key"),
+        (bad(8, "g:normal"), "seats"),
+        (bad(8, "g:normal,x:normal"), "seats"),
+        (bad(8, "g:normal,p:tipsy"), "seats"),
+        (bad(9, "g:luck"), "result"),
+        (bad(9, "g:line"), "result"),
+    ],
+)
+def test_malformed_positions_name_the_field(text: str, field: str) -> None:
+    with pytest.raises(PositionError, match=field):
+        Position.parse(text)
+    assert issubclass(PositionError, NotationError)
+
+
+def test_a_position_must_fit_the_table() -> None:
+    small = "...../...../...../...../..... 4,4 LP g pitch - 0 0000000000000001 g:exact,p:exact -"
+    Position.parse(small)  # readable
+    with pytest.raises(RulesError, match="squares"):
+        ColorCityState.from_position(small)
+    with pytest.raises(RulesError, match="at most 4"):
+        ColorCityState.from_position(bad(1, "5,4"))
+
+
+def test_a_position_state_plays_on() -> None:
+    state = ColorCityState.from_position(START)
+    state.push(Shot(0.0, 0.0, 1.3, 0.0))
+    assert state.phase.value == "power"
+
+
+@given(
+    cells=st.lists(st.sampled_from([-1, 0, 1]), min_size=81, max_size=81),
+    cubes=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+    powers=st.tuples(st.booleans(), st.booleans()),
+    gang=st.sampled_from(list(Gang)),
+    turn=st.integers(0, 10_000),
+    key=st.integers(0, 2**64 - 1),
+    x=st.floats(-300, 300),
+    power_phase=st.booleans(),
+)
+def test_any_position_round_trips(
+    cells: list[int],
+    cubes: tuple[int, int],
+    powers: tuple[bool, bool],
+    gang: Gang,
+    turn: int,
+    key: int,
+    x: float,
+    power_phase: bool,
+) -> None:
+    position = Position(
+        cells=tuple(cells),
+        cubes=cubes,
+        powers=powers,
+        to_move=gang,
+        phase="power" if power_phase else "pitch",
+        pending=Pose(x, -x / 3, 7.9, 0.6, 0.0, 0.0, 0.8) if power_phase else None,
+        turn=turn,
+        key=key,
+        seats=((Gang.PURPLE, Skill.SHAKY), (Gang.GREEN, Skill.EXACT)),
+    )
+    assert Position.parse(position.format()) == position

@@ -1,0 +1,129 @@
+"""Game records: JSON that replays to the identical position without re-simulating."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gamenight.colorcity import ColorCityState, Gang, Pitch, Shot, flick, replay, to_record
+from gamenight.colorcity.bot import SimpleBot
+from gamenight.colorcity.shots import executed
+from gamenight.core.errors import RecordError
+from gamenight.core.record import GameRecord
+
+
+def played(seed: int = 31, turns: int = 12) -> ColorCityState:
+    state = ColorCityState.new(
+        seed=seed, first="purple", seats=[(Gang.GREEN, "normal"), (Gang.PURPLE, "shaky")]
+    )
+    state = ColorCityState.new(
+        seed=seed,
+        first="purple",
+        seats=[(Gang.GREEN, "normal"), (Gang.PURPLE, "shaky")],
+        table=state.table.with_(max_turns=turns),
+    )
+    bot = SimpleBot(seed)
+    while not state.is_over:
+        state.push(bot.act(state))
+    return state
+
+
+def test_a_record_replays_to_the_identical_position() -> None:
+    state = played()
+    text = to_record(state).to_json()
+    again = replay(text)
+    assert again.position() == state.position()
+    assert again.outcome == state.outcome
+    data = json.loads(text)
+    assert data["game"] == "colorcity"
+    assert data["setup"] == {"first": "purple"}
+    assert data["seats"][1] == {"gang": "purple", "skill": "shaky"}
+    pitch = next(a for a in data["actions"] if isinstance(a, dict))
+    assert set(pitch) == {"shot", "noise", "pose"}
+
+
+def test_records_round_trip() -> None:
+    record = to_record(played(seed=4, turns=6))
+    again = to_record(replay(GameRecord.from_json(record.to_json())))
+    assert again.to_dict() == record.to_dict()
+
+
+def test_replay_applies_the_recorded_pose_without_simulating() -> None:
+    state = ColorCityState.new(seed=9)
+    state.push("0 0 1.3 0")
+    record = to_record(state)
+    record.actions[0]["pose"] = [0.0, 100.0, 8.0, 1.0, 0.0, 0.0, 0.0]  # e9, whatever physics says
+    record.final_position = None
+    again = replay(record)
+    assert again.pending is not None
+    assert again.pending.y == 100.0
+    assert again.last_flick is None
+
+
+def test_re_simulating_a_recorded_pitch_gives_the_identical_pose_here() -> None:
+    state = played(seed=12, turns=4)
+    for action in to_record(state).actions:
+        if isinstance(action, dict):
+            pitch = Pitch.from_json(action)
+            break
+    first_gang = Gang.PURPLE
+    again = flick(state.table, first_gang, executed(pitch.shot, pitch.noise))
+    assert again.pose == pitch.pose
+
+
+def tampered(change: str) -> str:
+    data = to_record(played(seed=5, turns=4)).to_dict()
+    if change == "noise":
+        data["actions"][0]["noise"][0] += 0.5
+    elif change == "pose":
+        data["actions"][0]["pose"] = [0, 0, 8, 2, 0, 0, 0]
+    elif change == "final":
+        fields = data["final_position"].split()
+        fields[6] = str(int(fields[6]) + 1)
+        data["final_position"] = " ".join(fields)
+    elif change == "action":
+        data["actions"].append("lucky-day")
+    elif change == "seed":
+        data["seed"] += 1
+    elif change == "rules":
+        data["rules"]["friction"] = -1
+    elif change == "seats":
+        data["seats"] = [{"gang": "green"}]
+    elif change == "game":
+        data["game"] = "centrix"
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ("noise", "action 1: .*noise"),
+        ("pose", "action 1: .*length 1"),
+        ("final", "final position"),
+        ("action", r"action \d+: the game is over"),
+        ("seed", "noise"),
+        ("rules", "friction"),
+        ("seats", "seat"),
+        ("game", "centrix"),
+    ],
+)
+def test_bad_records_are_refused_clearly(change: str, problem: str) -> None:
+    with pytest.raises(RecordError, match=problem):
+        replay(tampered(change))
+
+
+def test_malformed_json_is_refused() -> None:
+    with pytest.raises(RecordError, match="JSON"):
+        replay("{not json")
+    with pytest.raises(RecordError, match="pitch"):
+        Pitch.from_json({"shot": "0 0 1.3 0"})
+
+
+def test_only_seeded_games_are_recorded() -> None:
+    state = ColorCityState.from_position(ColorCityState.new(seed=1).position())
+    with pytest.raises(RecordError, match="seed"):
+        to_record(state)
+    state = ColorCityState.new(seed=1)
+    state.push(Shot(0.0, 0.0, 1.3, 0.0))
+    assert to_record(state).final_position == state.position()
