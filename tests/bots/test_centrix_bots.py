@@ -115,10 +115,14 @@ def test_levels_and_specs() -> None:
     assert sorted(spec.levels) == [1, 2, 3, 4, 5]
     assert isinstance(spec.bot("level1"), RandomBot)
     bot = spec.bot("ismcts:0.25s", seed=3)
-    assert isinstance(bot, IsmctsBot) and bot.budget == Budget(seconds=0.25)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.budget == Budget(seconds=0.25)
     assert spec.bot("ismcts:40it+1s").budget == Budget(40, 1.0)
-    for bad, message in (("minimax", "no centrix bot"), ("level9", "levels 1–5"),
-                         ("ismcts:fast", "not a budget")):
+    for bad, message in (
+        ("minimax", "no centrix bot"),
+        ("level9", "levels 1–5"),
+        ("ismcts:fast", "not a budget"),
+    ):
         with pytest.raises(NotationError, match=message):
             spec.bot(bad)
 

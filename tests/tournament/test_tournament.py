@@ -41,7 +41,8 @@ def test_a_small_tournament_in_two_processes(tmp_path: Path) -> None:
     greedy = next(r for r in summary.by_bot if r.label == "greedy")
     assert greedy.games == 6
     assert greedy.win_rate == 1.0
-    assert greedy.rating is not None and greedy.rating > summary.by_bot[-1].rating  # type: ignore[operator]
+    assert greedy.rating is not None
+    assert greedy.rating > summary.by_bot[-1].rating
     assert [r.games for r in summary.by_seat] == [6, 6]
     assert sum(r.wins for r in summary.by_seat) == 6
 
@@ -59,12 +60,21 @@ def test_bad_set_ups_fail_before_any_game() -> None:
         Tournament("centrix", ["greedy", "genius"], players=2, games=1)
 
 
-def test_the_command_prints_a_summary(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_command_prints_a_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cli.jsonl"
-    argv = ["tournament", "centrix", "--bots", "greedy,random", "--players", "2",
-            "--games", "4", "--out", str(out), "--json"]
+    argv = [
+        "tournament",
+        "centrix",
+        "--bots",
+        "greedy,random",
+        "--players",
+        "2",
+        "--games",
+        "4",
+        "--out",
+        str(out),
+        "--json",
+    ]
     assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 4

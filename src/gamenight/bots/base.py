@@ -62,9 +62,7 @@ class Clock:
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
         self.iterations = 0
-        self.deadline = (
-            None if budget.seconds is None else time.perf_counter() + budget.seconds
-        )
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
 
     def tick(self) -> bool:
         """Count one iteration; False once the budget is spent."""

@@ -53,9 +53,7 @@ def opportunities(state: CentrixState, seat: int) -> int:
     mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
     has_off = len(mine) + state.top[seat] < 3
     groups = state._moves(state.cells, state.rows, mine, has_off)
-    upward = [
-        any(_climbs(mv.from_square, mv.to_square) for mv in group) for group in groups
-    ]
+    upward = [any(_climbs(mv.from_square, mv.to_square) for mv in group) for group in groups]
     own = state.players[seat]
     count = 0
     for card in hand:

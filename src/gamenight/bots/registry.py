@@ -51,9 +51,7 @@ def _centrix() -> GameBots:
     from gamenight.centrix import CentrixState, Rules
 
     def new_state(players: int, seed: int, first: int, rules: dict[str, Any] | None) -> Any:
-        return CentrixState.new(
-            players, seed=seed, first=first, rules=Rules.from_dict(rules or {})
-        )
+        return CentrixState.new(players, seed=seed, first=first, rules=Rules.from_dict(rules or {}))
 
     return GameBots(
         game="centrix",

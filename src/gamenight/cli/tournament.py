@@ -31,7 +31,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--workers", type=int, default=1, help="local processes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the game seeds")
     parser.add_argument("--out", type=Path, help="JSON-lines results (default: results-*.jsonl)")
-    parser.add_argument("--rules", help="rules as JSON, e.g. '{\"bottom\": \"floor\"}'")
+    parser.add_argument("--rules", help='rules as JSON, e.g. \'{"bottom": "floor"}\'')
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
 
@@ -54,9 +54,7 @@ def run(ns: argparse.Namespace) -> int:
         disable=ns.json,
     ) as progress:
         task = progress.add_task(f"{ns.game} games", total=ns.games)
-        results = tournament.run(
-            ns.workers, out, progress=lambda _: progress.advance(task)
-        )
+        results = tournament.run(ns.workers, out, progress=lambda _: progress.advance(task))
     summary = summarise(results)
     if ns.json:
         print(json.dumps(summary_dict(summary)))

@@ -92,9 +92,7 @@ class Tournament:
     def __post_init__(self) -> None:
         spec = game_bots(self.game)
         if not spec.min_players <= self.players <= spec.max_players:
-            raise ValueError(
-                f"{self.game} is for {spec.min_players}–{spec.max_players} players"
-            )
+            raise ValueError(f"{self.game} is for {spec.min_players}–{spec.max_players} players")
         for entry in self.bots:
             spec.bot(entry, 0)  # a bad spec fails here, before any game starts
 
