@@ -36,6 +36,7 @@ unit: $(DEV_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
+	$(BIN)/gamenight colorcity bench
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
