@@ -22,7 +22,13 @@ $(DEV_STAMP): $(STAMP)
 play: $(STAMP)
 	$(BIN)/gamenight
 
-test: $(DEV_STAMP) lint typecheck unit
+# Browser tests drive Debian's Chromium through Playwright (its own download cannot work here).
+CHROMIUM ?= /usr/bin/chromium
+
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+test: $(DEV_STAMP) $(CHROMIUM) lint typecheck unit
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -32,7 +38,7 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 unit: $(DEV_STAMP)
-	$(BIN)/pytest
+	GAMENIGHT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/gamenight centrix bench

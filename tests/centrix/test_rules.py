@@ -522,3 +522,21 @@ def parse_play_text(text: str) -> object:
     from gamenight.centrix import parse_play
 
     return parse_play(text)
+
+
+def test_effects_describe_the_move_and_the_bump_chain_without_playing() -> None:
+    s = state({5: ring(b="r", c="b"), 3: ring(c="r")}, ("Y1", "-"), top="10")
+    before = s.position()
+    assert s.effects(parse_play_text("Y1 b5-c5")) == [  # type: ignore[arg-type]
+        (0, square(5, 1), square(5, 2)),
+        (1, square(5, 2), square(3, 2)),
+        (0, square(3, 2), square(1, 2)),
+    ]
+    assert s.position() == before
+    s = state({2: ring(c="r", d="b")}, ("A", "-"), top="20", rules=Rules(bottom=Bottom.KNOCK_OFF))
+    assert s.effects(parse_play_text("A c2-d2")) == [  # type: ignore[arg-type]
+        (0, square(2, 2), square(2, 3)),
+        (1, square(2, 3), OFF),
+    ]
+    with pytest.raises(IllegalPlayError):
+        s.effects(parse_play_text("A c2-c5"))  # type: ignore[arg-type]

@@ -51,3 +51,23 @@ def test_a_view_has_what_the_seat_may_know() -> None:
     assert view.pawns_off(1) == 3
     with pytest.raises(ValueError, match="no seat 3"):
         state.view(3)
+
+
+def test_a_rotated_view_previews_a_turn_without_playing() -> None:
+    state = CentrixState.new(2, seed=1)
+    rng = random.Random(1)
+    for _ in range(12):
+        state.push(rng.choice(state.legal_plays()))
+    view = state.view(0)
+    ring = next(sq // 12 + 1 for sq, o in enumerate(view.cells) if o >= 0)
+    turned = view.rotated(ring, 2)
+    base = (ring - 1) * 12
+    assert (
+        turned.cells[base : base + 12]
+        == view.cells[base + 10 : base + 12] + view.cells[base : base + 10]
+    )
+    assert turned.offsets[ring - 1] == (view.offsets[ring - 1] + 2) % 12
+    assert turned.hand == view.hand
+    assert state.view(0) == view
+    with pytest.raises(ValueError, match="no ring 7"):
+        view.rotated(7, 1)

@@ -86,12 +86,14 @@ class IsmctsBot(SeededBot):
         bias: float = 1.0,
         rollout_plays: int = 6,
         temperature: float = 3.0,
+        opponent_priors: bool = False,
     ) -> None:
         super().__init__(seed, budget or Budget(iterations=200))
         self.exploration = exploration
         self.bias = bias
         self.rollout_plays = rollout_plays
         self.temperature = temperature
+        self.opponent_priors = opponent_priors
         self.last_iterations = 0
 
     def choose(self, view: CentrixView) -> Play:
@@ -123,7 +125,7 @@ class IsmctsBot(SeededBot):
                 if fresh:
                     for p in fresh:
                         children[p] = _Node(mover)
-                    if mover == me and bias:
+                    if bias and (mover == me or self.opponent_priors):
                         _rank_priors(state, mover, fresh, children)
                 best, best_ucb = plays[0], -math.inf
                 log_avail = 0.0

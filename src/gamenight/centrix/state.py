@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gamenight.centrix.board import (
@@ -99,6 +99,19 @@ class CentrixView:
 
     def pawns_off(self, seat: int) -> int:
         return PAWNS - self.top[seat] - self.cells.count(seat)
+
+    def rotated(self, ring: int, amount: int) -> CentrixView:
+        """This view with ``ring`` turned ``amount`` slots clockwise (a preview: no play)."""
+        if not 1 <= ring <= NUM_RINGS:
+            raise ValueError(f"there is no ring {ring}")
+        k = amount % NUM_SLOTS
+        base = (ring - 1) * NUM_SLOTS
+        cells = list(self.cells)
+        row = cells[base : base + NUM_SLOTS]
+        cells[base : base + NUM_SLOTS] = row[-k:] + row[:-k]
+        offsets = list(self.offsets)
+        offsets[ring - 1] = (offsets[ring - 1] + k) % NUM_SLOTS
+        return replace(self, cells=tuple(cells), offsets=tuple(offsets))
 
     def sample(self, rng: random.Random) -> CentrixState:
         """A full state consistent with everything this view knows (a determinization).
@@ -730,26 +743,48 @@ class CentrixState:
         self.offsets[r] = (self.offsets[r] + k) % NUM_SLOTS
         self.rows[r] = self._table[r][self.offsets[r]]
 
-    def _move(self, seat: int, move: Move) -> None:
+    def _move(self, seat: int, move: Move) -> list[tuple[int, int, int]]:
+        """Move a pawn and any bump chain; returns each displaced pawn as (seat, from, to),
+        the moving pawn first (``OFF`` for a pawn knocked off the board)."""
         frm, to = move
         cells = self.cells
+        moved = [(seat, frm, to)]
         if frm != OFF:
             cells[frm] = EMPTY
         if to == TOP:
             self.top[seat] += 1
-            return
+            return moved
         bumped = cells[to]
         cells[to] = seat
         # The bump chain (D12): each displaced pawn drops two rings at the same slot.
         r, s = divmod(to, NUM_SLOTS)
+        here = to
         while bumped != EMPTY:
             r -= 2
             if r < 0:
                 if self._bottom is not Bottom.FLOOR:
-                    return  # knocked off the board (D14); legality was checked before
+                    moved.append((bumped, here, OFF))  # knocked off the board (D14)
+                    return moved
                 r = 0
             sq = r * NUM_SLOTS + s
+            moved.append((bumped, here, sq))
             bumped, cells[sq] = cells[sq], bumped
+            here = sq
+        return moved
+
+    def effects(self, play: Play) -> list[tuple[int, int, int]]:
+        """What ``play`` would do to the pawns, for animation: each displaced pawn as
+        (seat, from, to) in squares after the rotation, the moving pawn first, then the bump
+        chain. Raises IllegalPlayError if the play is illegal; the state is untouched."""
+        problem = self._problem(play)
+        if problem is not None:
+            raise IllegalPlayError(f"{play}: {problem}")
+        if play.move is None:
+            return []
+        probe = self.copy()
+        if play.rotation is not None:
+            probe._rotate(play.rotation.ring - 1, play.rotation.amount)
+        return probe._move(self._seat, play.move)
 
     def _finish(self, seat: int) -> None:
         """Seat has all three pawns on the top: it takes the next place (D15)."""

@@ -60,17 +60,21 @@ def board_svg(
     seat: int | None = None,
     show_hand: bool = False,
     highlight: Iterable[int | str] = (),
+    legend: bool = True,
 ) -> str:
     """The board as an SVG document ``size`` pixels wide.
 
     ``seat`` picks whose hand ``show_hand`` draws below the board: any seat of a state, or a
     view's own seat (a view shows its own hand by default). ``highlight`` outlines squares,
     given as square numbers or names (``"c3"``, ``"top"``); ``off`` has nothing to outline.
+    ``legend=False`` leaves out the status and players below the board (the web app shows
+    them in the page, in the reader's language).
     """
     facts = table_facts(game)
     hand_seat = facts.default_seat(seat)
     hand = facts.hand_of(seat) if show_hand else None
-    height = WIDTH + LEGEND_HEIGHT + (HAND_HEIGHT if hand is not None else 0.0)
+    legend_height = LEGEND_HEIGHT if legend else 0.0
+    height = WIDTH + legend_height + (HAND_HEIGHT if hand is not None else 0.0)
     marked = {parse_square(h) if isinstance(h, str) else h for h in highlight}
 
     parts = [
@@ -81,9 +85,10 @@ def board_svg(
         f'<rect width="{_n(WIDTH)}" height="{_n(height)}" rx="24" fill="{BACKGROUND}"/>',
     ]
     parts += _board(facts, marked)
-    parts += _legend(facts, WIDTH)
+    if legend:
+        parts += _legend(facts, WIDTH)
     if hand is not None and hand_seat is not None:
-        parts += _hand(facts, hand_seat, hand, WIDTH + LEGEND_HEIGHT)
+        parts += _hand(facts, hand_seat, hand, WIDTH + legend_height)
     parts.append("</svg>")
     return "\n".join(parts)
 

@@ -7,27 +7,28 @@ import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import centrix, colorcity, tournament
+from gamenight.cli import centrix, colorcity, serve, tournament
 from gamenight.core.errors import GamenightError
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gamenight",
-        description="Play and study Centrix and Color City. With no command: a game of Centrix.",
+        description="Play and study Centrix and Color City. With no command: the web app.",
     )
     parser.add_argument("--version", action="version", version=f"gamenight {__version__}")
     games = parser.add_subparsers(dest="game", metavar="COMMAND")
     centrix.register(games)
     colorcity.register(games)
     tournament.register(games)
+    serve.register(games)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
-        args = ["centrix", "play"]  # the embedded default: `make play`
+        args = ["serve", "--open"]  # the embedded default: `make play`
     parser = build_parser()
     ns = parser.parse_args(args)
     if not hasattr(ns, "run"):

@@ -52,8 +52,8 @@ def replay(record: GameRecord | str) -> ColorCityState:
         table = Table.from_dict(record.rules)
         seats = []
         for seat in record.seats:
-            if not isinstance(seat, dict) or set(seat) != {"gang", "skill"}:
-                raise RecordError("each seat is an object with 'gang' and 'skill'")
+            if not isinstance(seat, dict) or set(seat) - {"name"} != {"gang", "skill"}:
+                raise RecordError("each seat is an object with 'gang', 'skill' and maybe 'name'")
             seats.append((seat["gang"], seat["skill"]))
         first = record.setup.get("first", "green")
         state = ColorCityState.new(seed=record.seed, first=first, seats=seats, table=table)

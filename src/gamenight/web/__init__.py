@@ -1,0 +1,1 @@
+"""The web app: FastAPI with WebSockets, tables stored as set-up plus actions."""

@@ -1,0 +1,241 @@
+"""The FastAPI application: pages, the JSON API and each table's WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from gamenight import __version__
+from gamenight.core.errors import GamenightError
+from gamenight.web import protocol
+from gamenight.web.games import ColorCityGame
+from gamenight.web.protocol import TableIn, parse_client
+from gamenight.web.rules import rules_html
+from gamenight.web.settings import Settings
+from gamenight.web.storage import Store
+from gamenight.web.tables import Connection, LiveTable, TableError, TableManager
+
+log = logging.getLogger("gamenight.web")
+STATIC = Path(str(resources.files("gamenight.web") / "static"))
+
+
+def create_app(settings: Settings | None = None, bot_executor: Executor | None = None) -> FastAPI:
+    """The app. ``bot_executor`` replaces the bots' process pool (tests use threads)."""
+    settings = settings or Settings.from_env()
+    store = Store(settings.database_url)
+    manager = TableManager(store, settings.bot_workers, bot_executor)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        relay = None
+        if settings.redis_url:
+            from gamenight.web.relay import RedisRelay
+
+            relay = RedisRelay(settings.redis_url, manager)
+            await relay.start()
+        try:
+            yield
+        finally:
+            if relay is not None:
+                await relay.stop()
+            manager.close()
+
+    app = FastAPI(title="gamenight", version=__version__, lifespan=lifespan)
+    app.state.manager = manager
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # ---------------------------------------------------------------- pages
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return page("replay.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        return page("rules.html")
+
+    # ---------------------------------------------------------------- API
+
+    @app.post("/api/tables")
+    async def create_table(body: dict[str, Any]) -> JSONResponse:
+        try:
+            spec = TableIn.model_validate(body)
+            table, seats = manager.create(spec)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise HTTPException(422, f"{where}: {first['msg']}") from None
+        except GamenightError as exc:
+            raise HTTPException(422, str(exc)) from None
+        return JSONResponse({"id": table.id, "game": table.game.name, "seats": seats})
+
+    @app.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        stored = await asyncio.to_thread(store.recent)
+        return [
+            {
+                "id": t.id,
+                "game": t.game,
+                "status": t.status,
+                "outcome": t.outcome,
+                "seats": [
+                    {"name": s["name"], "kind": s["kind"], "role": s["role"]} for s in t.seats
+                ],
+                "created": t.created.isoformat(),
+                "updated": t.updated.isoformat(),
+            }
+            for t in stored
+        ]
+
+    def live(table_id: str) -> LiveTable:
+        try:
+            return manager.get(table_id)
+        except GamenightError as exc:
+            raise HTTPException(404, str(exc)) from None
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        table = live(table_id)
+        return {
+            "id": table.id,
+            "game": table.game.name,
+            "seats": [
+                {"name": s["name"], "kind": s["kind"], "role": s["role"], "level": s["level"]}
+                for s in table.stored.seats
+            ],
+            "version": table.version,
+            "status": table.status()[0],
+        }
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> Response:
+        table = live(table_id)
+        text = table.game.record(table.state, table.stored.seats).to_json()
+        filename = f"{table.game.name}-{table.id}.json"
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    @app.get("/api/tables/{table_id}/replay/{step}")
+    async def replay_step(table_id: str, step: int) -> dict[str, Any]:
+        table = live(table_id)
+        if not 0 <= step <= table.version:
+            raise HTTPException(404, f"step {step} is not between 0 and {table.version}")
+        stored = table.stored
+        state = table.game.replay(
+            stored.rules, stored.seed, stored.setup, stored.seats, table.actions[:step]
+        )
+        return {
+            "step": step,
+            "steps": table.version,
+            "finished": table.state.outcome is not None,
+            "names": [s["name"] for s in stored.seats],
+            "view": table.game.view(state, None),
+        }
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str, lang: str = "en") -> dict[str, str]:
+        try:
+            return {"html": rules_html(game, lang)}
+        except KeyError:
+            raise HTTPException(404, f"no rules for {game!r}") from None
+
+    # ---------------------------------------------------------------- the table's socket
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(socket: WebSocket, table_id: str) -> None:
+        await socket.accept()
+        try:
+            table = manager.get(table_id)
+        except GamenightError as exc:
+            await socket.send_json(protocol.error(str(exc)))
+            await socket.close(code=4404)
+            return
+        connection = Connection(socket, [])
+        manager.schedule_bot(table)
+        try:
+            while True:
+                raw = await socket.receive_text()
+                table = manager.tables.get(table_id, table)
+                await handle(table, connection, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            with contextlib.suppress(ValueError):
+                manager.tables.get(table_id, table).connections.remove(connection)
+
+    async def handle(table: LiveTable, connection: Connection, raw: str) -> None:
+        socket = connection.socket
+        try:
+            message = parse_client(raw)
+            if isinstance(message, protocol.Hello):
+                connection.seats = manager.seats_for(table, message.tokens)
+                await socket.send_json({"type": "welcome", "seats": connection.seats})
+                await socket.send_json(manager.state_message(table, connection.seats))
+                if connection not in table.connections:
+                    table.connections.append(connection)  # updates only after the welcome
+            elif isinstance(message, protocol.Act | protocol.Undo):
+                if message.seat not in connection.seats:
+                    raise TableError(f"you do not hold seat {message.seat}'s token")
+                if isinstance(message, protocol.Act):
+                    await manager.act(table, message.seat, message.action)
+                else:
+                    await manager.undo(table, message.seat)
+            elif isinstance(message, protocol.Predict):
+                if not isinstance(table.game, ColorCityGame):
+                    raise TableError("only Color City predicts flicks")
+                result = await asyncio.to_thread(table.game.predict, table.state, message.shot)
+                await socket.send_json({"type": "prediction", **result})
+            elif isinstance(message, protocol.Preview):
+                await socket.send_json({"type": "preview", **preview(table, message.rotation)})
+            else:
+                await socket.send_json({"type": "pong"})
+        except (protocol.MessageError, GamenightError) as exc:
+            await socket.send_json(protocol.error(str(exc)))
+        except Exception:
+            log.exception("unexpected error handling %r", raw[:200])
+            await socket.send_json(protocol.error("the server could not handle that message"))
+
+    def preview(table: LiveTable, rotation: str) -> dict[str, Any]:
+        from gamenight.centrix import CentrixState, parse_play
+        from gamenight.centrix.svg import board_svg
+
+        state = table.state
+        if not isinstance(state, CentrixState) or state.to_move is None:
+            raise TableError("only a Centrix game in play can preview a rotation")
+        turn = parse_play(f"S {rotation}").rotation
+        assert turn is not None  # "S" plus a rotation token always parses to one
+        view = state.view(None).rotated(turn.ring, turn.amount)
+        return {"rotation": rotation, "svg": board_svg(view, size=560, legend=False)}
+
+    return app
+
+
+def json_dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))

@@ -1,0 +1,362 @@
+"""What the web app needs from each game: set-up, views as JSON, actions, undo, bots.
+
+Everything a client receives comes from a seat's view (or the spectator's), never from the
+full state: this module is where a game's hidden information stays on the server.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from gamenight.bots.registry import game_bots
+from gamenight.centrix import CentrixState, Colour, Play, Rules, parse_play, square_name
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, OFF, TOP
+from gamenight.centrix.svg import board_svg as centrix_svg
+from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, Table, parse_action
+from gamenight.colorcity.state import winning_sets
+from gamenight.colorcity.svg import board_svg as colorcity_svg
+from gamenight.core.errors import GamenightError, RulesError
+from gamenight.core.record import GameRecord
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat as the home page sets it up."""
+
+    kind: str  # "human" (this device or an invite) or "bot"
+    name: str
+    level: int | None = None
+    role: str = ""  # Centrix: pawn colour; Color City: gang
+    skill: str = "normal"  # Color City: the seat's hand
+
+
+class WebGame:
+    """The interface the server drives; one subclass per game."""
+
+    name: str
+    min_seats: int
+    max_seats: int
+
+    def new(
+        self, seats: list[SeatSpec], first: int | str, rules: dict[str, Any], seed: int
+    ) -> tuple[Any, dict[str, Any]]:
+        """The new state, and the stored ``setup`` that rebuilds it."""
+        raise NotImplementedError
+
+    def replay(
+        self,
+        rules: dict[str, Any],
+        seed: int,
+        setup: dict[str, Any],
+        seats: list[dict[str, Any]],
+        actions: list[Any],
+    ) -> Any:
+        raise NotImplementedError
+
+    def record(self, state: Any, seats: list[dict[str, Any]]) -> GameRecord:
+        raise NotImplementedError
+
+    def actor(self, state: Any) -> int | None:
+        """The seat that acts now (None when the game is over)."""
+        raise NotImplementedError
+
+    def act(self, state: Any, text: str) -> tuple[Any, dict[str, Any]]:
+        """Apply an action written in notation. Returns (stored payload, what happened)."""
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def can_undo(self, state: Any, seat: int) -> bool:
+        return False
+
+    def bot_action(self, view: Any, level: int, seed: int) -> str:
+        """A bot's action for ``view``, in notation (runs in a worker process)."""
+        bot = game_bots(self.name).bot(f"level{level}", seed)
+        return str_action(bot.choose(view))
+
+
+def str_action(action: Any) -> str:
+    return action.value if isinstance(action, Decision) else str(action)
+
+
+# ---------------------------------------------------------------- Centrix
+
+
+class CentrixGame(WebGame):
+    name = "centrix"
+    min_seats = 2
+    max_seats = 6
+
+    def new(
+        self, seats: list[SeatSpec], first: int | str, rules: dict[str, Any], seed: int
+    ) -> tuple[CentrixState, dict[str, Any]]:
+        colours = [Colour.parse(s.role) if s.role else Colour(i) for i, s in enumerate(seats)]
+        if not isinstance(first, int):
+            raise RulesError("first must be a seat number")
+        state = CentrixState.new(colours, seed=seed, first=first, rules=Rules.from_dict(rules))
+        return state, {"first": first, "colours": [c.name.lower() for c in colours]}
+
+    def replay(
+        self,
+        rules: dict[str, Any],
+        seed: int,
+        setup: dict[str, Any],
+        seats: list[dict[str, Any]],
+        actions: list[Any],
+    ) -> CentrixState:
+        colours = [Colour.parse(c) for c in setup["colours"]]
+        state = CentrixState.new(
+            colours, seed=seed, first=setup["first"], rules=Rules.from_dict(rules)
+        )
+        for action in actions:
+            state.push(parse_play(action))
+        return state
+
+    def record(self, state: CentrixState, seats: list[dict[str, Any]]) -> GameRecord:
+        return state.record([s.get("name", "") for s in seats])
+
+    def actor(self, state: CentrixState) -> int | None:
+        return state.to_move
+
+    def act(self, state: CentrixState, text: str) -> tuple[str, dict[str, Any]]:
+        seat = state.to_move
+        play = state.parse_play(text)
+        effects = state.effects(play)
+        state.push(play)
+        return str(play), {
+            "seat": seat,
+            "notation": str(play),
+            "card": str(play.card),
+            "rotation": (
+                {"ring": play.rotation.ring, "amount": play.rotation.amount}
+                if play.rotation
+                else None
+            ),
+            "moves": [
+                {"seat": s, "from": square_name(f), "to": square_name(t)} for s, f, t in effects
+            ],
+        }
+
+    def can_undo(self, state: CentrixState, seat: int) -> bool:
+        # Within one's own turn only: nothing hidden is revealed before the draw at its end.
+        return state.to_move == seat and state.plays_done > 0
+
+    def view(self, state: CentrixState, seat: int | None) -> dict[str, Any]:
+        v = state.view(seat)
+        layout = state.rules.layout
+        players = []
+        for s, colour in enumerate(v.players):
+            players.append(
+                {
+                    "colour": colour.name.lower(),
+                    "letter": colour.letter,
+                    "top": v.top[s],
+                    "off": v.pawns_off(s),
+                    "hand_size": v.hand_sizes[s],
+                    "place": v.places[s] or None,
+                    "levels": sum(sq // NUM_SLOTS + 1 for sq, o in enumerate(v.cells) if o == s)
+                    + 7 * v.top[s],
+                }
+            )
+        legal: list[dict[str, Any]] = []
+        if seat is not None and v.to_move == seat:
+            legal = [_play_json(p) for p in state.legal_plays()]
+        return {
+            "game": "centrix",
+            "seat": seat,
+            "players": players,
+            "to_move": v.to_move,
+            "plays_left": state.plays_left,
+            "turn": v.turn,
+            "status": v.status,
+            "outcome": state.outcome.to_dict() if state.outcome else None,
+            "hand": [str(c) for c in v.hand] if v.hand is not None else None,
+            "draw_size": v.draw_size,
+            "discard": [str(c) for c in v.discard[-5:]],
+            "discard_size": len(v.discard),
+            "offsets": list(v.offsets),
+            "cells": list(v.cells),
+            "colours": [
+                [layout.colour(r, slot, v.offsets[r - 1]).name.lower() for slot in range(12)]
+                for r in range(1, NUM_RINGS + 1)
+            ],
+            "ring_colours": [[c.name.lower() for c in ring] for ring in layout.rings],
+            "legal": legal,
+            "log": [str(p) for p in state.plays],
+            "svg": centrix_svg(v, size=560, legend=False),
+        }
+
+
+def _play_json(play: Play) -> dict[str, Any]:
+    return {
+        "notation": str(play),
+        "card": str(play.card),
+        "rotation": str(play.rotation) if play.rotation else None,
+        "from": square_name(play.move.from_square) if play.move else None,
+        "to": square_name(play.move.to_square) if play.move else None,
+    }
+
+
+# ---------------------------------------------------------------- Color City
+
+
+class ColorCityGame(WebGame):
+    name = "colorcity"
+    min_seats = 2
+    max_seats = 8
+
+    def new(
+        self, seats: list[SeatSpec], first: int | str, rules: dict[str, Any], seed: int
+    ) -> tuple[ColorCityState, dict[str, Any]]:
+        gangs = [
+            (s.role or ("green" if i % 2 == 0 else "purple"), s.skill) for i, s in enumerate(seats)
+        ]
+        first_gang = first if isinstance(first, str) else gangs[first][0]
+        table = Table.from_dict(rules) if rules else None
+        state = ColorCityState.new(seed=seed, first=first_gang, seats=gangs, table=table)
+        return state, {"first": Gang.parse(first_gang).label}
+
+    def replay(
+        self,
+        rules: dict[str, Any],
+        seed: int,
+        setup: dict[str, Any],
+        seats: list[dict[str, Any]],
+        actions: list[Any],
+    ) -> ColorCityState:
+        gangs = [(s["role"], s.get("skill", "normal")) for s in seats]
+        table = Table.from_dict(rules) if rules else None
+        state = ColorCityState.new(seed=seed, first=setup["first"], seats=gangs, table=table)
+        for action in actions:
+            state.push(
+                Decision.parse(action) if isinstance(action, str) else Pitch.from_json(action)
+            )
+        return state
+
+    def record(self, state: ColorCityState, seats: list[dict[str, Any]]) -> GameRecord:
+        from gamenight.colorcity import to_record
+
+        record = to_record(state)
+        for entry, seat in zip(record.seats, seats, strict=True):
+            entry["name"] = seat.get("name", "")
+        return record
+
+    def actor(self, state: ColorCityState) -> int | None:
+        return state.pitcher
+
+    def act(self, state: ColorCityState, text: str) -> tuple[Any, dict[str, Any]]:
+        seat = state.pitcher
+        action = parse_action(text)
+        pushed = state.push(action)
+        if isinstance(pushed, Decision):
+            return pushed.value, {"seat": seat, "decision": pushed.value}
+        flick = state.last_flick
+        trajectory = [] if flick is None else _frames(flick.trajectory.tolist())
+        return pushed.to_json(), {
+            "seat": seat,
+            "shot": str(pushed.shot),
+            "noise": list(pushed.noise),
+            "pose": list(pushed.pose),
+            "trajectory": trajectory,
+        }
+
+    def view(self, state: ColorCityState, seat: int | None) -> dict[str, Any]:
+        v = state.view(seat)
+        t = v.table
+        pose = state.pending or (state.last_pitch.pose if state.last_pitch else None)
+        acting = state.pitcher
+        return {
+            "game": "colorcity",
+            "seat": seat,
+            "seats": [{"gang": g.label, "skill": s.value} for g, s in v.seats],
+            "to_move": v.to_move.label if v.to_move is not None else None,
+            "actor": acting,
+            "phase": v.phase.value,
+            "expects": state.expects() if seat is not None and seat == acting else None,
+            "decisions": (
+                [d.value for d in state.legal_decisions()]
+                if seat is not None and seat == acting
+                else []
+            ),
+            "cells": list(v.cells),
+            "cubes": {"green": v.cubes[0], "purple": v.cubes[1]},
+            "powers": {"green": v.powers[0], "purple": v.powers[1]},
+            "squares": {"green": v.cells.count(0), "purple": v.cells.count(1)},
+            "threats": threats(v.cells, t.city_size),
+            "pose": list(pose) if pose is not None else None,
+            "covered": [t.square_name(q) for q in state.covered(pose)] if pose else [],
+            "turn": v.turn,
+            "status": "playing" if v.outcome is None else v.outcome.reason,
+            "outcome": v.outcome.to_dict() if v.outcome else None,
+            "table": {
+                "board_width": t.board_width_mm,
+                "board_length": t.board_length_mm,
+                "city_mm": t.city_mm,
+                "square_mm": t.square_mm,
+                "city_size": t.city_size,
+                "cube_mm": t.cube_mm,
+                "launch_y": t.launch_y,
+                "launch_half_width": t.launch_half_width,
+                "max_direction": t.max_direction_deg,
+                "min_speed": t.min_speed,
+                "max_speed": t.max_speed,
+                "max_spin": t.max_spin,
+            },
+            "log": [
+                str_action(a) if isinstance(a, Decision) else str(a.shot) for a in state.actions
+            ],
+            "svg": colorcity_svg(state, width=520),
+        }
+
+    def predict(self, state: ColorCityState, text: str) -> dict[str, Any]:
+        """The noise-free flick of a shot from the HQ of the gang to move (for aiming)."""
+        shot = Shot.parse(text).check(state.table)
+        flick = state.predict(shot)
+        return {
+            "shot": str(shot),
+            "stop": [flick.pose.x, flick.pose.y],
+            "on_table": flick.pose.on_table,
+            "covered": [state.table.square_name(q) for q in state.covered(flick.pose)],
+            "path": [[round(r[1], 1), round(r[2], 1)] for r in flick.trajectory.tolist()[::3]],
+        }
+
+
+def _frames(rows: list[list[float]]) -> list[list[float]]:
+    return [[round(v, 4) for v in row] for row in rows]
+
+
+def threats(cells: tuple[int, ...], size: int) -> dict[str, list[str]]:
+    """For each gang, the squares that would complete one of its lines or blocks when at
+    most two are missing: what to take, or what to block."""
+    from gamenight.colorcity.table import FILES
+
+    out: dict[str, set[int]] = {"green": set(), "purple": set()}
+    for _, squares in winning_sets(size):
+        for gang, label in ((0, "green"), (1, "purple")):
+            missing = [q for q in squares if cells[q] != gang]
+            if 0 < len(missing) <= 2:
+                out[label].update(missing)
+    return {
+        label: sorted(f"{FILES[q % size]}{q // size + 1}" for q in squares)
+        for label, squares in out.items()
+    }
+
+
+GAMES: dict[str, WebGame] = {"centrix": CentrixGame(), "colorcity": ColorCityGame()}
+
+
+def get_game(name: str) -> WebGame:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise GamenightError(f"unknown game {name!r}: centrix or colorcity") from None
+
+
+def new_seed() -> int:
+    return random.SystemRandom().getrandbits(62)
+
+
+__all__ = ["GAMES", "OFF", "TOP", "SeatSpec", "WebGame", "get_game"]

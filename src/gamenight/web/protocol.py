@@ -1,0 +1,100 @@
+"""The messages between browser and server, validated with pydantic.
+
+Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON object each:
+
+- ``{"type": "hello", "tokens": ["…"]}`` — claim the seats whose secret tokens you hold
+  (none: watch as a spectator). Answered by ``welcome`` and a ``state``.
+- ``{"type": "act", "seat": 0, "action": "R2 3+2 c3-d3"}`` — an action in the game's
+  notation (Centrix plays; Color City shots ``position direction speed spin`` and power
+  decisions ``lucky-day``, ``purple-pain``, ``pass``).
+- ``{"type": "undo", "seat": 0}`` — take back your last play (Centrix, within your turn).
+- ``{"type": "predict", "shot": "0 0 1.3 0"}`` — Color City: the noise-free flick.
+- ``{"type": "preview", "rotation": "3+2"}`` — Centrix: the board with a ring turned.
+- ``{"type": "ping"}``.
+
+Server → client: ``welcome`` (your seats), ``state`` (your view, legal actions, the last
+action for animation), ``prediction``, ``preview``, ``pong`` and ``error`` (a message naming
+the problem; the table is never disturbed by a bad message).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    tokens: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=8)
+
+
+class Act(_Message):
+    type: Literal["act"]
+    seat: int = Field(ge=0, le=15)
+    action: str = Field(min_length=1, max_length=200)
+
+
+class Undo(_Message):
+    type: Literal["undo"]
+    seat: int = Field(ge=0, le=15)
+
+
+class Predict(_Message):
+    type: Literal["predict"]
+    shot: str = Field(min_length=1, max_length=200)
+
+
+class Preview(_Message):
+    type: Literal["preview"]
+    rotation: str = Field(min_length=2, max_length=8)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Act | Undo | Predict | Preview | Ping, Field(discriminator="type")
+]
+_client = TypeAdapter(ClientMessage)
+
+
+class MessageError(ValueError):
+    """A message that is not one of the protocol's; the text names the problem."""
+
+
+def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | Ping:
+    try:
+        return _client.validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise MessageError(f"bad message ({where}): {first['msg']}") from None
+
+
+def error(message: str) -> dict[str, Any]:
+    return {"type": "error", "message": message}
+
+
+# ---------------------------------------------------------------- HTTP bodies
+
+
+class SeatIn(_Message):
+    kind: Literal["device", "invite", "bot"]
+    name: str = Field(default="", max_length=40)
+    level: int | None = Field(default=None, ge=1, le=5)
+    role: str = Field(default="", max_length=20)  # Centrix colour, Color City gang
+    skill: str = Field(default="normal", max_length=20)
+
+
+class TableIn(_Message):
+    game: Literal["centrix", "colorcity"]
+    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+    first: int | str = 0
+    rules: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(default=None, ge=0, lt=2**62)

@@ -1,0 +1,33 @@
+"""Where the web app keeps its data and how it is reached, from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "gamenight"
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str
+    redis_url: str | None = None
+    bot_workers: int = 1
+
+    @classmethod
+    def from_env(cls, data_dir: Path | None = None) -> Settings:
+        """``GAMENIGHT_DATABASE_URL`` picks the database (default: SQLite in the data
+        directory, ``GAMENIGHT_DATA_DIR`` or ~/.local/share/gamenight); ``GAMENIGHT_REDIS_URL``
+        lets several server processes share live tables; ``GAMENIGHT_BOT_WORKERS`` sets how
+        many processes think for bots."""
+        url = os.environ.get("GAMENIGHT_DATABASE_URL")
+        if not url:
+            folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
+            folder.mkdir(parents=True, exist_ok=True)
+            url = f"sqlite:///{folder / 'gamenight.sqlite3'}"
+        workers = int(os.environ.get("GAMENIGHT_BOT_WORKERS", "1") or 1)
+        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, max(1, workers))

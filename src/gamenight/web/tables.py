@@ -1,0 +1,312 @@
+"""Live tables: the state of each game being played, who is connected, and the bots.
+
+The server is the referee. Every action goes through the engine and is committed to the
+store before anyone hears of it; every client is sent only its own seat's view. Bots think
+in worker processes, so one table's bot never holds up another table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+import secrets
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from gamenight.core.errors import GamenightError
+from gamenight.web.games import SeatSpec, WebGame, get_game, new_seed
+from gamenight.web.protocol import TableIn
+from gamenight.web.storage import ConflictError, Store, StoredTable, hash_token
+
+log = logging.getLogger("gamenight.web")
+
+
+class TableError(GamenightError):
+    """Something a client asked that cannot be done; the message says why."""
+
+
+@dataclass
+class Connection:
+    socket: WebSocket
+    seats: list[int]
+
+
+@dataclass
+class LiveTable:
+    stored: StoredTable
+    game: WebGame
+    state: Any
+    actions: list[Any]
+    last: dict[str, Any] | None = None
+    connections: list[Connection] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    def seat_kind(self, seat: int) -> str:
+        return str(self.stored.seats[seat]["kind"])
+
+    def status(self) -> tuple[str, dict[str, Any] | None]:
+        outcome = self.state.outcome
+        return ("playing", None) if outcome is None else (outcome.reason, outcome.to_dict())
+
+
+def _bot_worker(game: str, view: Any, level: int, seed: int) -> str:
+    return get_game(game).bot_action(view, level, seed)
+
+
+class TableManager:
+    def __init__(self, store: Store, bot_workers: int = 1, executor: Executor | None = None):
+        self.store = store
+        self.tables: dict[str, LiveTable] = {}
+        self._executor = executor
+        self._bot_workers = bot_workers
+        self.on_change: Callable[[str, int], Awaitable[None]] | None = None
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            # Bots are CPU-bound: separate processes keep the event loop (and other tables)
+            # responsive; "spawn" because the server runs threads.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self._bot_workers, mp_context=context)
+        return self._executor
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # ---------------------------------------------------------------- set-up
+
+    def create(self, body: TableIn) -> tuple[LiveTable, list[dict[str, Any]]]:
+        game = get_game(body.game)
+        if not game.min_seats <= len(body.seats) <= game.max_seats:
+            raise TableError(f"{body.game} takes {game.min_seats}–{game.max_seats} seats")
+        specs = []
+        for i, seat in enumerate(body.seats):
+            if seat.kind == "bot" and seat.level is None:
+                raise TableError(f"seat {i} is a bot: give it a level from 1 to 5")
+            name = seat.name.strip() or (f"Bot {seat.level}" if seat.kind == "bot" else "")
+            specs.append(
+                SeatSpec(
+                    "bot" if seat.kind == "bot" else "human",
+                    name or f"Player {i + 1}",
+                    seat.level,
+                    seat.role,
+                    seat.skill,
+                )
+            )
+        seed = body.seed if body.seed is not None else new_seed()
+        state, setup = game.new(specs, body.first, body.rules, seed)
+        tokens: list[str | None] = []
+        stored_seats: list[dict[str, Any]] = []
+        for spec, seat_in in zip(specs, body.seats, strict=True):
+            token = secrets.token_urlsafe(18) if spec.kind == "human" else None
+            tokens.append(token)
+            stored_seats.append(
+                {
+                    "name": spec.name,
+                    "kind": spec.kind,
+                    "invite": seat_in.kind == "invite",
+                    "level": spec.level,
+                    "role": _role(game, state, len(stored_seats)),
+                    "skill": spec.skill,
+                    "token_hash": hash_token(token) if token else None,
+                }
+            )
+        stored = self.store.create(body.game, _rules_of(state), seed, setup, stored_seats)
+        table = LiveTable(stored, game, state, [])
+        self.tables[stored.id] = table
+        seats_out = [
+            {
+                "seat": i,
+                "name": s["name"],
+                "kind": s["kind"],
+                "invite": s["invite"],
+                "token": tokens[i],
+            }
+            for i, s in enumerate(stored_seats)
+        ]
+        self.schedule_bot(table)
+        return table, seats_out
+
+    def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        stored = self.store.load(table_id)
+        if stored is None:
+            raise TableError(f"there is no table {table_id!r}")
+        table = self._rebuild(stored)
+        self.tables[table_id] = table
+        self.schedule_bot(table)
+        return table
+
+    def _rebuild(self, stored: StoredTable) -> LiveTable:
+        game = get_game(stored.game)
+        state = game.replay(stored.rules, stored.seed, stored.setup, stored.seats, stored.actions)
+        return LiveTable(stored, game, state, list(stored.actions))
+
+    def refresh(self, table_id: str) -> LiveTable | None:
+        """Reload a table another server process has changed."""
+        if table_id not in self.tables:
+            return None
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
+        old = self.tables[table_id]
+        if len(stored.actions) == old.version:
+            return old
+        fresh = self._rebuild(stored)
+        fresh.connections, fresh.lock = old.connections, old.lock
+        self.tables[table_id] = fresh
+        return fresh
+
+    def seats_for(self, table: LiveTable, tokens: list[str]) -> list[int]:
+        hashes = {hash_token(t) for t in tokens}
+        return [i for i, s in enumerate(table.stored.seats) if s.get("token_hash") in hashes]
+
+    # ---------------------------------------------------------------- actions
+
+    async def act(self, table: LiveTable, seat: int, text: str) -> None:
+        """Apply one action for ``seat``; raises TableError or a GamenightError naming the
+        problem, leaving the table as it was."""
+        async with table.lock:
+            actor = table.game.actor(table.state)
+            if actor is None:
+                raise TableError("the game is over")
+            if seat != actor:
+                raise TableError(f"it is not seat {seat}'s turn (seat {actor} acts now)")
+            payload, last = table.game.act(table.state, text)
+            status, outcome = table.status()
+            try:
+                await asyncio.to_thread(
+                    self.store.append, table.id, table.version, payload, status, outcome
+                )
+            except ConflictError:
+                table.state.pop()
+                self.refresh(table.id)
+                raise TableError("the table moved on meanwhile; look again") from None
+            except Exception:
+                table.state.pop()
+                log.exception("storing an action failed")
+                raise TableError("the action could not be saved; nothing changed") from None
+            table.actions.append(payload)
+            table.last = last
+        await self.changed(table)
+
+    async def undo(self, table: LiveTable, seat: int) -> None:
+        async with table.lock:
+            if table.seat_kind(seat) != "human" or not table.game.can_undo(table.state, seat):
+                raise TableError("only your own plays of this turn can be taken back")
+            table.state.pop()
+            table.actions.pop()
+            table.last = {"seat": seat, "undo": True}
+            await asyncio.to_thread(self.store.truncate, table.id, table.version)
+        await self.changed(table)
+
+    async def changed(self, table: LiveTable) -> None:
+        await self.broadcast(table)
+        if self.on_change is not None:
+            await self.on_change(table.id, table.version)
+        self.schedule_bot(table)
+
+    # ---------------------------------------------------------------- bots
+
+    def schedule_bot(self, table: LiveTable) -> None:
+        actor = table.game.actor(table.state)
+        if actor is None or table.seat_kind(actor) != "bot":
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop yet: the first connection schedules it
+        table.bot_task = loop.create_task(self._bot_turn(table, actor, table.version))
+
+    async def _bot_turn(self, table: LiveTable, seat: int, version: int) -> None:
+        level = int(table.stored.seats[seat]["level"] or 1)
+        seed = int.from_bytes(
+            hashlib.sha256(f"{table.stored.seed}:{version}".encode()).digest()[:6], "big"
+        )
+        loop = asyncio.get_running_loop()
+        for attempt in range(3):
+            try:
+                action = await loop.run_in_executor(
+                    self.executor, _bot_worker, table.game.name, table.state.view(seat), level, seed
+                )
+                table.bot_task = None
+                if table.version != version or table.game.actor(table.state) != seat:
+                    self.schedule_bot(table)  # the table moved on meanwhile: think again
+                    return
+                await self.act(table, seat, action)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception(
+                    "the bot at table %s, seat %s failed (try %s)", table.id, seat, attempt
+                )
+                await asyncio.sleep(0.2 * (attempt + 1))
+        table.bot_task = None
+
+    # ---------------------------------------------------------------- clients
+
+    async def broadcast(self, table: LiveTable) -> None:
+        for connection in list(table.connections):
+            try:
+                await connection.socket.send_json(self.state_message(table, connection.seats))
+            except Exception:
+                with contextlib.suppress(ValueError):
+                    table.connections.remove(connection)
+
+    def state_message(self, table: LiveTable, seats: list[int]) -> dict[str, Any]:
+        actor = table.game.actor(table.state)
+        active = actor if actor in seats else (seats[0] if seats else None)
+        view = table.game.view(table.state, active)
+        return {
+            "type": "state",
+            "table": table.id,
+            "version": table.version,
+            "seats": seats,
+            "active": active,
+            "actor": actor,
+            "names": [s["name"] for s in table.stored.seats],
+            "kinds": [s["kind"] for s in table.stored.seats],
+            "view": view,
+            "last": table.last,
+            "can_undo": active is not None
+            and table.seat_kind(active) == "human"
+            and table.game.can_undo(table.state, active),
+        }
+
+
+def _role(game: WebGame, state: Any, seat: int) -> str:
+    if game.name == "centrix":
+        return str(state.players[seat].name.lower())
+    return str(state.seats[seat][0].label)
+
+
+def _rules_of(state: Any) -> dict[str, Any]:
+    rules = getattr(state, "rules", None)
+    if rules is not None:
+        return dict(rules.to_dict())
+    return dict(state.table.to_dict())

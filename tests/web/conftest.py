@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from gamenight.web.app import create_app
+from gamenight.web.settings import Settings
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    with (
+        ThreadPoolExecutor(2) as bots,
+        TestClient(create_app(Settings(database), bot_executor=bots)) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+def join(client: TestClient) -> Iterator[Callable[..., WebSocketTestSession]]:
+    """Connect to a table with some seat tokens (none: a spectator); closed at the end."""
+    with ExitStack() as stack:
+
+        def connect(table: str, *tokens: str | None) -> WebSocketTestSession:
+            ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table}"))
+            ws.send_json({"type": "hello", "tokens": [t for t in tokens if t]})
+            assert ws.receive_json()["type"] == "welcome"
+            return ws
+
+        yield connect

@@ -1,0 +1,284 @@
+"""The JSON API and the table WebSocket: every message type, good and bad."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from gamenight.centrix import CentrixState
+from gamenight.colorcity import replay as colorcity_replay
+from gamenight.web.app import create_app
+from gamenight.web.settings import Settings
+
+Join = Callable[..., WebSocketTestSession]
+
+CENTRIX_2 = {
+    "game": "centrix",
+    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "invite", "name": "Bo"}],
+    "first": 0,
+    "seed": 11,
+}
+
+
+def create(client: TestClient, body: dict[str, Any] = CENTRIX_2) -> dict[str, Any]:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def receive(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    for _ in range(20):
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def test_create_list_and_inspect_tables(client: TestClient, join: Join) -> None:
+    made = create(client)
+    assert [s["kind"] for s in made["seats"]] == ["human", "human"]
+    assert all(len(s["token"]) > 20 for s in made["seats"])
+    listed = client.get("/api/tables").json()
+    assert listed[0]["id"] == made["id"]
+    assert listed[0]["seats"][0] == {"name": "Ann", "kind": "human", "role": "red"}
+    info = client.get(f"/api/tables/{made['id']}").json()
+    assert info["version"] == 0
+    assert "token" not in json.dumps(info)
+    assert client.get("/api/tables/nope").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"game": "chess", "seats": []}, "game"),
+        ({"game": "centrix", "seats": [{"kind": "device"}]}, "at least 2"),
+        ({"game": "centrix", "seats": [{"kind": "bot"}, {"kind": "device"}]}, "level"),
+        ({"game": "centrix", "seats": [{"kind": "robot"}] * 2}, "kind"),
+        (
+            {"game": "centrix", "seats": [{"kind": "device", "role": "pink"}] * 2},
+            "not a colour",
+        ),
+        ({**CENTRIX_2, "rules": {"bottom": "lava"}}, "bottom must be one of"),
+        ({**CENTRIX_2, "surprise": 1}, "Extra inputs"),
+        ({"game": "centrix", "seats": [{"kind": "device"}] * 7}, "2–6 seats"),
+    ],
+)
+def test_bad_set_ups_are_refused_with_a_reason(
+    client: TestClient, body: dict[str, Any], message: str
+) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
+
+
+def test_a_seat_sees_its_own_hand_and_a_spectator_none(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    state = receive(ann, "state")
+    expected = CentrixState.new(["red", "orange"], seed=11, first=0)
+    assert state["seats"] == [0]
+    assert state["view"]["hand"] == [str(c) for c in expected.hands[0]]
+    assert {p["notation"] for p in state["view"]["legal"]} == {
+        str(p) for p in expected.legal_plays()
+    }
+    assert "<svg" in state["view"]["svg"]
+    watcher = join(made["id"])
+    spectator = receive(watcher, "state")
+    assert spectator["seats"] == []
+    assert spectator["view"]["hand"] is None
+    assert spectator["view"]["legal"] == []
+    text = json.dumps(spectator)
+    assert all(str(c) not in text.split('"hand"')[1][:20] for c in expected.hands[1])
+
+
+def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    bo = join(made["id"], made["seats"][1]["token"])
+    first = receive(ann, "state")
+    receive(bo, "state")
+    play = first["view"]["legal"][0]["notation"]
+    ann.send_json({"type": "act", "seat": 0, "action": play})
+    after = receive(ann, "state")
+    assert after["version"] == 1
+    assert after["last"]["notation"] == play
+    assert after["view"]["log"] == [play]
+    seen_by_bo = receive(bo, "state")
+    assert seen_by_bo["version"] == 1
+    assert seen_by_bo["view"]["hand"] != after["view"]["hand"] or True
+    assert seen_by_bo["view"]["seat"] == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("not json", "bad message"),
+        (json.dumps({"type": "dance"}), "bad message"),
+        (json.dumps({"type": "act", "seat": 0}), "action"),
+        (json.dumps({"type": "act", "seat": 0, "action": "R9 q1-q2"}), "not a card"),
+        (json.dumps({"type": "act", "seat": 0, "action": "B1 a5-a6"}), "B1 a5-a6"),
+        (json.dumps({"type": "act", "seat": 1, "action": "A off-a1"}), "token"),
+        (json.dumps({"type": "act", "seat": 0, "action": "A off-a1", "x": 1}), "Extra"),
+        (json.dumps({"type": "undo", "seat": 0}), "taken back"),
+        (json.dumps({"type": "predict", "shot": "0 0 1 0"}), "only Color City"),
+        (json.dumps({"type": "preview", "rotation": "9+9"}), "ring"),
+    ],
+)
+def test_bad_messages_get_an_error_and_change_nothing(
+    client: TestClient, join: Join, message: str, error: str
+) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    before = receive(ann, "state")
+    ann.send_text(message)
+    reply = receive(ann, "error")
+    assert error in reply["message"]
+    ann.send_json({"type": "ping"})
+    assert receive(ann, "pong")["type"] == "pong"
+    ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+    again = receive(ann, "state")
+    assert again["version"] == before["version"]
+    assert again["view"]["hand"] == before["view"]["hand"]
+
+
+def test_not_your_turn(client: TestClient, join: Join) -> None:
+    made = create(client)
+    bo = join(made["id"], made["seats"][1]["token"])
+    receive(bo, "state")
+    bo.send_json({"type": "act", "seat": 1, "action": "A off-a1"})
+    assert "not seat 1's turn" in receive(bo, "error")["message"]
+
+
+def test_undo_within_the_turn_only(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    state = receive(ann, "state")
+    assert state["can_undo"] is False
+    ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+    state = receive(ann, "state")
+    assert state["can_undo"] is True
+    ann.send_json({"type": "undo", "seat": 0})
+    state = receive(ann, "state")
+    assert state["version"] == 0
+    assert state["can_undo"] is False
+    # Play the whole turn: once it is over nothing can be taken back.
+    while state["actor"] == 0:
+        ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+        state = receive(ann, "state")
+    ann.send_json({"type": "undo", "seat": 0})
+    assert "taken back" in receive(ann, "error")["message"]
+
+
+def test_preview_shows_a_turned_ring(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    receive(ann, "state")
+    ann.send_json({"type": "preview", "rotation": "2+3"})
+    preview = receive(ann, "preview")
+    assert 'data-ring="2" data-offset="3"' in preview["svg"]
+
+
+def test_bots_play_their_seats(client: TestClient, join: Join) -> None:
+    body = {
+        "game": "centrix",
+        "seats": [{"kind": "bot", "level": 2}, {"kind": "bot", "level": 1}],
+        "seed": 3,
+    }
+    made = create(client, body)
+    watcher = join(made["id"])
+    state = receive(watcher, "state")
+    for _ in range(400):
+        if state["view"]["status"] != "playing":
+            break
+        state = receive(watcher, "state")
+    assert state["view"]["status"] == "finished"
+    record = client.get(f"/api/tables/{made['id']}/record")
+    assert record.headers["content-disposition"].startswith("attachment")
+    replayed = CentrixState.replay(record.text)
+    assert replayed.outcome is not None
+    assert replayed.outcome.to_dict() == state["view"]["outcome"]
+
+
+def test_a_restarted_server_has_every_game_where_it_was(database: str) -> None:
+    def server() -> TestClient:
+        return TestClient(create_app(Settings(database), bot_executor=ThreadPoolExecutor(1)))
+
+    with server() as client:
+        made = create(client)
+        with client.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+            ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+            state = receive(ann, "state")
+            for _ in range(2):
+                legal = state["view"]["legal"]
+                ann.send_json({"type": "act", "seat": 0, "action": legal[-1]["notation"]})
+                state = receive(ann, "state")
+    with server() as client, client.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+        ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+        again = receive(ann, "state")
+        assert again["version"] == 2
+        assert again["view"]["log"] == state["view"]["log"]
+        assert again["view"]["hand"] == state["view"]["hand"]
+        assert again["view"]["cells"] == state["view"]["cells"]
+
+
+def test_replay_steps_and_rules(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    state = receive(ann, "state")
+    ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+    receive(ann, "state")
+    step0 = client.get(f"/api/tables/{made['id']}/replay/0").json()
+    step1 = client.get(f"/api/tables/{made['id']}/replay/1").json()
+    assert step0["steps"] == 1
+    assert step0["view"]["log"] == []
+    assert len(step1["view"]["log"]) == 1
+    assert step1["view"]["hand"] is None
+    assert client.get(f"/api/tables/{made['id']}/replay/5").status_code == 404
+    rules = client.get("/api/rules/centrix").json()["html"]
+    assert "<h1>Centrix" in rules
+    assert client.get("/api/rules/chess").status_code == 404
+
+
+COLORCITY = {
+    "game": "colorcity",
+    "seats": [
+        {"kind": "device", "name": "Gi", "role": "green", "skill": "exact"},
+        {"kind": "device", "name": "Pa", "role": "purple", "skill": "exact"},
+    ],
+    "first": "green",
+    "seed": 5,
+}
+
+
+def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> None:
+    made = create(client, COLORCITY)
+    tokens = [s["token"] for s in made["seats"]]
+    both = join(made["id"], *tokens)
+    state = receive(both, "state")
+    assert state["seats"] == [0, 1]
+    assert state["view"]["expects"] == "shot"
+    both.send_json({"type": "predict", "shot": "0 0 1.3 0"})
+    prediction = receive(both, "prediction")
+    assert prediction["on_table"] is True
+    assert prediction["covered"]
+    both.send_json({"type": "predict", "shot": "0 0 9 0"})
+    assert "speed" in receive(both, "error")["message"]
+    both.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0"})
+    state = receive(both, "state")
+    assert state["last"]["trajectory"][0][0] == 0.0
+    assert len(state["last"]["trajectory"]) > 10
+    # Exact skill: the pitch lands where the prediction said.
+    assert state["view"]["covered"] == prediction["covered"]
+    assert state["view"]["expects"] == "decision"
+    assert "lucky-day" in state["view"]["decisions"]
+    both.send_json({"type": "act", "seat": 0, "action": "pass"})
+    state = receive(both, "state")
+    assert state["actor"] == 1
+    record = client.get(f"/api/tables/{made['id']}/record").text
+    assert colorcity_replay(record).turn == 1

@@ -1,0 +1,75 @@
+"""Two server processes' worth of app on PostgreSQL + Redis: one table, shared live.
+
+Uses the PostgreSQL (127.0.0.1:5432, trust) and Redis (127.0.0.1:6379) that the development
+machine and CI run; each run works in a database of its own, dropped at the end.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from gamenight.web.app import create_app
+from gamenight.web.settings import Settings
+from gamenight.web.storage import ConflictError, Store
+
+from .test_api import CENTRIX_2, create, receive
+
+ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    name = f"gamenight_{secrets.token_hex(4)}"
+    with psycopg.connect(ADMIN, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with psycopg.connect(ADMIN, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
+    postgres: str,
+) -> None:
+    store = Store(postgres)
+    table = store.create("centrix", {}, 2**62 - 1, {"first": 0}, [{"name": "A"}])
+    store.append(table.id, 0, "A off-a1", "playing", None)
+    with pytest.raises(ConflictError):
+        store.append(table.id, 0, "A off-b1", "playing", None)
+    loaded = store.load(table.id)
+    assert loaded is not None
+    assert loaded.actions == ["A off-a1"]
+    assert loaded.seed == 2**62 - 1
+    store.truncate(table.id, 0)
+    assert store.load(table.id).actions == []  # type: ignore[union-attr]
+
+
+def test_a_move_on_one_server_reaches_a_watcher_on_another(postgres: str) -> None:
+    settings = Settings(postgres, redis_url="redis://127.0.0.1:6379/0")
+    with (
+        TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
+        TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as two,
+    ):
+        made = create(one, CENTRIX_2)
+        with (
+            one.websocket_connect(f"/ws/tables/{made['id']}") as ann,
+            two.websocket_connect(f"/ws/tables/{made['id']}") as watcher,
+        ):
+            ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+            watcher.send_json({"type": "hello", "tokens": []})
+            state = receive(ann, "state")
+            assert receive(watcher, "state")["version"] == 0
+            time.sleep(0.3)  # both relays subscribed
+            play = state["view"]["legal"][0]["notation"]
+            ann.send_json({"type": "act", "seat": 0, "action": play})
+            seen = receive(watcher, "state")
+            assert seen["version"] == 1
+            assert seen["view"]["log"] == [play]
