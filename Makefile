@@ -25,8 +25,9 @@ play: $(STAMP)
 # Browser tests drive Debian's Chromium through Playwright (its own download cannot work here).
 CHROMIUM ?= /usr/bin/chromium
 
+# fonts-nanum: Chromium here has no Korean font, and the Korean screenshots need one.
 $(CHROMIUM):
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null
 
 test: $(DEV_STAMP) $(CHROMIUM) lint typecheck unit
 

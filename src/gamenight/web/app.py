@@ -162,7 +162,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     @app.get("/api/rules/{game}")
     async def rules(game: str, lang: str = "en") -> dict[str, str]:
         try:
-            return {"html": rules_html(game, lang)}
+            html = rules_html(game, lang)
+            # Which language came back, so the page can say when it fell back to English.
+            served = lang if lang != "en" and html != rules_html(game, "en") else "en"
+            return {"html": html, "lang": served}
         except KeyError:
             raise HTTPException(404, f"no rules for {game!r}") from None
 

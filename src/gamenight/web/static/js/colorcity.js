@@ -1,0 +1,523 @@
+// The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
+import { el, svgElement, t } from "./common.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const GANG_COLOUR = { green: "#1f7a3a", purple: "#5e2b80" };
+const DEAD_ZONE = 10; // mm of pull that still means "no shot": let go here to cancel
+const PULL_RANGE = 110; // mm of pull beyond the dead zone from the slowest to the fastest shot
+const PLACE_ZONE = 12; // mm of pulling back before a drag stops sliding the cube along its line
+const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function svgNode(tag, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
+const round = (x, step) => Math.round(x / step) * step;
+const fmt = (x, digits) => String(Number(x.toFixed(digits)));
+
+function yaw(qw, qx, qy, qz) {
+  return Math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz));
+}
+
+export function create(ctx) {
+  const { root, send } = ctx;
+  let msg = null;
+  let svg = null;
+  let world = null;
+  let aimLayer = null;
+  let queue = Promise.resolve();
+  let waiting = 0;
+  const aim = { position: 0, direction: 0, speed: 1.3, spin: 0 };
+  let drag = null;
+  let lastPredictSent = 0;
+  let predictTimer = null;
+  let prediction = null;
+  const predictionsAsked = []; // shots sent for prediction, answered in order
+  let sentShot = false;
+  let showThreats = true;
+
+  const banner = el("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" });
+  const board = el("div", { class: "board colorcity-board-box", id: "board" });
+  const aimBox = el("div", { class: "card-box aim-box", id: "aim-box" });
+  const powerBox = el("div", { class: "card-box power-box", id: "power-box", hidden: true });
+  const gangs = el("div", { class: "gangs", id: "gangs" });
+  const log = el("ol", { class: "log", id: "log" });
+  const logTitle = el("h3", {});
+  const threatToggle = el("label", { class: "toggle" });
+
+  root.classList.add("colorcity-table");
+  root.append(
+    el("section", { class: "board-col" }, banner, el("div", { class: "board-wrap" }, board)),
+    el("aside", { class: "side" }, powerBox, aimBox, el("div", { class: "card-box" }, gangs, threatToggle), el("div", { class: "card-box" }, logTitle, log)),
+  );
+
+  const mySeat = () => (msg && msg.active !== null && msg.seats.includes(msg.active) ? msg.active : null);
+  const myGang = () => (mySeat() === null ? null : msg.view.seats[mySeat()].gang);
+  const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat();
+  const canShoot = () => myTurn() && msg.view.expects === "shot" && !sentShot;
+  const table = () => msg.view.table;
+  // Whose HQ is at the bottom of the screen: your own, or Green's for a spectator.
+  const viewGang = () => myGang() || (msg.view.to_move && mySeat() === null ? "green" : "green");
+  const pitcherGang = () => msg.view.to_move;
+
+  // ---------------------------------------------------------------- geometry
+
+  /** The pitching gang's frame: launch line centre, forward and right unit vectors. */
+  function frame(gang) {
+    const ly = table().launch_y;
+    const heading = gang === "green" ? Math.PI / 2 : -Math.PI / 2;
+    const forward = [Math.cos(heading), Math.sin(heading)];
+    const right = [Math.cos(heading - Math.PI / 2), Math.sin(heading - Math.PI / 2)];
+    return { origin: [0, gang === "green" ? -ly : ly], forward, right, heading };
+  }
+
+  function launchPoint(gang, position) {
+    const f = frame(gang);
+    return [f.origin[0] + position * f.right[0], f.origin[1] + position * f.right[1]];
+  }
+
+  function boardPoint(event) {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const local = point.matrixTransform(world.getScreenCTM().inverse());
+    return [local.x, -local.y];
+  }
+
+  // ---------------------------------------------------------------- state
+
+  function onState(message) {
+    waiting += 1;
+    queue = queue.then(() => applyState(message, waiting > 3)).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
+  }
+
+  async function applyState(message, hurry) {
+    const previous = msg;
+    const last = message.last;
+    const next = previous && message.version === previous.version + 1 && last && last.trajectory;
+    if (next && last.trajectory.length && !hurry && !reduceMotion && svg) {
+      aimLayer.replaceChildren();
+      await animateFlick(last.trajectory, previous.view.seats[last.seat].gang);
+    }
+    const turnChanged = !previous || previous.actor !== message.actor || previous.version !== message.version;
+    msg = message;
+    if (turnChanged) {
+      sentShot = false;
+      prediction = null;
+    }
+    if (!previous || previous.actor !== message.actor) {
+      // Each pitcher starts from a plain straight shot, not the last player's aim.
+      Object.assign(aim, { position: 0, direction: 0, speed: 1.3, spin: 0 });
+    }
+    render();
+    ctx.shown(message);
+    if (message.view.outcome) ctx.gameOver(message);
+  }
+
+  function render() {
+    if (!msg) return;
+    drawBoard();
+    renderBanner();
+    renderAim();
+    renderPower();
+    renderGangs();
+    renderLog();
+  }
+
+  function drawBoard() {
+    svg = svgElement(msg.view.svg);
+    svg.setAttribute("aria-label", t("city_aria"));
+    svg.setAttribute("role", "img");
+    world = svgNode("g", { class: "world" });
+    world.append(...[...svg.childNodes].filter((n) => n.nodeName !== "title"));
+    svg.append(world);
+    if (viewGang() === "purple") {
+      // Purple's HQ at the bottom: turn the board half a turn, keeping its labels upright.
+      world.setAttribute("transform", "rotate(180)");
+      for (const text of world.querySelectorAll("text")) {
+        text.setAttribute("transform", `rotate(180 ${text.getAttribute("x")} ${Number(text.getAttribute("y")) - 2.5})`);
+      }
+    }
+    svg.classList.add(`view-${viewGang()}`);
+    const threats = svgNode("g", { class: "threats" });
+    if (showThreats) {
+      const sq = table().square_mm;
+      for (const [gang, squares] of Object.entries(msg.view.threats)) {
+        for (const name of squares) {
+          const rect = world.querySelector(`rect.square[data-square="${name}"]`);
+          if (!rect) continue;
+          threats.append(svgNode("rect", {
+            class: `threat threat-${gang}`, "data-square": name, "data-gang": gang,
+            x: Number(rect.getAttribute("x")) + 1.5, y: Number(rect.getAttribute("y")) + 1.5,
+            width: sq - 3, height: sq - 3, fill: "none", stroke: GANG_COLOUR[gang],
+            "stroke-width": 1.6, "stroke-dasharray": gang === "green" ? "3 1.5" : "1.2 1.2",
+          }));
+        }
+      }
+    }
+    world.append(threats);
+    aimLayer = svgNode("g", { class: "aim-layer" });
+    world.append(aimLayer);
+    board.replaceChildren(svg);
+    svg.addEventListener("pointerdown", pointerDown);
+    svg.addEventListener("pointermove", pointerMove);
+    svg.addEventListener("pointerup", pointerUp);
+    svg.addEventListener("pointercancel", () => (drag = null));
+    drawAim();
+  }
+
+  function renderBanner() {
+    const v = msg.view;
+    banner.className = "turn-banner";
+    if (v.outcome) {
+      banner.textContent = t("game_over");
+      banner.classList.add("over");
+      return;
+    }
+    const gang = v.to_move;
+    const name = msg.names[msg.actor];
+    const dot = el("span", { class: `seat-dot dot-${gang}`, "aria-hidden": "true" });
+    const what = v.phase === "power" ? t("deciding_power") : t("pitching");
+    if (myTurn()) {
+      banner.classList.add("mine");
+      banner.replaceChildren(dot, el("strong", {}, msg.seats.length > 1 ? t("turn_of_you_named", { name }) : t("your_turn")), ` · ${what}`);
+    } else {
+      banner.replaceChildren(dot, el("strong", {}, t("turn_of", { name })), ` · ${t(`gang_${gang}`)} · ${what}`);
+    }
+    banner.append(el("span", { class: "turn-no" }, t("turn_n", { n: v.turn + 1 })));
+  }
+
+  // ---------------------------------------------------------------- aiming
+
+  function slider(key, label, min, max, step, unit) {
+    const id = `aim-${key}`;
+    const output = el("output", { for: id, id: `${id}-value` }, `${fmt(aim[key], 2)} ${unit}`);
+    const input = el("input", { type: "range", id, min, max, step, value: aim[key], disabled: !canShoot() });
+    input.addEventListener("input", () => {
+      aim[key] = Number(input.value);
+      output.textContent = `${fmt(aim[key], 2)} ${unit}`;
+      drawAim();
+      schedulePredict();
+    });
+    return el("div", { class: "slider-row" }, el("label", { for: id }, label), input, output);
+  }
+
+  function renderAim() {
+    const tb = table();
+    aimBox.hidden = !(myTurn() && msg.view.expects === "shot");
+    if (aimBox.hidden) {
+      aimBox.replaceChildren();
+      return;
+    }
+    aim.position = clamp(aim.position, -tb.launch_half_width, tb.launch_half_width);
+    aimBox.replaceChildren(
+      el("h3", {}, t("aim")),
+      el("p", { class: "hint" }, t("aim_help")),
+      slider("position", t("aim_position"), -tb.launch_half_width, tb.launch_half_width, 0.5, "mm"),
+      slider("direction", t("aim_direction"), -tb.max_direction, tb.max_direction, 0.5, "°"),
+      slider("speed", t("aim_speed"), tb.min_speed, tb.max_speed, 0.01, "m/s"),
+      slider("spin", t("aim_spin"), -tb.max_spin, tb.max_spin, 0.5, "rad/s"),
+      el("p", { class: "prediction", id: "prediction-text", "aria-live": "polite" }, predictionText()),
+      el("div", { class: "form-actions" },
+        el("button", { type: "button", class: "btn btn-primary", id: "pitch", disabled: !canShoot(), onclick: pitch }, t("pitch"))),
+    );
+    schedulePredict();
+  }
+
+  function syncSliders() {
+    for (const key of ["position", "direction", "speed", "spin"]) {
+      const input = document.getElementById(`aim-${key}`);
+      if (!input) continue;
+      input.value = aim[key];
+      const unit = { position: "mm", direction: "°", speed: "m/s", spin: "rad/s" }[key];
+      document.getElementById(`aim-${key}-value`).textContent = `${fmt(aim[key], 2)} ${unit}`;
+    }
+  }
+
+  function shotText() {
+    return `${fmt(aim.position, 1)} ${fmt(aim.direction, 1)} ${fmt(aim.speed, 2)} ${fmt(aim.spin, 1)}`;
+  }
+
+  function schedulePredict() {
+    if (!canShoot()) return;
+    const wait = Math.max(0, 120 - (Date.now() - lastPredictSent));
+    clearTimeout(predictTimer);
+    predictTimer = setTimeout(() => {
+      lastPredictSent = Date.now();
+      const shot = shotText();
+      if (send({ type: "predict", shot })) predictionsAsked.push(shot);
+    }, wait);
+  }
+
+  function predictionText() {
+    if (!prediction) return "";
+    if (!prediction.on_table) return t("predict_off");
+    if (!prediction.covered.length) return t("predict_outside");
+    return t("predict_covers", { squares: prediction.covered.join(", ") });
+  }
+
+  function onMessage(message) {
+    if (message.type !== "prediction") return;
+    const asked = predictionsAsked.shift();
+    if (!canShoot()) return;
+    prediction = message;
+    board.dataset.predicted = asked;
+    const text = document.getElementById("prediction-text");
+    if (text) text.textContent = predictionText();
+    drawAim();
+  }
+
+  function drawAim() {
+    if (!aimLayer) return;
+    board.dataset.aim = shotText();
+    aimLayer.replaceChildren();
+    for (const node of world.querySelectorAll("rect.square.predicted")) node.classList.remove("predicted");
+    if (!canShoot()) return;
+    const gang = pitcherGang();
+    const tb = table();
+    const [x, y] = launchPoint(gang, aim.position);
+    const f = frame(gang);
+    const travel = f.heading + (aim.direction * Math.PI) / 180;
+    // The launch line's reach: where the cube may be placed.
+    const [ax, ay] = launchPoint(gang, -tb.launch_half_width);
+    const [bx, by] = launchPoint(gang, tb.launch_half_width);
+    aimLayer.append(svgNode("line", { class: "launch-reach", x1: ax, y1: -ay, x2: bx, y2: -by }));
+    if (prediction && prediction.shot) {
+      const points = prediction.path.map(([px, py]) => `${px},${-py}`).join(" ");
+      aimLayer.append(svgNode("polyline", { class: "predicted-path", points }));
+      if (prediction.on_table) {
+        const [sx, sy] = prediction.stop;
+        const deg = -(travel * 180) / Math.PI;
+        aimLayer.append(svgNode("rect", {
+          class: "predicted-stop", x: sx - tb.cube_mm / 2, y: -sy - tb.cube_mm / 2, width: tb.cube_mm, height: tb.cube_mm,
+          transform: `rotate(${deg} ${sx} ${-sy})`,
+        }));
+      }
+      for (const name of prediction.covered) {
+        world.querySelector(`rect.square[data-square="${name}"]`)?.classList.add("predicted");
+      }
+    }
+    // The arrow: direction, its length the speed.
+    const length = 20 + aim.speed * 30;
+    const ex = x + Math.cos(travel) * length;
+    const ey = y + Math.sin(travel) * length;
+    aimLayer.append(svgNode("line", { class: "aim-arrow", x1: x, y1: -y, x2: ex, y2: -ey, "marker-end": "url(#arrowhead)" }));
+    if (drag && drag.mode === "aim" && drag.pointer) {
+      const [px, py] = drag.pointer;
+      aimLayer.append(svgNode("line", { class: "rubber", x1: x, y1: -y, x2: px, y2: -py }));
+      // The power in numbers beside the arrow's tip, where the eye already is.
+      const lx = ex + Math.cos(travel) * 10;
+      const ly = -(ey + Math.sin(travel) * 10);
+      const label = svgNode("text", { class: "speed-label", x: lx, y: ly + 3.5, "text-anchor": "middle" });
+      label.textContent = `${fmt(aim.speed, 2)} m/s`;
+      if (viewGang() === "purple") label.setAttribute("transform", `rotate(180 ${lx} ${ly})`);
+      aimLayer.append(label);
+    }
+    const cube = svgNode("rect", {
+      class: "launch-cube", id: "launch-cube", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2,
+      width: tb.cube_mm, height: tb.cube_mm, rx: 1.5, fill: GANG_COLOUR[gang],
+      transform: `rotate(${-(travel * 180) / Math.PI + 90} ${x} ${-y})`,
+      role: "img", "aria-label": t("cube_aria"),
+    });
+    aimLayer.append(cube);
+    if (!svg.querySelector("#arrowhead")) {
+      const defs = svgNode("defs");
+      const marker = svgNode("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
+      marker.append(svgNode("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
+      defs.append(marker);
+      svg.prepend(defs);
+    }
+  }
+
+  function pointerDown(event) {
+    if (!canShoot()) return;
+    const p = boardPoint(event);
+    const [x, y] = launchPoint(pitcherGang(), aim.position);
+    if (Math.hypot(p[0] - x, p[1] - y) > table().cube_mm * 1.6) return;
+    event.preventDefault();
+    svg.setPointerCapture(event.pointerId);
+    drag = { mode: "place", pointer: p };
+  }
+
+  function pointerMove(event) {
+    if (!drag) return;
+    const p = boardPoint(event);
+    drag.pointer = p;
+    const gang = pitcherGang();
+    const f = frame(gang);
+    const tb = table();
+    const [x, y] = launchPoint(gang, aim.position);
+    const back = -((p[0] - x) * f.forward[0] + (p[1] - y) * f.forward[1]);
+    if (drag.mode === "place") {
+      if (back < PLACE_ZONE) {
+        const along = (p[0] - f.origin[0]) * f.right[0] + (p[1] - f.origin[1]) * f.right[1];
+        aim.position = round(clamp(along, -tb.launch_half_width, tb.launch_half_width), 0.5);
+        syncSliders();
+        drawAim();
+        schedulePredict();
+        return;
+      }
+      drag.mode = "aim";
+    }
+    // The slingshot: the cube flies opposite to the pull, faster the farther it is pulled.
+    const pull = [x - p[0], y - p[1]];
+    const length = Math.hypot(pull[0], pull[1]);
+    drag.length = length;
+    if (length >= DEAD_ZONE) {
+      const ahead = pull[0] * f.forward[0] + pull[1] * f.forward[1];
+      const left = -(pull[0] * f.right[0] + pull[1] * f.right[1]);
+      const direction = (Math.atan2(left, ahead) * 180) / Math.PI;
+      aim.direction = round(clamp(direction, -tb.max_direction, tb.max_direction), 0.5);
+      const share = clamp((length - DEAD_ZONE) / PULL_RANGE, 0, 1);
+      aim.speed = round(tb.min_speed + share * (tb.max_speed - tb.min_speed), 0.01);
+      syncSliders();
+      schedulePredict();
+    }
+    drawAim();
+  }
+
+  function pointerUp(event) {
+    if (!drag) return;
+    const done = drag;
+    drag = null;
+    svg.releasePointerCapture?.(event.pointerId);
+    if (done.mode === "aim" && done.length >= DEAD_ZONE) pitch();
+    else drawAim();
+  }
+
+  function pitch() {
+    if (!canShoot()) return;
+    clearTimeout(predictTimer);
+    sentShot = true;
+    send({ type: "act", seat: mySeat(), action: shotText() });
+    aimLayer?.replaceChildren();
+    for (const input of aimBox.querySelectorAll("input, button")) input.disabled = true;
+  }
+
+  // ---------------------------------------------------------------- the flick
+
+  function animateFlick(rows, gang) {
+    return new Promise((resolve) => {
+      const tb = table();
+      const cube = svgNode("rect", {
+        class: "flying-cube", width: tb.cube_mm, height: tb.cube_mm, x: -tb.cube_mm / 2, y: -tb.cube_mm / 2,
+        rx: 1.5, fill: GANG_COLOUR[gang], stroke: "#111", "stroke-width": 0.8,
+      });
+      const trail = svgNode("polyline", { class: "trail", points: "" });
+      aimLayer.append(trail, cube);
+      const duration = rows[rows.length - 1][0];
+      const start = performance.now();
+      let index = 0;
+      const points = [];
+      const step = (now) => {
+        const time = Math.min((now - start) / 1000, duration);
+        while (index < rows.length - 1 && rows[index + 1][0] <= time) {
+          index += 1;
+          points.push(`${rows[index][1]},${-rows[index][2]}`);
+        }
+        const [, x, y, z, qw, qx, qy, qz] = rows[index];
+        const deg = -(yaw(qw, qx, qy, qz) * 180) / Math.PI;
+        cube.setAttribute("transform", `translate(${x} ${-y}) rotate(${deg})`);
+        cube.setAttribute("opacity", z < 0 ? Math.max(0, 1 + z / 20) : 1);
+        trail.setAttribute("points", points.join(" "));
+        if (time >= duration) {
+          setTimeout(resolve, 250);
+          return;
+        }
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+  }
+
+  // ---------------------------------------------------------------- powers and the side panel
+
+  function renderPower() {
+    const v = msg.view;
+    if (v.phase !== "power" || v.outcome) {
+      powerBox.hidden = true;
+      return;
+    }
+    powerBox.hidden = false;
+    const covered = v.covered.length ? t("stopped_on", { squares: v.covered.join(", ") }) : t("stopped_outside");
+    if (!myTurn()) {
+      powerBox.replaceChildren(el("h3", {}, t("power")), el("p", {}, covered), el("p", { class: "hint" }, t("wait_power", { name: msg.names[msg.actor] })));
+      return;
+    }
+    powerBox.replaceChildren(
+      el("h3", {}, t("power")),
+      el("p", {}, covered),
+      ...v.decisions.filter((d) => d !== "pass").map((d) => el("div", { class: "power-choice" },
+        el("p", { class: "rule" }, t(`rule_${d}`)),
+        el("button", { type: "button", class: `btn btn-primary power-${d}`, "data-decision": d, onclick: () => decide(d) }, t(`power_${d}`)),
+      )),
+      el("button", { type: "button", class: "btn", "data-decision": "pass", onclick: () => decide("pass") }, t("power_pass")),
+    );
+  }
+
+  function decide(decision) {
+    for (const b of powerBox.querySelectorAll("button")) b.disabled = true;
+    send({ type: "act", seat: mySeat(), action: decision });
+  }
+
+  function renderGangs() {
+    const v = msg.view;
+    const tb = table();
+    gangs.replaceChildren(...["green", "purple"].map((gang) => {
+      const seats = v.seats.map((s, i) => ({ ...s, i })).filter((s) => s.gang === gang);
+      const cubes = Array.from({ length: 4 }, (_, i) => el("span", { class: `hq-cube ${i < v.cubes[gang] ? "alive" : "lost"} cube-${gang}` }));
+      const power = gang === "green" ? "lucky-day" : "purple-pain";
+      return el("div", { class: `gang gang-${gang}${v.to_move === gang && !v.outcome ? " active" : ""}`, "data-gang": gang },
+        el("div", { class: "gang-head" },
+          el("span", { class: `seat-dot dot-${gang}`, "aria-hidden": "true" }),
+          el("strong", {}, t(`gang_${gang}`)),
+          el("span", { class: "gang-squares", "data-squares": v.squares[gang] }, t("squares_n", { n: v.squares[gang], total: tb.city_size ** 2 })),
+        ),
+        el("div", { class: "gang-row" },
+          el("span", { class: "hq", "aria-label": t("hq_cubes", { n: v.cubes[gang] }), role: "img", "data-cubes": v.cubes[gang] }, cubes),
+          el("span", { class: `power-badge${v.powers[gang] ? "" : " used"}`, title: t(`rule_${power}`) }, `${t(`power_${power}`)} ${v.powers[gang] ? "✓" : "✗"}`),
+        ),
+        el("ul", { class: "gang-seats" }, seats.map((s) => el("li", { class: s.i === msg.actor && !v.outcome ? "active" : "" },
+          msg.names[s.i],
+          msg.kinds[s.i] === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+          msg.seats.includes(s.i) ? el("span", { class: "badge badge-you" }, t("you")) : null,
+          el("span", { class: "skill" }, t(`skill_${s.skill}`)),
+        ))),
+      );
+    }));
+    const box = el("input", { type: "checkbox", id: "show-threats", checked: showThreats });
+    box.addEventListener("change", () => {
+      showThreats = box.checked;
+      drawBoard();
+    });
+    threatToggle.replaceChildren(box, el("span", {}, t("show_threats")));
+  }
+
+  function renderLog() {
+    logTitle.textContent = t("log");
+    log.replaceChildren(...msg.view.log.map((entry, i) => el("li", { "data-step": i + 1 }, /^[a-z-]+$/.test(entry) ? t(`power_${entry}`) : entry)));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  return {
+    onState,
+    onMessage,
+    onError() {
+      // A refused shot: let the player aim again.
+      if (sentShot) {
+        sentShot = false;
+        render();
+      } else if (predictionsAsked.length) {
+        predictionsAsked.shift(); // that prediction was refused
+      }
+    },
+    rerender: render,
+    describe(seat, message) {
+      const gang = message.view.seats[seat].gang;
+      return { role: gang, label: t(`gang_${gang}`) };
+    },
+  };
+}

@@ -1,0 +1,248 @@
+// Shared by every page: translations, the JSON API, seat tokens and the table's socket.
+
+const LANG_KEY = "gamenight.lang";
+const strings = {};
+let current = "en";
+
+export function pickLanguage() {
+  const saved = localStorage.getItem(LANG_KEY);
+  if (saved === "en" || saved === "ko") return saved;
+  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  return nav.toLowerCase().startsWith("ko") ? "ko" : "en";
+}
+
+export function lang() {
+  return current;
+}
+
+async function loadStrings(code) {
+  if (!strings[code]) {
+    const response = await fetch(`/static/i18n/${code}.json`);
+    strings[code] = await response.json();
+  }
+  return strings[code];
+}
+
+/** The text for ``key`` in the page's language, with {name} placeholders filled in. */
+export function t(key, vars = {}) {
+  const table = strings[current] || {};
+  let text = table[key] ?? (strings.en || {})[key] ?? key;
+  for (const [name, value] of Object.entries(vars)) {
+    text = text.replaceAll(`{${name}}`, String(value));
+  }
+  return text;
+}
+
+/** Fill every element marked with data-i18n (text), data-i18n-aria / -title / -placeholder. */
+export function translate(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-aria]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nAria));
+  }
+  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+    node.placeholder = t(node.dataset.i18nPlaceholder);
+  }
+}
+
+const listeners = [];
+
+/** Call ``fn`` whenever the language changes (pages re-render their dynamic parts). */
+export function onLanguageChange(fn) {
+  listeners.push(fn);
+}
+
+export async function setLanguage(code) {
+  await loadStrings("en");
+  await loadStrings(code);
+  current = code;
+  localStorage.setItem(LANG_KEY, code);
+  document.documentElement.lang = code;
+  translate();
+  const button = document.getElementById("lang-switch");
+  if (button) {
+    button.textContent = code === "ko" ? "English" : "한국어";
+    button.setAttribute("aria-label", t("switch_language"));
+  }
+  for (const fn of listeners) fn(code);
+}
+
+/** The page chrome every page shares: a header with the home link and the language switch. */
+export async function initPage() {
+  const header = document.querySelector("header.topbar");
+  if (header && !header.querySelector("#lang-switch")) {
+    const button = el("button", { id: "lang-switch", class: "lang-switch", type: "button" });
+    button.addEventListener("click", () => setLanguage(current === "ko" ? "en" : "ko"));
+    header.append(button);
+  }
+  await setLanguage(pickLanguage());
+}
+
+// ---------------------------------------------------------------- DOM
+
+/** A new element: ``el("button", {class: "x", onclick: fn}, "text", child)``. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (value === true) {
+      node.setAttribute(key, "");
+    } else {
+      node.setAttribute(key, String(value));
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Parse server-rendered SVG markup into an element; sized by CSS, not its attributes. */
+export function svgElement(markup) {
+  const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
+  const svg = document.importNode(doc.documentElement, true);
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  return svg;
+}
+
+export function toast(message, kind = "info") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = el("div", { id: "toasts", class: "toasts", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const item = el("div", { class: `toast toast-${kind}` }, message);
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
+}
+
+// ---------------------------------------------------------------- API
+
+export async function api(path, options = {}) {
+  const response = await fetch(path, {
+    headers: { "Content-Type": "application/json" },
+    ...options,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.detail || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+// ---------------------------------------------------------------- seat tokens
+
+const tokenKey = (table) => `gamenight.tokens.${table}`;
+const inviteKey = (table) => `gamenight.invites.${table}`;
+
+/** The seats this device holds at ``table``: {seat number: token}. */
+export function heldTokens(table) {
+  try {
+    return JSON.parse(localStorage.getItem(tokenKey(table)) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function keepToken(table, seat, token) {
+  const held = heldTokens(table);
+  held[seat] = token;
+  localStorage.setItem(tokenKey(table), JSON.stringify(held));
+}
+
+/** Invite links made on this device, so their maker can copy them again later. */
+export function invites(table) {
+  try {
+    return JSON.parse(localStorage.getItem(inviteKey(table)) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function keepInvite(table, seat, token) {
+  const all = invites(table);
+  all[seat] = token;
+  localStorage.setItem(inviteKey(table), JSON.stringify(all));
+}
+
+export function inviteLink(table, token) {
+  return `${location.origin}/table/${table}#token=${encodeURIComponent(token)}`;
+}
+
+/** Move a token from the URL fragment (an invite link) into storage, and clean the URL. */
+export async function claimTokenFromUrl(table) {
+  const match = location.hash.match(/token=([^&]+)/);
+  if (!match) return;
+  const token = decodeURIComponent(match[1]);
+  history.replaceState(null, "", location.pathname + location.search);
+  const held = heldTokens(table);
+  if (Object.values(held).includes(token)) return;
+  // Which seat the token opens is the server's secret until it answers hello; keep it under
+  // a provisional key and file it under its seat when the welcome names it.
+  held[`invite-${Date.now()}`] = token;
+  localStorage.setItem(tokenKey(table), JSON.stringify(held));
+}
+
+// ---------------------------------------------------------------- the socket
+
+/**
+ * The table's WebSocket, reconnecting with back-off. Every (re)connection says hello with
+ * all the tokens held for the table, so the server answers with a fresh state.
+ */
+export class TableSocket {
+  constructor(table, onMessage, onStatus) {
+    this.table = table;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.delay = 300;
+    this.closed = false;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.table}`);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.delay = 300;
+      this.onStatus("open");
+      ws.send(JSON.stringify({ type: "hello", tokens: Object.values(heldTokens(this.table)) }));
+    });
+    ws.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    });
+    ws.addEventListener("close", () => {
+      if (this.closed) return;
+      this.onStatus("closed");
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    });
+    ws.addEventListener("error", () => ws.close());
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    toast(t("not_connected"), "error");
+    return false;
+  }
+}
+
+export function ordinal(n) {
+  if (lang() === "ko") return `${n}등`;
+  const suffix = { 1: "st", 2: "nd", 3: "rd" }[n] || "th";
+  return `${n}${suffix}`;
+}

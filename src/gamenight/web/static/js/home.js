@@ -1,0 +1,354 @@
+// The home page: choose a game, set up a table, list the tables in progress and finished.
+import {
+  api, el, heldTokens, initPage, inviteLink, keepInvite, keepToken, onLanguageChange, t, toast,
+  translate,
+} from "./common.js";
+
+const CENTRIX_COLOURS = ["red", "orange", "yellow", "green", "blue", "white"];
+const GANGS = ["green", "purple"];
+const SKILLS = ["exact", "steady", "normal", "shaky"];
+
+const setup = {
+  game: "centrix",
+  centrix: {
+    seats: [
+      { kind: "device", name: "", role: "red", level: 2 },
+      { kind: "bot", name: "", role: "orange", level: 2 },
+    ],
+    first: 0,
+    bottom: "protect",
+    maxTurns: "",
+  },
+  colorcity: {
+    seats: [
+      { kind: "device", name: "", role: "green", level: 2, skill: "normal" },
+      { kind: "bot", name: "", role: "purple", level: 2, skill: "normal" },
+    ],
+    first: "green",
+    maxTurns: "",
+  },
+};
+let filter = "playing";
+let tables = [];
+
+function option(value, label, selected) {
+  return el("option", { value, selected: value === selected }, label);
+}
+
+function kindSelect(seat, index, onChange) {
+  const select = el(
+    "select",
+    { id: `seat-${index}-kind`, "aria-label": t("seat_kind_of", { n: index + 1 }), class: "seat-kind" },
+    option("device", t("kind_device"), seat.kind),
+    option("invite", t("kind_invite"), seat.kind),
+    option("bot", t("kind_bot"), seat.kind),
+  );
+  select.addEventListener("change", () => {
+    seat.kind = select.value;
+    onChange();
+  });
+  return select;
+}
+
+function levelSelect(seat, index) {
+  const select = el(
+    "select",
+    { id: `seat-${index}-level`, "aria-label": t("bot_level_of", { n: index + 1 }), class: "seat-level" },
+    [1, 2, 3, 4, 5].map((n) => option(String(n), t("level_n", { n }), String(seat.level))),
+  );
+  select.addEventListener("change", () => (seat.level = Number(select.value)));
+  return select;
+}
+
+function nameInput(seat, index) {
+  const placeholder = seat.kind === "bot" ? t("bot_name", { n: seat.level }) : t("player_n", { n: index + 1 });
+  const input = el("input", {
+    type: "text", id: `seat-${index}-name`, maxlength: 40, value: seat.name, placeholder,
+    "aria-label": t("name_of", { n: index + 1 }), class: "seat-name", autocomplete: "off",
+  });
+  input.addEventListener("input", () => (seat.name = input.value));
+  return input;
+}
+
+function renderCentrix(box) {
+  const s = setup.centrix;
+  const count = el("div", { class: "field-row" },
+    el("span", { class: "field-label", id: "players-label" }, t("players")),
+    el("div", { class: "segmented", role: "group", "aria-labelledby": "players-label" },
+      [2, 3, 4, 5, 6].map((n) => el("button", {
+        type: "button", class: "seg", "aria-pressed": String(s.seats.length === n), "data-count": n,
+        onclick: () => setCentrixCount(n),
+      }, String(n))),
+    ),
+  );
+  const rows = s.seats.map((seat, i) => {
+    const colour = el("select", {
+      id: `seat-${i}-colour`, class: `seat-colour swatch-${seat.role}`, "aria-label": t("colour_of", { n: i + 1 }),
+    }, CENTRIX_COLOURS.map((c) => option(c, t(`colour_${c}`), seat.role)));
+    colour.addEventListener("change", () => {
+      // Colours stay distinct: the seat that had the chosen colour takes this one's.
+      const other = s.seats.find((o) => o !== seat && o.role === colour.value);
+      if (other) other.role = seat.role;
+      seat.role = colour.value;
+      renderSetup();
+    });
+    const youngest = el("label", { class: "youngest" },
+      el("input", {
+        type: "radio", name: "first", value: i, checked: s.first === i, id: `seat-${i}-first`,
+        onchange: () => (s.first = i),
+      }),
+      el("span", {}, t("youngest")),
+    );
+    return el("div", { class: "seat-row", "data-seat": i },
+      el("span", { class: `seat-dot dot-${seat.role}`, "aria-hidden": "true" }),
+      colour, nameInput(seat, i), kindSelect(seat, i, renderSetup),
+      seat.kind === "bot" ? levelSelect(seat, i) : el("span", { class: "level-gap" }),
+      youngest,
+    );
+  });
+  const bottom = el("select", { id: "rule-bottom" },
+    ["protect", "knock_off", "floor"].map((b) => option(b, t(`bottom_${b}`), s.bottom)));
+  bottom.addEventListener("change", () => (s.bottom = bottom.value));
+  const cap = el("input", {
+    type: "number", id: "rule-turns", min: 1, max: 999, value: s.maxTurns, placeholder: t("no_limit"),
+  });
+  cap.addEventListener("input", () => (s.maxTurns = cap.value));
+  box.append(
+    count,
+    el("div", { class: "seat-list" }, rows),
+    el("p", { class: "hint" }, t("youngest_hint")),
+    el("details", { class: "variants" },
+      el("summary", {}, t("rule_variants")),
+      el("div", { class: "field-row" }, el("label", { for: "rule-bottom", class: "field-label" }, t("bottom_rule")), bottom),
+      el("div", { class: "field-row" }, el("label", { for: "rule-turns", class: "field-label" }, t("turn_cap")), cap),
+    ),
+  );
+}
+
+function setCentrixCount(n) {
+  const seats = setup.centrix.seats;
+  while (seats.length < n) {
+    const free = CENTRIX_COLOURS.find((c) => !seats.some((s) => s.role === c));
+    seats.push({ kind: "bot", name: "", role: free, level: 2 });
+  }
+  seats.length = n;
+  if (setup.centrix.first >= n) setup.centrix.first = 0;
+  renderSetup();
+}
+
+function renderColorCity(box) {
+  const s = setup.colorcity;
+  const rows = s.seats.map((seat, i) => {
+    const gang = el("select", { id: `seat-${i}-gang`, class: "seat-gang", "aria-label": t("gang_of", { n: i + 1 }) },
+      GANGS.map((g) => option(g, t(`gang_${g}`), seat.role)));
+    gang.addEventListener("change", () => {
+      seat.role = gang.value;
+      renderSetup();
+    });
+    const skill = el("select", { id: `seat-${i}-skill`, class: "seat-skill", "aria-label": t("skill_of", { n: i + 1 }), title: t("skill_help") },
+      SKILLS.map((k) => option(k, t(`skill_${k}`), seat.skill)));
+    skill.addEventListener("change", () => (seat.skill = skill.value));
+    const remove = el("button", {
+      type: "button", class: "btn btn-icon", "aria-label": t("remove_seat", { n: i + 1 }),
+      disabled: s.seats.length <= 2, onclick: () => {
+        s.seats.splice(i, 1);
+        renderSetup();
+      },
+    }, "✕");
+    return el("div", { class: "seat-row", "data-seat": i },
+      el("span", { class: `seat-dot dot-${seat.role}`, "aria-hidden": "true" }),
+      gang, nameInput(seat, i), kindSelect(seat, i, renderSetup),
+      seat.kind === "bot" ? levelSelect(seat, i) : el("span", { class: "level-gap" }),
+      skill, remove,
+    );
+  });
+  const add = el("button", {
+    type: "button", class: "btn", id: "add-seat", disabled: s.seats.length >= 8, onclick: () => {
+      const greens = s.seats.filter((x) => x.role === "green").length;
+      const role = greens > s.seats.length - greens ? "purple" : "green";
+      s.seats.push({ kind: "device", name: "", role, level: 2, skill: "normal" });
+      renderSetup();
+    },
+  }, `+ ${t("add_player")}`);
+  const first = el("select", { id: "first-gang" }, GANGS.map((g) => option(g, t(`gang_${g}`), s.first)));
+  first.addEventListener("change", () => (s.first = first.value));
+  const cap = el("input", { type: "number", id: "rule-turns", min: 1, max: 999, value: s.maxTurns, placeholder: t("no_limit") });
+  cap.addEventListener("input", () => (s.maxTurns = cap.value));
+  box.append(
+    el("p", { class: "hint" }, t("gangs_hint")),
+    el("div", { class: "seat-list" }, rows),
+    el("div", { class: "field-row" }, add),
+    el("div", { class: "field-row" }, el("label", { for: "first-gang", class: "field-label" }, t("who_starts")), first),
+    el("details", { class: "variants" },
+      el("summary", {}, t("rule_variants")),
+      el("div", { class: "field-row" }, el("label", { for: "rule-turns", class: "field-label" }, t("turn_cap")), cap),
+    ),
+  );
+}
+
+function renderSetup() {
+  for (const card of document.querySelectorAll(".game-card")) {
+    card.setAttribute("aria-checked", String(card.dataset.game === setup.game));
+  }
+  const box = document.getElementById("setup-fields");
+  box.replaceChildren();
+  box.className = `${setup.game}-setup`;
+  if (setup.game === "centrix") renderCentrix(box);
+  else renderColorCity(box);
+}
+
+function requestBody() {
+  const s = setup[setup.game];
+  const seats = s.seats.map((seat) => ({
+    kind: seat.kind,
+    name: seat.name.trim(),
+    level: seat.kind === "bot" ? seat.level : null,
+    role: seat.role,
+    ...(setup.game === "colorcity" ? { skill: seat.skill } : {}),
+  }));
+  const rules = {};
+  if (s.maxTurns) rules.max_turns = Number(s.maxTurns);
+  if (setup.game === "centrix" && s.bottom !== "protect") rules.bottom = s.bottom;
+  return { game: setup.game, seats, first: s.first, rules };
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const error = document.getElementById("setup-error");
+  error.hidden = true;
+  const body = requestBody();
+  if (setup.game === "colorcity") {
+    for (const gang of GANGS) {
+      if (!body.seats.some((s) => s.role === gang)) {
+        error.textContent = t("gang_needs_player", { gang: t(`gang_${gang}`) });
+        error.hidden = false;
+        return;
+      }
+    }
+  }
+  const button = document.getElementById("start");
+  button.disabled = true;
+  try {
+    const made = await api("/api/tables", { method: "POST", body });
+    const invited = [];
+    for (const seat of made.seats) {
+      if (!seat.token) continue;
+      if (seat.invite) {
+        keepInvite(made.id, seat.seat, seat.token);
+        invited.push(seat);
+      } else {
+        keepToken(made.id, seat.seat, seat.token);
+      }
+    }
+    if (invited.length) showInvites(made.id, invited);
+    else location.assign(`/table/${made.id}`);
+  } catch (exc) {
+    error.textContent = exc.message;
+    error.hidden = false;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showInvites(table, seats) {
+  const panel = document.getElementById("invite-panel");
+  const list = document.getElementById("invite-list");
+  list.replaceChildren(...seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token)));
+  document.getElementById("go-table").href = `/table/${table}`;
+  panel.hidden = false;
+  panel.scrollIntoView({ behavior: "smooth" });
+}
+
+export function inviteRow(table, seat, name, token) {
+  const link = inviteLink(table, token);
+  const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link", "aria-label": t("invite_for", { name }) });
+  return el("div", { class: "invite-row", "data-seat": seat },
+    el("span", { class: "invite-name" }, name),
+    input,
+    el("button", {
+      type: "button", class: "btn", onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(link);
+        } catch {
+          document.execCommand("copy");
+        }
+        toast(t("copied"));
+      },
+    }, t("copy")),
+  );
+}
+
+// ---------------------------------------------------------------- the tables
+
+async function loadTables() {
+  try {
+    tables = await api("/api/tables");
+  } catch (exc) {
+    toast(exc.message, "error");
+    tables = [];
+  }
+  renderTables();
+}
+
+function renderTables() {
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.filter === filter));
+  }
+  const list = document.getElementById("tables");
+  const shown = tables.filter((x) => (filter === "playing") === (x.status === "playing"));
+  if (!shown.length) {
+    list.replaceChildren(el("li", { class: "empty" }, t(filter === "playing" ? "no_tables_playing" : "no_tables_finished")));
+    return;
+  }
+  list.replaceChildren(...shown.map((table) => {
+    const held = Object.keys(heldTokens(table.id)).length > 0;
+    const playing = table.status === "playing";
+    const winners = table.outcome
+      ? table.seats.filter((_, i) => table.outcome.places[i] === 1).map((s) => s.name).join(", ")
+      : "";
+    const when = new Date(table.updated).toLocaleString(document.documentElement.lang);
+    return el("li", { class: "table-item", "data-table": table.id },
+      el("span", { class: `game-icon icon-${table.game}`, "aria-hidden": "true" }),
+      el("div", { class: "table-main-info" },
+        el("div", { class: "table-game" }, t(table.game)),
+        el("div", { class: "table-seats" }, table.seats.map((s) => el("span", { class: "seat-chip" },
+          el("span", { class: `seat-dot dot-${s.role}`, "aria-hidden": "true" }),
+          s.name, s.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+        ))),
+        el("div", { class: "table-meta" }, playing ? when : `${t("winner")}: ${winners || "—"} · ${when}`),
+      ),
+      el("div", { class: "table-links" },
+        playing && held ? el("a", { class: "btn btn-primary", href: `/table/${table.id}` }, t("play")) : null,
+        playing && !held ? el("a", { class: "btn", href: `/table/${table.id}` }, t("watch")) : null,
+        el("a", { class: "btn", href: `/replay/${table.id}` }, t("replay")),
+      ),
+    );
+  }));
+}
+
+async function main() {
+  await initPage();
+  for (const card of document.querySelectorAll(".game-card")) {
+    card.addEventListener("click", () => {
+      setup.game = card.dataset.game;
+      renderSetup();
+    });
+  }
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => {
+      filter = tab.dataset.filter;
+      renderTables();
+    });
+  }
+  document.getElementById("setup").addEventListener("submit", submit);
+  onLanguageChange(() => {
+    renderSetup();
+    renderTables();
+    translate();
+  });
+  renderSetup();
+  await loadTables();
+}
+
+main();

@@ -1,0 +1,104 @@
+// The replay page: step through any table's game, forward and back.
+import { api, el, initPage, onLanguageChange, ordinal, svgElement, t, toast } from "./common.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const cache = new Map();
+let step = 0;
+let steps = 0;
+let current = null;
+
+async function load(n) {
+  if (!cache.has(n)) cache.set(n, api(`/api/tables/${encodeURIComponent(tableId)}/replay/${n}`));
+  try {
+    return await cache.get(n);
+  } catch (exc) {
+    cache.delete(n);
+    throw exc;
+  }
+}
+
+async function show(n) {
+  n = Math.max(0, Math.min(steps, n));
+  step = n;
+  let data;
+  try {
+    data = await load(n);
+  } catch (exc) {
+    toast(exc.message, "error");
+    return;
+  }
+  if (step !== n) return; // a later click won the race
+  current = data;
+  steps = data.steps;
+  render();
+  // Fetch the neighbours ahead of time so stepping feels instant.
+  if (n + 1 <= steps) load(n + 1).catch(() => {});
+  if (n - 1 >= 0) load(n - 1).catch(() => {});
+}
+
+function render() {
+  if (!current) return;
+  const v = current.view;
+  const svg = svgElement(v.svg);
+  svg.setAttribute("aria-label", t("board_aria"));
+  document.getElementById("board").replaceChildren(svg);
+  const slider = document.getElementById("slider");
+  slider.max = String(steps);
+  slider.value = String(step);
+  document.getElementById("step-label").textContent = t("step_of", { n: step, total: steps });
+  document.getElementById("prev").disabled = step === 0;
+  document.getElementById("first").disabled = step === 0;
+  document.getElementById("next").disabled = step >= steps;
+  document.getElementById("last").disabled = step >= steps;
+  document.body.dataset.step = String(step);
+  const info = document.getElementById("replay-info");
+  const title = t(v.game);
+  const rows = current.names.map((name, seat) => {
+    const role = v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang;
+    const place = v.outcome ? v.outcome.places[seat] : null;
+    return el("li", { "data-seat": seat },
+      el("span", { class: `seat-dot dot-${role}`, "aria-hidden": "true" }),
+      ` ${name} `,
+      place ? el("span", { class: "place-badge" }, t("place_n", { place: ordinal(place) })) : null,
+    );
+  });
+  info.replaceChildren(
+    el("h3", {}, title),
+    el("p", {}, v.outcome ? `${t("game_over")} · ${t(`reason_${v.outcome.reason}`)}` : t(current.finished ? "replay_finished_step" : "replay_live")),
+    el("ul", { class: "replay-seats" }, rows),
+    el("a", { class: "btn", href: `/api/tables/${tableId}/record`, download: `${v.game}-${tableId}.json`, id: "download-record" }, t("download_record")),
+  );
+  const log = document.getElementById("log");
+  log.replaceChildren(...v.log.map((entry, i) => el("li", { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : "" }, entry)));
+  log.scrollTop = log.scrollHeight;
+}
+
+async function main() {
+  await initPage();
+  document.getElementById("first").addEventListener("click", () => show(0));
+  document.getElementById("prev").addEventListener("click", () => show(step - 1));
+  document.getElementById("next").addEventListener("click", () => show(step + 1));
+  document.getElementById("last").addEventListener("click", () => show(steps));
+  document.getElementById("slider").addEventListener("input", (e) => show(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    if (e.key === "ArrowLeft") show(step - 1);
+    else if (e.key === "ArrowRight") show(step + 1);
+    else if (e.key === "Home") show(0);
+    else if (e.key === "End") show(steps);
+    else return;
+    e.preventDefault();
+  });
+  document.getElementById("replay-nav").replaceChildren(el("a", { href: `/table/${tableId}` }, t("to_table")));
+  onLanguageChange(render);
+  try {
+    const first = await load(0);
+    steps = first.steps;
+    // A finished game opens at its end; one in progress at its start.
+    await show(first.finished ? steps : 0);
+  } catch (exc) {
+    document.getElementById("board").replaceChildren(el("p", { class: "form-error" }, exc.message));
+  }
+}
+
+main();

@@ -1,0 +1,156 @@
+// The table page: connects to the table's socket and hands each message to the game's UI.
+import {
+  TableSocket, api, claimTokenFromUrl, el, initPage, inviteLink, invites,
+  onLanguageChange, ordinal, t, toast,
+} from "./common.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+function setConnection(status) {
+  const conn = document.getElementById("conn");
+  conn.dataset.status = status;
+  conn.textContent = status === "open" ? "" : t("reconnecting");
+}
+
+function nav(info) {
+  const box = document.getElementById("table-nav");
+  const mine = invites(tableId);
+  box.replaceChildren(...[
+    Object.keys(mine).length
+      ? el("button", { type: "button", class: "linkish", id: "show-invites", onclick: () => showInvites(info) }, t("invites"))
+      : null,
+    el("a", { href: `/rules/${info.game}`, target: "_blank", rel: "noopener" }, t("rules")),
+    el("a", { href: `/api/tables/${tableId}/record`, download: `${info.game}-${tableId}.json`, id: "download-record" }, t("download_record")),
+    el("a", { href: `/replay/${tableId}` }, t("replay")),
+  ].filter(Boolean));
+}
+
+function showInvites(info) {
+  const mine = invites(tableId);
+  const rows = Object.entries(mine).map(([seat, token]) => {
+    const link = inviteLink(tableId, token);
+    const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link" });
+    return el("div", { class: "invite-row" },
+      el("span", { class: "invite-name" }, info.seats[seat]?.name || `#${seat}`),
+      input,
+      el("button", {
+        type: "button", class: "btn", onclick: async () => {
+          input.select();
+          try {
+            await navigator.clipboard.writeText(link);
+          } catch {
+            document.execCommand("copy");
+          }
+          toast(t("copied"));
+        },
+      }, t("copy")),
+    );
+  });
+  openDialog(t("invite_title"), [el("p", {}, t("invite_help")), ...rows]);
+}
+
+export function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
+  document.getElementById(id)?.remove();
+  const close = el("button", { type: "button", class: "btn", onclick: () => dialog.remove() }, t("close"));
+  const dialog = el("div", { class: "overlay", id, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title` },
+    el("div", { class: "overlay-card" },
+      el("h2", { id: `${id}-title` }, title),
+      body,
+      el("div", { class: "form-actions" }, actions, close),
+    ),
+  );
+  dialog.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") dialog.remove();
+  });
+  document.body.append(dialog);
+  (dialog.querySelector(".btn-primary") || close).focus();
+  return dialog;
+}
+
+/** The game-over screen: every seat by place. ``describe(seat)`` gives its colour or gang. */
+function gameOver(message, describe) {
+  const outcome = message.view.outcome;
+  if (!outcome || document.getElementById("game-over")) return;
+  const order = outcome.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
+  const mine = new Set(message.seats);
+  const won = message.seats.some((s) => outcome.places[s] === 1);
+  const draw = outcome.places.every((p) => p === 1);
+  let headline = t("game_over");
+  if (draw) headline = t("draw");
+  else if (won) headline = t("you_won");
+  const list = el("ol", { class: "places" }, order.map(({ place, seat }) => {
+    const who = describe(seat);
+    return el("li", { class: `place place-${place}`, "data-seat": seat },
+      el("span", { class: "place-no" }, ordinal(place)),
+      el("span", { class: `seat-dot dot-${who.role}`, "aria-hidden": "true" }),
+      el("span", { class: "place-name" }, message.names[seat] + (mine.has(seat) ? ` (${t("you")})` : "")),
+      el("span", { class: "place-role" }, who.label),
+    );
+  }));
+  openDialog(headline, [
+    el("p", { class: "reason" }, t(`reason_${outcome.reason}`)),
+    list,
+  ], {
+    id: "game-over",
+    actions: [
+      el("a", { class: "btn", href: `/api/tables/${tableId}/record`, download: `${message.view.game}-${tableId}.json` }, t("download_record")),
+      el("a", { class: "btn", href: `/replay/${tableId}` }, t("replay")),
+      el("a", { class: "btn btn-primary", href: "/" }, t("new_game")),
+    ],
+  });
+}
+
+async function main() {
+  await initPage();
+  await claimTokenFromUrl(tableId);
+  let info;
+  try {
+    info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+  } catch (exc) {
+    document.getElementById("main").replaceChildren(el("p", { class: "form-error" }, exc.message));
+    return;
+  }
+  const title = document.getElementById("table-title");
+  const setTitle = () => {
+    title.textContent = t(info.game);
+    document.title = `${t(info.game)} — gamenight`;
+  };
+  setTitle();
+  nav(info);
+  document.body.classList.add(`game-${info.game}`);
+  const module = info.game === "centrix" ? await import("./centrix.js") : await import("./colorcity.js");
+  const root = document.getElementById("main");
+  root.replaceChildren();
+  let socket = null;
+  const game = module.create({
+    root,
+    tableId,
+    info,
+    send: (message) => socket.send(message),
+    // Set once a state is on screen (after its animation): what the browser tests wait for.
+    shown: (message) => {
+      document.body.dataset.version = String(message.version);
+      document.body.dataset.actor = String(message.actor);
+    },
+    gameOver: (message) => gameOver(message, (seat) => game.describe(seat, message)),
+  });
+  socket = new TableSocket(tableId, (message) => {
+    if (message.type === "welcome") {
+      document.body.dataset.seats = message.seats.join(",");
+    } else if (message.type === "state") {
+      game.onState(message);
+    } else if (message.type === "error") {
+      toast(message.message, "error");
+      game.onError?.(message);
+    } else {
+      game.onMessage?.(message);
+    }
+  }, setConnection);
+  onLanguageChange(() => {
+    setTitle();
+    nav(info);
+    game.rerender?.();
+  });
+}
+
+main();

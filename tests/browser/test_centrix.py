@@ -1,0 +1,112 @@
+"""Centrix in the browser: set up against a bot, play a turn by clicking, undo, reload."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Server, shot
+from tests.browser.helpers import (
+    centrix_finish_turn,
+    centrix_play,
+    version,
+    wait_my_turn,
+    wait_version,
+)
+
+NewPage = Callable[..., Page]
+
+
+def test_set_up_against_a_bot_and_play_a_turn_by_clicking(
+    server: Server, new_page: NewPage
+) -> None:
+    page = new_page()
+    page.goto(server.url + "/")
+    page.click("#choose-centrix")
+    page.fill("#seat-0-name", "Ann")
+    page.select_option("#seat-1-kind", "bot")
+    page.select_option("#seat-1-level", "1")
+    page.select_option("#seat-1-colour", "blue")
+    shot(page, "centrix-01-set-up")
+    page.click("#start")
+    page.wait_for_url("**/table/*")
+    wait_my_turn(page)
+    assert page.locator(".play-card").count() == 3
+    assert page.locator(".player[data-seat='1'] .pawn-chip.dot-blue").count() == 1
+    shot(page, "centrix-02-my-turn")
+
+    # A play, taken back: the board and the log are as they were.
+    centrix_play(page)
+    assert page.locator("#log li").count() == 1
+    page.click("#undo")
+    wait_version(page, 0)
+    assert page.locator("#log li").count() == 0
+    assert page.locator("#undo").is_hidden()
+
+    plays = centrix_finish_turn(page)
+    assert 1 <= plays <= 3
+    assert page.locator("#log li").count() == plays
+    shot(page, "centrix-03-turn-done")
+    # The bot takes its turn and it comes back to Ann.
+    wait_my_turn(page)
+    assert version(page) > plays
+    assert page.locator(".player.active[data-seat='0']").count() == 1
+    shot(page, "centrix-04-after-bot")
+
+
+def test_reload_in_the_middle_of_a_game_and_continue(server: Server, new_page: NewPage) -> None:
+    made = server.create(
+        {
+            "game": "centrix",
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+            "seed": 7,
+        }
+    )
+    token = made["seats"][0]["token"]
+    page = new_page()
+    page.goto(f"{server.url}/table/{made['id']}#token={token}")
+    wait_my_turn(page)
+    # The token moved into storage and out of the address bar.
+    assert "token" not in page.url
+    centrix_play(page)
+    hand = page.locator(".play-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    page.reload()
+    wait_my_turn(page)
+    wait_version(page, 1)
+    assert page.locator("#log li").count() == 1
+    assert page.locator(".play-card").evaluate_all("cards => cards.map(c => c.dataset.card)") == (
+        hand
+    )
+    centrix_play(page)
+    assert page.locator("#log li").count() == 2
+    shot(page, "centrix-05-after-reload")
+
+
+def test_hot_seat_hides_the_next_hand_until_its_player_is_there(
+    server: Server, new_page: NewPage
+) -> None:
+    page = new_page(width=390, height=844)  # a phone passed round the table
+    page.goto(server.url + "/")
+    page.fill("#seat-0-name", "Ann")
+    page.fill("#seat-1-name", "Bo")
+    page.select_option("#seat-1-kind", "device")
+    page.click("#start")
+    page.wait_for_selector("#curtain:not([hidden])")
+    assert "Ann" in (page.text_content("#curtain") or "")
+    assert page.locator(".play-card").count() == 0
+    shot(page, "hotseat-01-curtain")
+    page.click("#reveal")
+    wait_my_turn(page)
+    ann_hand = page.locator(".play-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    assert len(ann_hand) == 3
+    shot(page, "hotseat-02-ann-phone")
+    centrix_finish_turn(page)
+    # Bo's turn on the same device: his cards stay hidden until he says he is there.
+    page.wait_for_selector("#curtain:not([hidden])")
+    assert "Bo" in (page.text_content("#curtain") or "")
+    assert page.locator(".play-card").count() == 0
+    page.click("#reveal")
+    wait_my_turn(page)
+    assert "Bo" in (page.text_content("#turn-banner") or "")
+    assert page.locator(".play-card").count() == 3

@@ -1,0 +1,122 @@
+"""Color City in the browser: aim by dragging (slingshot), watch the flick, decide on powers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Server, shot
+from tests.browser.helpers import version, wait_my_turn, wait_version
+
+NewPage = Callable[..., Page]
+PAINT = {"green": "#2e9d4f", "purple": "#7b3fa0"}
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not on screen"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def wait_prediction(page: Page) -> None:
+    """Until the path drawn is the server's prediction for the aim shown now."""
+    page.wait_for_function(
+        "() => { const b = document.getElementById('board');"
+        " return b.dataset.predicted && b.dataset.predicted === b.dataset.aim; }"
+    )
+
+
+@pytest.mark.parametrize("gang", ["green", "purple"])
+def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None:
+    other = "purple" if gang == "green" else "green"
+    page = new_page()
+    page.goto(server.url + "/")
+    page.click("#choose-colorcity")
+    page.select_option("#seat-0-gang", gang)
+    page.select_option("#seat-0-skill", "exact")  # so the pitch lands where predicted
+    page.select_option("#seat-1-gang", other)
+    page.select_option("#seat-1-kind", "device")  # both gangs on this device: hot seat
+    page.select_option("#first-gang", gang)
+    shot(page, f"colorcity-{gang}-01-set-up")
+    page.click("#start")
+    page.wait_for_url("**/table/*")
+    wait_my_turn(page)
+    page.wait_for_selector("#launch-cube")
+
+    # Slide the cube to the left along the launch line, then pull it back down and to the
+    # right: a slingshot sends it up and to the left on screen, whichever gang is at the
+    # bottom (Purple sees the board turned round).
+    x, y = centre(page, "#launch-cube")
+    # Screen pixels per millimetre of board (the matrix is turned round for Purple).
+    mm = page.evaluate(
+        "(() => { const m = document.querySelector('#board svg .world').getScreenCTM();"
+        " return Math.hypot(m.a, m.b); })()"
+    )
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 28 * mm, y, steps=4)
+    assert float(page.input_value("#aim-position")) < 0  # to the gang's left
+    # 56 mm of pull: about 1.3 m/s, which stops in the middle of the city.
+    page.mouse.move(x - 16 * mm, y + 55 * mm, steps=8)
+    wait_prediction(page)
+    cube_x, cube_y = centre(page, "#launch-cube")
+    stop_x, stop_y = centre(page, ".predicted-stop")
+    assert stop_x < cube_x, "a pull to the right sends the cube to the left"
+    assert stop_y < cube_y, "a pull down sends the cube up the board"
+    assert float(page.input_value("#aim-direction")) > 0  # counter-clockwise: to its left
+    predicted = page.locator("rect.square.predicted").evaluate_all(
+        "squares => squares.map(s => s.dataset.square)"
+    )
+    assert predicted, "the predicted stop is in the city"
+    shot(page, f"colorcity-{gang}-02-aiming")
+    page.mouse.up()
+    wait_version(page, 1)
+    assert page.locator("#log li").count() == 1
+
+    if page.locator("#power-box:not([hidden])").count():
+        # Each gang's power is offered after its own pitch, with its rule.
+        power = "lucky-day" if gang == "green" else "purple-pain"
+        assert page.locator(f"[data-decision='{power}']").count() == 1
+        assert page.locator(".power-choice .rule").text_content()
+        shot(page, f"colorcity-{gang}-03-power")
+        page.click("[data-decision='pass']")
+        wait_version(page, 2)
+    # The squares the cube covered are painted in the gang's colour.
+    for square in predicted:
+        fill = page.locator(f"rect.square[data-square='{square}']").get_attribute("fill")
+        assert fill == PAINT[gang]
+    assert int(page.locator(f".gang-{gang} .gang-squares").get_attribute("data-squares") or 0) >= 1
+    # The other gang pitches next on this device, with its own HQ at the bottom.
+    wait_my_turn(page)
+    page.wait_for_selector(f"#board svg.view-{other} #launch-cube")
+    assert version(page) == 2
+    shot(page, f"colorcity-{gang}-04-next-gang")
+
+
+def test_pitch_with_the_controls(server: Server, new_page: NewPage) -> None:
+    made = server.create(
+        {
+            "game": "colorcity",
+            "seats": [
+                {"kind": "device", "name": "Gi", "role": "green", "skill": "exact"},
+                {"kind": "device", "name": "Pa", "role": "purple", "skill": "exact"},
+            ],
+            "first": "green",
+            "seed": 5,
+        }
+    )
+    page = new_page()
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    # The keyboard way: sliders and a button, for anyone who cannot drag.
+    page.locator("#aim-speed").fill("1.3")
+    wait_prediction(page)
+    assert "e4" in (page.text_content("#prediction-text") or "")
+    page.click("#pitch")
+    wait_version(page, 1)
+    page.click("[data-decision='lucky-day']")
+    wait_version(page, 2)
+    assert page.locator(".gang-green .power-badge.used").count() == 1
+    assert page.locator("#aim-box:not([hidden])").count() == 1  # the same player pitches again

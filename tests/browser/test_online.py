@@ -1,0 +1,91 @@
+"""An online game: two devices play each other through an invite link while a third
+watches; then the finished game's replay and record."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Server, shot
+from tests.browser.helpers import centrix_finish_turn, version, wait_my_turn, wait_version
+
+NewPage = Callable[..., Page]
+
+
+def test_two_devices_play_through_an_invite_while_a_third_watches(
+    server: Server, new_page: NewPage
+) -> None:
+    ann = new_page()
+    ann.goto(server.url + "/")
+    ann.click("#choose-centrix")
+    ann.fill("#seat-0-name", "Ann")
+    ann.fill("#seat-1-name", "Bo")
+    ann.select_option("#seat-1-kind", "invite")
+    ann.click(".variants summary")
+    ann.fill("#rule-turns", "2")  # a short game: it ends after one turn each
+    ann.click("#start")
+    ann.wait_for_selector("#invite-panel:not([hidden])")
+    link = ann.input_value(".invite-row[data-seat='1'] input")
+    assert "#token=" in link
+    shot(ann, "online-01-invite")
+    ann.click("#go-table")
+    wait_my_turn(ann)
+    table = ann.url
+
+    bo = new_page()
+    bo.goto(link)
+    bo.wait_for_selector("body[data-version='0']")
+    assert bo.url == table, "the invite's token leaves the address bar"
+    assert bo.locator(".play-card").count() == 3
+    assert bo.locator(".turn-banner.mine").count() == 0
+
+    watcher = new_page()
+    watcher.goto(table)
+    watcher.wait_for_selector("body[data-version='0']")
+    assert watcher.locator(".play-card").count() == 0, "a spectator sees nobody's hand"
+    assert watcher.text_content("#hand-title") == "You are watching"
+
+    plays = centrix_finish_turn(ann)
+    for page in (bo, watcher):
+        wait_version(page, plays)
+        assert page.locator("#log li").count() == plays
+    shot(watcher, "online-02-watcher")
+
+    wait_my_turn(bo)
+    shot(bo, "online-03-bo-turn")
+    more = centrix_finish_turn(bo)
+    total = plays + more
+    for page in (ann, bo, watcher):
+        page.wait_for_selector("#game-over")
+        assert page.locator("#game-over .places li").count() == 2
+        assert "turn limit" in (page.text_content("#game-over .reason") or "")
+    assert version(watcher) == total
+    shot(ann, "online-04-game-over")
+
+    # The finished game's replay, stepped back and forth with the keys and the buttons.
+    watcher.goto(table.replace("/table/", "/replay/"))
+    watcher.wait_for_selector(f"body[data-step='{total}']")
+    assert watcher.locator("#log li").count() == total
+    watcher.keyboard.press("ArrowLeft")
+    watcher.wait_for_selector(f"body[data-step='{total - 1}']")
+    assert watcher.locator("#log li").count() == total - 1
+    watcher.keyboard.press("Home")
+    watcher.wait_for_selector("body[data-step='0']")
+    assert watcher.locator("#log li").count() == 0
+    assert watcher.locator("#board .pawn").count() == 0
+    watcher.click("#next")
+    watcher.wait_for_selector("body[data-step='1']")
+    assert watcher.locator("#board .pawn").count() >= 1 or "-" in (
+        watcher.text_content("#log li") or ""
+    )
+    shot(watcher, "online-05-replay")
+
+    with watcher.expect_download() as download:
+        watcher.click("#download-record")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["game"] == "centrix"
+    assert len(record["actions"]) == total
+    assert [s["name"] for s in record["seats"]] == ["Ann", "Bo"]

@@ -1,0 +1,101 @@
+"""Restarting the server mid-game, the two languages and the rules pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Console, Server, shot
+from tests.browser.helpers import centrix_play, wait_my_turn, wait_version
+
+NewPage = Callable[..., Page]
+
+
+def test_restart_the_server_in_the_middle_of_a_game_and_continue(
+    own_server: Server, new_page: NewPage, console: Console
+) -> None:
+    # While the server is down the browser reports each failed reconnection attempt.
+    console.allowed.append("WebSocket connection to")
+    made = own_server.create(
+        {
+            "game": "centrix",
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+            "seed": 21,
+        }
+    )
+    page = new_page()
+    page.goto(f"{own_server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    centrix_play(page)
+    log = page.locator("#log li").all_text_contents()
+
+    own_server.stop()
+    page.wait_for_selector("#conn[data-status='closed']")
+    shot(page, "restart-01-server-down")
+    own_server.start()
+    page.wait_for_selector("#conn[data-status='open']", state="attached")
+    wait_version(page, 1)
+    assert page.locator("#log li").all_text_contents() == log
+    # Seed 21 deals Ann a second play in this turn: she carries on where she was.
+    wait_my_turn(page)
+    centrix_play(page)
+    assert page.locator("#log li").count() == 2
+    shot(page, "restart-02-continued")
+
+
+def test_the_interface_speaks_korean_by_browser_or_by_choice(
+    server: Server, new_page: NewPage
+) -> None:
+    korean = new_page(locale="ko-KR")
+    korean.goto(server.url + "/")
+    korean.wait_for_selector("html[lang='ko']")
+    assert korean.text_content(".hero h1") == "우리 집 게임의 밤"
+    assert korean.text_content("#start") == "게임 시작"
+
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("html[lang='en']")
+    assert page.text_content(".hero h1") == "Game night at home"
+    page.click("#lang-switch")
+    page.wait_for_selector("html[lang='ko']")
+    assert page.text_content(".hero h1") == "우리 집 게임의 밤"
+    assert page.text_content("#choose-centrix .game-name") == "센트릭스"
+    assert page.text_content("#seat-0-kind option[value='device']") == "이 기기"
+    shot(page, "korean-01-home")
+    page.reload()  # the choice is remembered
+    page.wait_for_selector("html[lang='ko']")
+    page.click("#choose-colorcity")
+    assert page.text_content("#choose-colorcity .game-name") == "컬러 시티"
+    page.click("#lang-switch")
+    page.wait_for_selector("html[lang='en']")
+    assert page.text_content(".hero h1") == "Game night at home"
+
+
+@pytest.mark.parametrize(("game", "title"), [("centrix", "Centrix"), ("colorcity", "Color City")])
+def test_rules_pages_render_in_both_languages(
+    server: Server, new_page: NewPage, game: str, title: str
+) -> None:
+    page = new_page()
+    page.goto(f"{server.url}/rules/{game}")
+    page.wait_for_selector("#rules h1")
+    assert title in (page.text_content("#rules h1") or "")
+    assert page.locator("#rules h2").count() >= 3
+    assert page.locator("#rules-note").is_hidden()
+    shot(page, f"rules-{game}-en", full_page=False)
+    english = page.text_content("#rules h2")
+    page.click("#lang-switch")
+    page.wait_for_selector("html[lang='ko']")
+    translated = (resources.files("gamenight.web") / "rules_docs" / f"{game}.ko.md").is_file()
+    if translated:
+        page.wait_for_function(
+            "t => document.querySelector('#rules h2').textContent !== t", arg=english
+        )
+        assert page.locator("#rules-note").is_hidden()
+    else:
+        # No Korean text yet: the English rules, with a note saying so in Korean.
+        page.wait_for_selector("#rules-note:not([hidden])")
+        assert "영어" in (page.text_content("#rules-note") or "")
+    shot(page, f"rules-{game}-ko", full_page=False)
