@@ -92,7 +92,7 @@ class IsmctsBot(SeededBot):
         budget: Budget | None = None,
         *,
         exploration: float = 0.5,
-        bias: float = 1.0,
+        bias: float = 3.0,
         temperature: float = 3.0,
         beam: int = 6,
         rollout_plays: int = 40,

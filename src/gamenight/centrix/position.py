@@ -24,18 +24,15 @@ Twelve fields separated by single spaces::
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Colour
 from gamenight.centrix.cards import DECK, Card, format_cards, parse_cards
-from gamenight.core.errors import NotationError
+from gamenight.core.errors import NotationError, read_field
 
 _DIGITS = "0123456789ab"
 _STATUSES = ("playing", "finished", "turn_cap", "stalemate")
 _EMPTY = -1
-T = TypeVar("T")
 
 
 class PositionError(NotationError):
@@ -99,7 +96,7 @@ class Position:
         )
         status = fields[12]
 
-        players = tuple(_field("seats", Colour.from_letter, c) for c in seats)
+        players = tuple(read_field("seats", Colour.from_letter, c, PositionError) for c in seats)
         n = len(players)
         if not 2 <= n <= 6 or len(set(players)) != n:
             raise PositionError(f"seats: 2–6 distinct pawn colours, not {seats!r}")
@@ -129,13 +126,15 @@ class Position:
         hand_texts = hands.split(",")
         if len(hand_texts) != n:
             raise PositionError(f"hands: one group per seat ({n}), not {len(hand_texts)}")
-        hand_cards = tuple(tuple(_field("hands", parse_cards, h)) for h in hand_texts)
+        hand_cards = tuple(
+            tuple(read_field("hands", parse_cards, h, PositionError)) for h in hand_texts
+        )
         if any(len(h) > 3 for h in hand_cards):
             raise PositionError("hands: a hand holds at most 3 cards")
         if any(list(h) != sorted(h) for h in hand_cards):
             raise PositionError("hands: cards in a hand are written sorted (R1…W3, A, S)")
-        draw_cards = tuple(_field("draw pile", parse_cards, draw))
-        discard_cards = tuple(_field("discard pile", parse_cards, discard))
+        draw_cards = tuple(read_field("draw pile", parse_cards, draw, PositionError))
+        discard_cards = tuple(read_field("discard pile", parse_cards, discard, PositionError))
         counted = Counter(draw_cards + discard_cards + sum(hand_cards, ()))
         if counted != Counter(DECK):
             missing = Counter(DECK) - counted
@@ -187,10 +186,3 @@ class Position:
             places=place_values,
             status=status,
         )
-
-
-def _field(name: str, read: Callable[[str], T], text: str) -> T:
-    try:
-        return read(text)
-    except NotationError as exc:
-        raise PositionError(f"{name}: {exc}") from None

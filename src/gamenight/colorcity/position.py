@@ -24,19 +24,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.shots import Skill
 from gamenight.colorcity.table import Gang
-from gamenight.core.errors import GamenightError, NotationError
+from gamenight.core.errors import NotationError, read_field
 
 EMPTY = -1
 PHASES = ("pitch", "power", "over")
 REASONS = ("line", "block", "elimination", "turn_cap")
-T = TypeVar("T")
 
 
 class PositionError(NotationError):
@@ -138,7 +135,10 @@ class Position:
             if gang_text not in ("g", "p"):
                 raise PositionError(f"seats: each seat is 'g:skill' or 'p:skill', not {item!r}")
             seat_list.append(
-                (Gang("gp".index(gang_text)), _field("seats", Skill.parse, skill_text))
+                (
+                    Gang("gp".index(gang_text)),
+                    read_field("seats", Skill.parse, skill_text, PositionError),
+                )
             )
         for gang in Gang:
             if not any(g is gang for g, _ in seat_list):
@@ -169,10 +169,3 @@ class Position:
             winner=winner,
             reason=reason,
         )
-
-
-def _field(name: str, read: Callable[[str], T], text: str) -> T:
-    try:
-        return read(text)
-    except GamenightError as exc:
-        raise PositionError(f"{name}: {exc}") from None

@@ -4,6 +4,11 @@ Each one carries a message a player could understand. All derive from ValueError
 so callers that only know "bad input" can catch that.
 """
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class GamenightError(Exception):
     """Base of every error gamenight raises on purpose."""
@@ -23,3 +28,11 @@ class RecordError(GamenightError, ValueError):
 
 class RulesError(GamenightError, ValueError):
     """A rules value or a set-up that is not valid."""
+
+
+def read_field(name: str, read: Callable[[str], T], text: str, error: type[NotationError]) -> T:
+    """``read(text)``, with any error it raises restated as ``error`` naming the field."""
+    try:
+        return read(text)
+    except GamenightError as exc:
+        raise error(f"{name}: {exc}") from None

@@ -246,3 +246,24 @@ export function ordinal(n) {
   const suffix = { 1: "st", 2: "nd", 3: "rd" }[n] || "th";
   return `${n}${suffix}`;
 }
+
+/** A row with a seat's invite link and a button that copies it. */
+export function inviteRow(table, seat, name, token) {
+  const link = inviteLink(table, token);
+  const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link", "aria-label": t("invite_for", { name }) });
+  return el("div", { class: "invite-row", "data-seat": seat },
+    el("span", { class: "invite-name" }, name),
+    input,
+    el("button", {
+      type: "button", class: "btn", onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(link);
+        } catch {
+          document.execCommand("copy");
+        }
+        toast(t("copied"));
+      },
+    }, t("copy")),
+  );
+}

@@ -1,6 +1,6 @@
 // The home page: choose a game, set up a table, list the tables in progress and finished.
 import {
-  api, el, heldTokens, initPage, inviteLink, keepInvite, keepToken, onLanguageChange, t, toast,
+  api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, onLanguageChange, t, toast,
   translate,
 } from "./common.js";
 
@@ -259,25 +259,6 @@ function showInvites(table, seats) {
   panel.scrollIntoView({ behavior: "smooth" });
 }
 
-export function inviteRow(table, seat, name, token) {
-  const link = inviteLink(table, token);
-  const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link", "aria-label": t("invite_for", { name }) });
-  return el("div", { class: "invite-row", "data-seat": seat },
-    el("span", { class: "invite-name" }, name),
-    input,
-    el("button", {
-      type: "button", class: "btn", onclick: async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(link);
-        } catch {
-          document.execCommand("copy");
-        }
-        toast(t("copied"));
-      },
-    }, t("copy")),
-  );
-}
 
 // ---------------------------------------------------------------- the tables
 

@@ -1,6 +1,6 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
-  TableSocket, api, claimTokenFromUrl, el, initPage, inviteLink, invites,
+  TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites,
   onLanguageChange, ordinal, t, toast,
 } from "./common.js";
 
@@ -27,25 +27,8 @@ function nav(info) {
 
 function showInvites(info) {
   const mine = invites(tableId);
-  const rows = Object.entries(mine).map(([seat, token]) => {
-    const link = inviteLink(tableId, token);
-    const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link" });
-    return el("div", { class: "invite-row" },
-      el("span", { class: "invite-name" }, info.seats[seat]?.name || `#${seat}`),
-      input,
-      el("button", {
-        type: "button", class: "btn", onclick: async () => {
-          input.select();
-          try {
-            await navigator.clipboard.writeText(link);
-          } catch {
-            document.execCommand("copy");
-          }
-          toast(t("copied"));
-        },
-      }, t("copy")),
-    );
-  });
+  const rows = Object.entries(mine).map(([seat, token]) =>
+    inviteRow(tableId, seat, info.seats[seat]?.name || `#${seat}`, token));
   openDialog(t("invite_title"), [el("p", {}, t("invite_help")), ...rows]);
 }
 
