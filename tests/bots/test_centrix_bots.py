@@ -7,7 +7,15 @@ import random
 import pytest
 
 from gamenight.bots.base import Budget
-from gamenight.bots.centrix import GreedyBot, IsmctsBot, RandomBot, fast_play, rewards
+from gamenight.bots.centrix import (
+    GreedyBot,
+    IsmctsBot,
+    RandomBot,
+    TurnPlannerBot,
+    fast_play,
+    plan_turn,
+    rewards,
+)
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState
 from gamenight.centrix.position import Position
@@ -33,6 +41,7 @@ def make_bots(seed: int) -> list[object]:
         RandomBot(seed),
         GreedyBot(seed),
         IsmctsBot(seed, Budget(iterations=25)),
+        TurnPlannerBot(seed, beam=3),
     ]
 
 
@@ -50,7 +59,7 @@ def test_the_fast_rollout_policy_is_legal() -> None:
         assert fast_play(state, rng) in set(state.legal_plays())
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", [0, 1, 2, 3])
 def test_seeded_bots_with_an_iteration_budget_repeat_their_choices(index: int) -> None:
     def choices() -> list[str]:
         bot = make_bots(7)[index]
@@ -75,7 +84,7 @@ def hidden_twin(state: CentrixState, seat: int, rng: random.Random) -> CentrixSt
     return CentrixState(state.rules, state.players, twin)
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", [0, 1, 2, 3])
 def test_bots_do_not_peek(index: int) -> None:
     rng = random.Random(5)
     for i, state in enumerate(positions(8, seed=4)):
@@ -134,3 +143,19 @@ def test_budget_counts_iterations() -> None:
         state = positions(1, seed=10)[0]
     bot.choose(state.view(state.to_move))
     assert bot.last_iterations == 17
+
+
+def test_the_turn_plan_is_a_whole_legal_turn_and_no_worse_than_any_first_play() -> None:
+    rng = random.Random(3)
+    for state in positions(10, seed=6):
+        seat = state.to_move
+        assert seat is not None
+        before = state.position()
+        by_first, plan = plan_turn(state, seat, rng, beam=4)
+        assert state.position() == before
+        best = max(by_first.values(), key=lambda item: item[0])
+        assert plan == best[1]
+        for play in plan:  # every play of the plan is legal in turn, and then the turn ends
+            assert state.to_move == seat
+            state.push(play)
+        assert state.to_move != seat or state.is_over

@@ -61,14 +61,16 @@ def _centrix() -> GameBots:
         bots={
             "random": bots.RandomBot,
             "greedy": bots.GreedyBot,
+            "planner": bots.TurnPlannerBot,
+            "planner2": lambda seed, budget: bots.TurnPlannerBot(seed, budget, beam=2),
             "ismcts": bots.IsmctsBot,
         },
         levels={
             1: "random",
             2: "greedy",
-            3: "ismcts:60it",
-            4: "ismcts:250it",
-            5: "ismcts:1000it",
+            3: "planner2",
+            4: "planner",
+            5: "ismcts:1s",
         },
     )
 
