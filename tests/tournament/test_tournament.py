@@ -82,3 +82,18 @@ def test_the_command_prints_a_summary(tmp_path: Path, capsys: pytest.CaptureFixt
     assert summary["by_bot"][0]["ci95"][1] == pytest.approx(1.0)
     assert len(out.read_text().splitlines()) == 4
     assert main(["tournament", "centrix", "--bots", "nobody", "--games", "1"]) == 2
+
+
+def test_results_are_summarised_again_from_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.jsonl"
+    Tournament("centrix", ["greedy", "random"], 2, 4, seed=2).run(out=out)
+    assert main(["results", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 4
+    assert {row["label"] for row in summary["by_bot"]} == {"greedy", "random"}
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{not json\n")
+    assert main(["results", str(broken)]) == 2
+    assert "cannot read results" in capsys.readouterr().err

@@ -35,6 +35,28 @@ def register(commands: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
 
+    results = commands.add_parser(
+        "results", help="the summary of tournament results (JSON lines) written earlier"
+    )
+    results.add_argument("files", type=Path, nargs="+")
+    results.add_argument("--json", action="store_true", help="print the summary as JSON")
+    results.set_defaults(run=run_results)
+
+
+def run_results(ns: argparse.Namespace) -> int:
+    games: list[GameResult] = []
+    for path in ns.files:
+        try:
+            games += load(path)
+        except (OSError, ValueError, TypeError) as exc:
+            raise NotationError(f"cannot read results from {path}: {exc}") from exc
+    summary = summarise(games)
+    if ns.json:
+        print(json.dumps(summary_dict(summary)))
+    else:
+        print_summary(Console(width=110), summary)
+    return 0
+
 
 def run(ns: argparse.Namespace) -> int:
     rules = json.loads(ns.rules) if ns.rules else None
@@ -59,7 +81,7 @@ def run(ns: argparse.Namespace) -> int:
     if ns.json:
         print(json.dumps(summary_dict(summary)))
     else:
-        print_summary(Console(), summary, out)
+        print_summary(Console(width=110), summary, out)
     return 0
 
 
