@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import centrix, colorcity, tournament
+from gamenight.cli import centrix, colorcity, envs, tournament
 from gamenight.core.errors import GamenightError
 
 
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     centrix.register(games)
     colorcity.register(games)
     tournament.register(games)
+    envs.register(games)
     return parser
 
 
