@@ -27,9 +27,9 @@ from gamenight.centrix.state import EMPTY, HAND_SIZE, PLAYING, CentrixState
 
 
 class Refill(NamedTuple):
-    """A hand to refill with ``count`` chance cards, from ``draw`` then ``discard``."""
+    """A hand to refill with ``cards`` chance cards, from ``draw`` then ``discard``."""
 
-    count: int
+    cards: int
     draw: tuple[Card, ...]
     discard: tuple[Card, ...]
 
@@ -94,7 +94,9 @@ class DealtCentrix(CentrixState):
         CentrixState.__init__(self, rules, position.players, position)
 
 
-def pool_after(draw: tuple[Card, ...], discard: tuple[Card, ...], drawn: list[Card]) -> Counter[Card]:
+def pool_after(
+    draw: tuple[Card, ...], discard: tuple[Card, ...], drawn: list[Card]
+) -> Counter[Card]:
     """The cards the next chance draw comes from, after ``drawn`` of a refill."""
     if len(drawn) < len(draw):
         return Counter(draw) - Counter(drawn)

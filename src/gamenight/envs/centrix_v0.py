@@ -42,7 +42,7 @@ def env(**kwargs: Any) -> raw_env:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's naming
-    metadata = {  # noqa: RUF012 — PettingZoo reads it from the class
+    metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it from the class
         "render_modes": ["ansi", "rgb_array"],
         "name": "centrix_v0",
         "is_parallelizable": False,

@@ -87,6 +87,22 @@ class ShotGrid:
             self.spins[w],
         )
 
+    def nearest(self, shot: Shot) -> int:
+        """The grid action closest to ``shot``: nearest position, direction and spin, and the
+        row whose speed (at that direction) is closest to the shot's reach. For playing a
+        continuous bot's shots in the discrete game."""
+
+        def closest(values: tuple[float, ...], x: float) -> int:
+            return min(range(len(values)), key=lambda i: abs(values[i] - x))
+
+        p = closest(self.position_values, shot.position)
+        d = closest(self.directions, shot.direction)
+        w = closest(self.spins, shot.spin)
+        direction = self.directions[d]
+        speeds = tuple(self.speed(row, direction) for row in self.row_values)
+        s = closest(speeds, shot.speed)
+        return ((p * len(self.directions) + d) * len(self.row_values) + s) * len(self.spins) + w
+
     def decision(self, action: int) -> Decision:
         if not self.num_shots <= action < self.num_actions:
             raise ValueError(f"action {action} is not a power decision")

@@ -4,18 +4,19 @@
 >>> env = colorcity_v0.env(skill="normal", render_mode="ansi")
 >>> env.reset(seed=1)
 >>> env.agent_selection
-'green'
+'player_0'
 
-Agents ``green`` and ``purple`` (Green starts). By default actions are the discrete grid of
-:class:`gamenight.envs.colorcity_codec.ShotGrid` (1215 shots, then ``lucky-day``,
-``purple-pain`` and ``pass``) with an ``action_mask``; ``continuous=True`` makes the action a
-``Box`` of five numbers ``[position mm, direction °, speed m/s, spin rad/s, power]`` within the
-table's shot limits: in the pitch phase the first four are the shot, in the power phase the
-fifth decides (≥ 0.5 uses the gang's power, below passes). Continuous observations carry no
-mask (a Box cannot be masked). Each seat pitches with its ``skill``'s execution noise, drawn
-from the game's generator (seeded by ``reset(seed=…)``). The turn cap ``max_turns`` (default
-60) is a rule of the game: the gang with more squares wins, so it is a termination. Rewards
-at the end: +1 the winner, −1 the loser, 0 each for a draw. See docs/envs.md.
+Agents ``player_0`` (Green, who starts) and ``player_1`` (Purple). By default actions are
+the discrete grid of :class:`gamenight.envs.colorcity_codec.ShotGrid` (1215 shots, then
+``lucky-day``, ``purple-pain`` and ``pass``) with an ``action_mask``. With
+``continuous=True`` the action is a ``Box`` of five numbers within the table's shot limits,
+``[position mm, direction °, speed m/s, spin rad/s, power]``: in the pitch phase the first
+four are the shot, in the power phase the fifth decides (≥ 0.5 uses the gang's power, below
+passes). Continuous observations carry no mask (a Box cannot be masked). Each seat pitches
+with its ``skill``'s execution noise, drawn from the game's generator (seeded by
+``reset(seed=…)``). The turn cap ``max_turns`` (default 60) is a rule of the game: the gang
+with more squares wins, so it is a termination. Rewards at the end: +1 the winner, −1 the
+loser, 0 each for a draw. See docs/envs.md.
 """
 
 from __future__ import annotations
@@ -63,12 +64,14 @@ def continuous_space(table: Table) -> spaces.Box:
     low = np.array(
         [-half, -table.max_direction_deg, table.min_speed, -table.max_spin, 0.0], np.float32
     )
-    high = np.array([half, table.max_direction_deg, table.max_speed, table.max_spin, 1.0], np.float32)
+    high = np.array(
+        [half, table.max_direction_deg, table.max_speed, table.max_spin, 1.0], np.float32
+    )
     return spaces.Box(low, high, dtype=np.float32)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's naming
-    metadata = {  # noqa: RUF012 — PettingZoo reads it from the class
+    metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it from the class
         "render_modes": ["ansi", "rgb_array"],
         "name": "colorcity_v0",
         "is_parallelizable": False,
@@ -92,7 +95,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's nami
         self.continuous = continuous
         self.grid = grid or codec.ShotGrid(self.table)
         self.render_mode = render_mode
-        self.possible_agents = ["green", "purple"]
+        self.possible_agents = ["player_0", "player_1"]  # seat 0 Green, seat 1 Purple
         size = codec.observation_size(self.table)
         obs = spaces.Box(0.0, 1.0, (size,), np.float32)
         self._observation_spaces: dict[str, spaces.Space[Any]] = {}
@@ -130,15 +133,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's nami
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = "green"
+        self.agent_selection = "player_0"
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state
         assert state is not None
         seat = self.possible_agents.index(agent)
-        out: dict[str, Any] = {
-            "observation": codec.encode(state.view(seat), self.table.max_turns)
-        }
+        out: dict[str, Any] = {"observation": codec.encode(state.view(seat), self.table.max_turns)}
         if not self.continuous:
             if state.pitcher == seat:
                 out["action_mask"] = self.grid.mask(state.phase, state.legal_decisions())

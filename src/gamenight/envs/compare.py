@@ -74,9 +74,7 @@ class GameResult:
 
 
 def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200) -> GameResult:
-    game = pyspiel.load_game(
-        "python_gamenight_centrix", {"players": 2, "max_turns": max_turns}
-    )
+    game = pyspiel.load_game("python_gamenight_centrix", {"players": 2, "max_turns": max_turns})
     me = index % 2  # gamenight's seat: swapped every game
     chance = np.random.RandomState(seed * 100_003 + index)
     ours = IsmctsBot(seed=seed * 7 + index, budget=Budget(seconds=seconds))
@@ -122,7 +120,9 @@ def summarise(results: list[GameResult]) -> dict[str, Any]:
         "gamenight_wins": wins,
         "win_rate": wins / len(results) if results else 0.0,
         "interval95": [low, high],
-        "reasons": {r: sum(1 for x in results if x.reason == r) for r in {x.reason for x in results}},
+        "reasons": {
+            r: sum(1 for x in results if x.reason == r) for r in {x.reason for x in results}
+        },
         "mean_plays": float(np.mean([r.plays for r in results])) if results else 0.0,
         "mean_game_seconds": float(np.mean([r.seconds for r in results])) if results else 0.0,
         "openspiel_simulations_per_decision": float(

@@ -86,6 +86,7 @@ class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.state: CentrixState | None = None
         self._builder = centrix_codec.PlayBuilder()
         self._opponents: dict[int, Opponent] = {}
+        self.plays_made = 0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -95,9 +96,11 @@ class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.state = CentrixState.new(self.num_players, seed=_seed(rng), rules=self.rules)
         others = [s for s in range(self.num_players) if s != self.seat]
         self._opponents = {
-            s: centrix_opponent(spec, _seed(rng)) for s, spec in zip(others, self.specs, strict=True)
+            s: centrix_opponent(spec, _seed(rng))
+            for s, spec in zip(others, self.specs, strict=True)
         }
         self._builder.reset()
+        self.plays_made = 0  # plays of every seat this episode
         self._play_opponents()
         return self._observation(), self._info()
 
@@ -108,6 +111,7 @@ class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             seat = state._seat
             state._push(self._opponents[seat].act(state, seat))
             state._stack.clear()
+            self.plays_made += 1
 
     def _observation(self) -> npt.NDArray[np.float32]:
         assert self.state is not None
@@ -141,6 +145,7 @@ class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if play is not None:
             state._push(play)
             state._stack.clear()
+            self.plays_made += 1
             self._builder.reset()
             self._play_opponents()
         reward = 0.0
@@ -194,6 +199,7 @@ class ColorCityEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
         self.state: ColorCityState | None = None
         self.seat = int(self.gang)  # seat 0 is Green, seat 1 Purple
         self._opponent: Opponent | None = None
+        self.plays_made = 0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -206,17 +212,20 @@ class ColorCityEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
             seats = [(Gang.GREEN, theirs), (Gang.PURPLE, mine)]
         self.state = ColorCityState.new(seed=_seed(rng), seats=seats, table=self.table)
         self._opponent = colorcity_opponent(self.opponent_spec, _seed(rng))
+        self.plays_made = 0  # pitches and decisions of both seats this episode
         self._play_opponent()
         return self._observation(), self._info()
 
     def _play_opponent(self) -> None:
         state = self.state
-        assert state is not None and self._opponent is not None
+        assert state is not None
+        assert self._opponent is not None
         while not state.is_over and state.pitcher != self.seat:
             seat = state.pitcher
             assert seat is not None
             state.push(self._opponent.act(state, seat))
             state._stack.clear()
+            self.plays_made += 1
 
     def _observation(self) -> npt.NDArray[np.float32]:
         assert self.state is not None
@@ -255,6 +264,7 @@ class ColorCityEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
             return self._observation(), -1.0, True, False, self._info(**extra)
         state.push(move)
         state._stack.clear()
+        self.plays_made += 1
         self._play_opponent()
         reward = 0.0
         outcome = state.outcome

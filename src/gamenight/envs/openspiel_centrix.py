@@ -148,7 +148,7 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
             return
         if self._need is not None:
             self._drawn.append(Card(action))
-            if len(self._drawn) == self._need.count:
+            if len(self._drawn) == self._need.cards:
                 assert self._pending is not None
                 result = self.engine.play(self._pending, self._drawn)
                 assert result is None

@@ -39,6 +39,8 @@ def colorcity_opponent(spec: str, seed: int | None) -> Opponent:
         from gamenight.colorcity.bot import SimpleBot
 
         simple = SimpleBot(seed)
-        return Opponent("colorcity SimpleBot (no colorcity registry yet)", lambda s, _: simple.act(s))
+        return Opponent(
+            "colorcity SimpleBot (no colorcity registry yet)", lambda s, _: simple.act(s)
+        )
     bot = bots.bot(spec, seed)
     return Opponent(f"colorcity {spec}", lambda state, seat: bot.choose(state.view(seat)))
