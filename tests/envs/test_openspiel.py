@@ -147,7 +147,7 @@ def play_centrix(game: pyspiel.Game, bot: ismcts.ISMCTSBot, theirs: int, seed: i
 
 
 def test_openspiel_ismcts_plays_full_games_of_centrix_against_gamenight() -> None:
-    game = pyspiel.load_game("python_gamenight_centrix", {"players": 2, "max_turns": 16})
+    game = pyspiel.load_game("python_gamenight_centrix", {"players": 2, "max_turns": 10})
     rng = np.random.RandomState(3)
     bot = ismcts.ISMCTSBot(
         game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=3, random_state=rng

@@ -24,6 +24,7 @@ def register(commands: Any) -> None:
     compare.add_argument("--seconds", type=float, default=0.25, help="per decision")
     compare.add_argument("--workers", type=int, default=1)
     compare.add_argument("--seed", type=int, default=2026)
+    compare.add_argument("--max-turns", type=int, default=200, help="the rules' turn cap")
     compare.add_argument("--out", help="JSON file of every game and the summary")
     compare.set_defaults(run=_compare)
     bench = sub.add_parser("bench", help="steps per second: native engine and each adapter")
@@ -34,7 +35,7 @@ def register(commands: Any) -> None:
 def _compare(ns: argparse.Namespace) -> int:
     from gamenight.envs.compare import run
 
-    summary = run(ns.games, ns.seconds, ns.workers, ns.seed, ns.out)
+    summary = run(ns.games, ns.seconds, ns.workers, ns.seed, ns.out, ns.max_turns)
     print(json.dumps(summary, indent=1))
     return 0
 

@@ -137,7 +137,12 @@ def summarise(results: list[GameResult]) -> dict[str, Any]:
 
 
 def run(
-    games: int, seconds: float, workers: int = 1, seed: int = 2026, out: str | None = None
+    games: int,
+    seconds: float,
+    workers: int = 1,
+    seed: int = 2026,
+    out: str | None = None,
+    max_turns: int = 200,
 ) -> dict[str, Any]:
     results: list[GameResult] = []
 
@@ -149,6 +154,7 @@ def run(
                     {
                         "seconds_per_decision": seconds,
                         "seed": seed,
+                        "max_turns": max_turns,
                         "summary": summary,
                         "games": [asdict(r) for r in results],
                     },
@@ -158,7 +164,7 @@ def run(
         return summary
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_game, i, seconds, seed) for i in range(games)]
+        futures = [pool.submit(play_game, i, seconds, seed, max_turns) for i in range(games)]
         for future in futures:
             results.append(future.result())
             save()  # partial results survive an interrupted run
