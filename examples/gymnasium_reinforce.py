@@ -70,6 +70,7 @@ def main() -> None:
     parser.add_argument("--eval", type=int, default=40)
     parser.add_argument("--max-turns", type=int, default=20)
     parser.add_argument("--shaping", type=float, default=0.02)
+    parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     env = gymnasium.make("gamenight/ColorCity-v0", opponent="level2", max_turns=args.max_turns)
@@ -82,7 +83,13 @@ def main() -> None:
     start = time.perf_counter()
     for episode in range(args.episodes):
         _, _, score = run_episode(
-            env, weights, rng, args.seed + episode, baseline=baseline, shaping=args.shaping
+            env,
+            weights,
+            rng,
+            args.seed + episode,
+            lr=args.lr,
+            baseline=baseline,
+            shaping=args.shaping,
         )
         baseline += 0.05 * (score - baseline)
         if (episode + 1) % 50 == 0:

@@ -46,6 +46,7 @@ class DealtCentrix(CentrixState):
     """CentrixState with refills taken from ``dealt`` (see the module's docstring)."""
 
     dealt: list[Card] | None = None
+    tree: Any = None  # the adapter's decision tree of the current legal plays (a cache)
 
     def _refill(self, hand: list[Card]) -> None:
         dealt = self.dealt

@@ -23,6 +23,7 @@ play is one sequence. See docs/envs.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -56,8 +57,10 @@ def rotation_code(rotation: Rotation | None) -> int:
     return NO_ROTATION + 1 + (rotation.ring - 1) * len(SPIN_AMOUNTS) + index
 
 
+@lru_cache(maxsize=1 << 16)
 def play_codes(play: Play) -> Codes:
-    """The decisions that make up ``play``: three for a rotation alone, else four."""
+    """The decisions that make up ``play``: three for a rotation alone, else four. (Cached:
+    adapters code every legal play at every decision, and plays recur a lot.)"""
     card, rotation, move = play
     head = (int(card), rotation_code(rotation))
     if move is None:
@@ -97,32 +100,74 @@ def action_name(action: int) -> str:
     return "to top" if action == TO_TOP else f"to {square_name(action - TO_BASE)}"
 
 
+class PlayTree:
+    """The legal plays of one position as a tree of decisions: for every prefix of
+    decisions, the sorted legal next actions, and the play each complete sequence makes.
+    Branches are worked out when first asked for (a random playout asks for one path)."""
+
+    __slots__ = ("_coded", "_done", "_next", "source")
+
+    def __init__(self, plays: Sequence[Play]) -> None:
+        self.source = plays
+        self._coded = [(play_codes(p), p) for p in plays]
+        self._next: dict[Codes, list[int]] = {}
+        self._done: dict[Codes, Play] | None = None
+
+    def legal_actions(self, prefix: Codes) -> list[int]:
+        found = self._next.get(prefix)
+        if found is None:
+            n = len(prefix)
+            found = sorted({c[n] for c, _ in self._coded if len(c) > n and c[:n] == prefix})
+            self._next[prefix] = found
+        return found
+
+    def step(self, prefix: Codes, action: int) -> tuple[Codes, Play | None]:
+        """The prefix after ``action`` and the play it completes (or None). Raises
+        ValueError if the action is not legal after ``prefix``."""
+        if action not in self.legal_actions(prefix):
+            stage = STAGES[min(len(prefix), 3)]
+            raise ValueError(
+                f"action {action} ({_safe_name(int(action))}) is not legal at the {stage} stage"
+            )
+        extended = (*prefix, int(action))
+        if len(extended) < 3:  # no play is decided in fewer than three decisions
+            return extended, None
+        if self._done is None:
+            self._done = dict(self._coded)
+        return extended, self._done.get(extended)
+
+
+def tree_of(plays: Sequence[Play], cache: Any = None) -> PlayTree:
+    """The PlayTree of ``plays``, reusing ``cache`` if it was built from the same object."""
+    if cache is not None and cache.source is plays:
+        return cache  # type: ignore[no-any-return]
+    return PlayTree(plays)
+
+
 class PlayBuilder:
     """The decisions of the current play so far, against the mover's legal plays.
 
     Keep one per game; call :meth:`reset` whenever the legal plays change (after a play).
     """
 
-    __slots__ = ("_coded", "prefix")
+    __slots__ = ("_tree", "prefix")
 
     def __init__(self) -> None:
         self.prefix: Codes = ()
-        self._coded: list[tuple[Codes, Play]] | None = None
+        self._tree: PlayTree | None = None
 
     def reset(self) -> None:
         self.prefix = ()
-        self._coded = None
+        self._tree = None
 
-    def _codes(self, plays: Sequence[Play]) -> list[tuple[Codes, Play]]:
-        if self._coded is None:
-            self._coded = [(play_codes(p), p) for p in plays]
-        return self._coded
+    def _of(self, plays: Sequence[Play]) -> PlayTree:
+        if self._tree is None:
+            self._tree = PlayTree(plays)
+        return self._tree
 
     def legal_actions(self, plays: Sequence[Play]) -> list[int]:
         """The sorted action ids that extend the prefix towards a legal play."""
-        n = len(self.prefix)
-        prefix = self.prefix
-        return sorted({c[n] for c, _ in self._codes(plays) if len(c) > n and c[:n] == prefix})
+        return list(self._of(plays).legal_actions(self.prefix))
 
     def mask(self, plays: Sequence[Play]) -> npt.NDArray[np.int8]:
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -132,21 +177,7 @@ class PlayBuilder:
     def choose(self, plays: Sequence[Play], action: int) -> Play | None:
         """Add one decision; returns the finished play, or None while it is incomplete.
         Raises ValueError (changing nothing) if the action is not legal here."""
-        extended = (*self.prefix, int(action))
-        n = len(extended)
-        done: Play | None = None
-        possible = False
-        for codes, play in self._codes(plays):
-            if codes[:n] == extended:
-                if len(codes) == n:
-                    done = play
-                possible = True
-        if not possible:
-            stage = STAGES[min(len(self.prefix), 3)]
-            raise ValueError(
-                f"action {action} ({_safe_name(int(action))}) is not legal at the {stage} stage"
-            )
-        self.prefix = extended
+        self.prefix, done = self._of(plays).step(self.prefix, int(action))
         return done
 
 

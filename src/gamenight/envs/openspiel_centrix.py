@@ -119,14 +119,18 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         return int(engine._seat)
 
-    def _plays(self) -> list[Play]:
-        assert self.engine is not None
-        return self.engine.legal_plays()
+    def _tree(self) -> codec.PlayTree:
+        # The decision tree is kept on the engine next to its own cache of legal plays, and
+        # rebuilt only when the engine has listed new ones (clones start without either).
+        engine = self.engine
+        assert engine is not None
+        engine.legal_plays()
+        tree = codec.tree_of(engine._legal or (), getattr(engine, "tree", None))
+        engine.tree = tree
+        return tree
 
     def _legal_actions(self, player: int) -> list[int]:
-        builder = codec.PlayBuilder()
-        builder.prefix = self.prefix
-        return builder.legal_actions(self._plays())
+        return list(self._tree().legal_actions(self.prefix))
 
     def _pool(self) -> Counter[Card]:
         if self.engine is None:
@@ -154,11 +158,9 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
                 assert result is None
                 self._pending, self._need, self._drawn = None, None, []
             return
-        builder = codec.PlayBuilder()
-        builder.prefix = self.prefix
-        play = builder.choose(self._plays(), action)
+        prefix, play = self._tree().step(self.prefix, action)
         if play is None:
-            self.prefix = builder.prefix
+            self.prefix = prefix
             return
         self.prefix = ()
         need = self.engine.play(play)
