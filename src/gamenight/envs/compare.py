@@ -6,7 +6,10 @@ chance nodes (deal and refills) are sampled from a seeded generator; gamenight's
 play enters the game as its decisions (card, rotation, from, to); OpenSpiel's ``ISMCTSBot``
 (UCT, c = 2, one random rollout per leaf, as in OpenSpiel's examples) decides each of its
 decisions that has a choice with the same ``t`` seconds (it searches until the deadline
-instead of a fixed number of simulations: :class:`TimedISMCTSBot`). Seats alternate.
+instead of a fixed number of simulations: :class:`TimedISMCTSBot`), but never fewer than two
+simulations, the least OpenSpiel's bot can choose from (the first only expands the root).
+A random rollout to the end of a Centrix game can take longer than ``t``, so OpenSpiel's bot
+may overrun its budget; both bots' actual think times are recorded. Seats alternate.
 
 Run: ``gamenight envs compare --games 100 --seconds 0.25 --workers 2 --out FILE``.
 """
@@ -71,6 +74,8 @@ class GameResult:
     seconds: float
     openspiel_simulations: float  # mean per searched decision
     gamenight_iterations: float  # mean per play
+    openspiel_seconds: float = 0.0  # mean think time per searched decision
+    gamenight_seconds: float = 0.0  # mean think time per play
 
 
 def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200) -> GameResult:
@@ -82,19 +87,28 @@ def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200
     state = game.new_initial_state()
     plays = 0
     iterations: list[int] = []
+    ours_time: list[float] = []
+    theirs_time: list[float] = []
     start = time.perf_counter()
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(chance.choice(actions, p=probs)))
         elif state.current_player() == me:
+            t0 = time.perf_counter()
             play = ours.choose(state.engine.view(me))
+            ours_time.append(time.perf_counter() - t0)
             iterations.append(ours.last_iterations)
             for code in codec.play_codes(play):
                 state.apply_action(code)
             plays += 1
         else:
-            state.apply_action(theirs.step(state))
+            searched = len(theirs.simulations)
+            t0 = time.perf_counter()
+            action = theirs.step(state)
+            if len(theirs.simulations) > searched:  # a real choice, not a forced one
+                theirs_time.append(time.perf_counter() - t0)
+            state.apply_action(action)
             plays += not state.prefix  # the decision finished a play
     outcome = state.engine.outcome
     return GameResult(
@@ -106,6 +120,8 @@ def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200
         seconds=time.perf_counter() - start,
         openspiel_simulations=float(np.mean(theirs.simulations)) if theirs.simulations else 0.0,
         gamenight_iterations=float(np.mean(iterations)) if iterations else 0.0,
+        openspiel_seconds=float(np.mean(theirs_time)) if theirs_time else 0.0,
+        gamenight_seconds=float(np.mean(ours_time)) if ours_time else 0.0,
     )
 
 
@@ -131,6 +147,12 @@ def summarise(results: list[GameResult]) -> dict[str, Any]:
         if results
         else 0.0,
         "gamenight_iterations_per_play": float(np.mean([r.gamenight_iterations for r in results]))
+        if results
+        else 0.0,
+        "openspiel_seconds_per_decision": float(np.mean([r.openspiel_seconds for r in results]))
+        if results
+        else 0.0,
+        "gamenight_seconds_per_play": float(np.mean([r.gamenight_seconds for r in results]))
         if results
         else 0.0,
     }
