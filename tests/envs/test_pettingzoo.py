@@ -108,3 +108,13 @@ def test_colorcity_grid_actions_are_the_documented_shots() -> None:
     mask = env.observe("player_0")["action_mask"]
     assert mask[: grid.num_shots].all()
     assert not mask[grid.num_shots :].any()
+
+
+def test_rule_variants_and_the_turn_cap_reach_the_engine() -> None:
+    env = centrix_v0.env(num_players=2, rules={"bottom": "knock_off"}, max_turns=50)
+    env.reset(seed=0)
+    rules = env.unwrapped.state.rules
+    assert (rules.bottom, rules.max_turns) == ("knock_off", 50)
+    capped = centrix_v0.env(rules={"max_turns": 7}, max_turns=50)
+    capped.reset(seed=0)
+    assert capped.unwrapped.state.rules.max_turns == 7  # the rules' own cap wins
