@@ -202,3 +202,30 @@ def test_colorcity_noise_is_a_27_point_chance_node_with_the_skills_moments() -> 
     exact = pyspiel.load_game("python_gamenight_colorcity", {"skill": "exact"}).new_initial_state()
     exact.apply_action(0)
     assert not exact.is_chance_node()
+
+
+def test_resampling_during_a_refill_redraws_from_the_sampled_pools() -> None:
+    game = pyspiel.load_game("python_gamenight_centrix", {"players": 3})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(6)
+    # Play on until a refill of two or more cards has drawn its first card.
+    while not (state.engine is not None and state._need is not None and state._drawn):
+        if state.is_chance_node():
+            chance_step(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.is_chance_node()
+    for player in (0, 1, 2):
+        sample = state.resample_from_infostate(player, random.Random(player).random)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.is_chance_node()
+        assert len(sample._drawn) == len(state._drawn)
+        assert sum(p for _, p in sample.chance_outcomes()) == pytest.approx(1.0)
+        while sample.is_chance_node():  # the sampled refill completes into a legal state
+            chance_step(sample, rng)
+        assert (
+            sum(len(h) for h in sample.engine.hands)
+            + len(sample.engine.draw)
+            + len(sample.engine.discard)
+            == 42
+        )

@@ -190,6 +190,30 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else None
         rng = random.Random(seed)
         clone.engine = from_state(self.engine.view(player_id).sample(rng))
+        if self._pending is not None:
+            # The engine waits before the pending play, whose card everybody has seen: it
+            # must be in the mover's sampled hand.
+            engine, card = clone.engine, self._pending.card
+            mover = engine._seat
+            if card not in engine.hands[mover]:
+                hidden = [h for s, h in enumerate(engine.hands) if s not in (mover, player_id)]
+                where = next(h for h in [*hidden, engine.draw] if card in h)
+                swap = rng.randrange(len(engine.hands[mover]))
+                where[where.index(card)], engine.hands[mover][swap] = (
+                    engine.hands[mover][swap],
+                    card,
+                )
+                for h in engine.hands:
+                    h.sort()
+                engine._legal = None
+            # The refill under way came from the true pile: ask the sampled deal for its own
+            # pools and draw the cards already drawn again from them.
+            refill = engine.play(self._pending)
+            assert refill is not None  # the refill's size depends only on public counts
+            clone._need, clone._drawn = refill, []
+            for _ in self._drawn:
+                pool = pool_after(refill.draw, refill.discard, clone._drawn)
+                clone._drawn.append(rng.choice(sorted(pool.elements())))
         return clone
 
     def __str__(self) -> str:
