@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import centrix, colorcity, serve, tournament
+from gamenight.cli import centrix, colorcity, envs, serve, tournament
 from gamenight.core.errors import GamenightError
 
 
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     colorcity.register(games)
     tournament.register(games)
     serve.register(games)
+    envs.register(games)
     return parser
 
 

@@ -1,0 +1,47 @@
+"""``gamenight envs …``: the research adapters' long runs (needs the ``rl`` extra).
+
+- ``gamenight envs compare --games 100 --seconds 0.25 --workers 2 --out FILE``: gamenight's
+  ISMCTS against OpenSpiel's Python ISMCTSBot on Centrix (see gamenight.envs.compare);
+- ``gamenight envs bench``: steps per second through each adapter against the native engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "envs", help="research adapters (OpenSpiel, PettingZoo, Gymnasium): comparisons, speed"
+    )
+    sub = parser.add_subparsers(dest="envs_command", metavar="COMMAND", required=True)
+    compare = sub.add_parser(
+        "compare", help="gamenight ISMCTS vs OpenSpiel's ISMCTSBot on Centrix, equal time"
+    )
+    compare.add_argument("--games", type=int, default=100)
+    compare.add_argument("--seconds", type=float, default=0.25, help="per decision")
+    compare.add_argument("--workers", type=int, default=1)
+    compare.add_argument("--seed", type=int, default=2026)
+    compare.add_argument("--max-turns", type=int, default=200, help="the rules' turn cap")
+    compare.add_argument("--out", help="JSON file of every game and the summary")
+    compare.set_defaults(run=_compare)
+    bench = sub.add_parser("bench", help="steps per second: native engine and each adapter")
+    bench.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    bench.set_defaults(run=_bench)
+
+
+def _compare(ns: argparse.Namespace) -> int:
+    from gamenight.envs.compare import run
+
+    summary = run(ns.games, ns.seconds, ns.workers, ns.seed, ns.out, ns.max_turns)
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+def _bench(ns: argparse.Namespace) -> int:
+    from gamenight.envs.bench import run
+
+    print(json.dumps(run(ns.seconds), indent=1))
+    return 0

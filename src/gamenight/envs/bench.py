@@ -1,0 +1,237 @@
+"""``gamenight envs bench``: how fast each adapter steps, against the native engine.
+
+Every measurement plays whole games with a uniformly random policy (over legal plays for the
+engine, over the mask's legal actions for the adapters) for about ``seconds`` of wall time on
+one core and counts:
+
+- ``actions_per_s``: calls into the interface (engine pushes; adapter steps, OpenSpiel's
+  chance nodes included);
+- ``plays_per_s``: game moves made — Centrix card plays (one to four adapter decisions each),
+  Color City pitches and power decisions. The Gymnasium environments count the opponent
+  bots' plays too, and their time includes the bots' thinking (level 1 for Centrix: a random
+  bot that samples a determinization per play; the Color City bot aims with one noise-free
+  simulation per shot), so their overhead is an upper bound on the adapter's own.
+
+``plays_per_s`` is comparable across interfaces; the ratio to the engine's is each
+adapter's overhead. Centrix: 2 players, turn cap 200. Color City: 2 players, ``normal``
+hands (OpenSpiel: the noise as its 27-outcome chance node), turn cap 30.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+Measure = Callable[[], tuple[int, int]]  # one game: (actions, plays)
+
+
+def _rate(game: Measure, seconds: float) -> dict[str, float]:
+    actions = plays = games = 0
+    start = time.perf_counter()
+    while games == 0 or time.perf_counter() - start < seconds:
+        a, p = game()
+        actions, plays, games = actions + a, plays + p, games + 1
+    elapsed = time.perf_counter() - start
+    return {
+        "actions_per_s": actions / elapsed,
+        "plays_per_s": plays / elapsed,
+        "actions_per_play": actions / plays if plays else 0.0,
+        "games": games,
+    }
+
+
+# ---------------------------------------------------------------------------- Centrix
+
+
+def centrix_native(rng: random.Random) -> Measure:
+    from gamenight.centrix import CentrixState, Rules
+
+    def game() -> tuple[int, int]:
+        state = CentrixState.new(2, seed=rng.getrandbits(32), rules=Rules(max_turns=200))
+        plays = 0
+        while not state.is_over:
+            state._push(rng.choice(state.legal_plays()))
+            state._stack.clear()
+            plays += 1
+        return plays, plays
+
+    return game
+
+
+def centrix_openspiel(rng: random.Random) -> Measure:
+    import pyspiel
+
+    import gamenight.envs.openspiel  # noqa: F401 — registers the games
+
+    game_ = pyspiel.load_game("python_gamenight_centrix", {"players": 2, "max_turns": 200})
+
+    def game() -> tuple[int, int]:
+        state = game_.new_initial_state()
+        actions = plays = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                plays += not state.prefix
+            actions += 1
+        return actions, plays
+
+    return game
+
+
+def centrix_pettingzoo(rng: random.Random) -> Measure:
+    from gamenight.envs import centrix_v0
+
+    env = centrix_v0.env(num_players=2, max_turns=200)
+
+    def game() -> tuple[int, int]:
+        env.reset(seed=rng.getrandbits(32))
+        actions = plays = 0
+        for _ in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            actions += 1
+            plays += not env.unwrapped._builder.prefix
+        return actions, plays
+
+    return game
+
+
+def centrix_gymnasium(rng: random.Random) -> Measure:
+    from gamenight.envs.gym import CentrixEnv
+
+    env = CentrixEnv(num_players=2, opponents="level1", max_turns=200)
+
+    def game() -> tuple[int, int]:
+        _, info = env.reset(seed=rng.getrandbits(32))
+        actions = 0
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"]).tolist()
+            _, _, done, _, info = env.step(rng.choice(legal))
+            actions += 1
+        return actions, env.plays_made
+
+    return game
+
+
+# ---------------------------------------------------------------------------- Color City
+
+
+def colorcity_native(rng: random.Random) -> Measure:
+    from gamenight.colorcity import ColorCityState, Decision
+    from gamenight.colorcity.table import DEFAULT_TABLE
+    from gamenight.envs.colorcity_codec import ShotGrid
+
+    table = DEFAULT_TABLE.with_(max_turns=30)
+    grid = ShotGrid(table)
+
+    def game() -> tuple[int, int]:
+        state = ColorCityState.new(seed=rng.getrandbits(32), table=table)
+        actions = 0
+        while not state.is_over:
+            if state.expects() == "shot":
+                state.push(grid.shot(rng.randrange(grid.num_shots)))
+            else:
+                state.push(rng.choice([Decision.PASS, *state.legal_decisions()]))
+            state._stack.clear()
+            actions += 1
+        return actions, actions
+
+    return game
+
+
+def colorcity_openspiel(rng: random.Random) -> Measure:
+    import pyspiel
+
+    import gamenight.envs.openspiel  # noqa: F401 — registers the games
+
+    game_ = pyspiel.load_game("python_gamenight_colorcity", {"skill": "normal", "max_turns": 30})
+
+    def game() -> tuple[int, int]:
+        state = game_.new_initial_state()
+        actions = plays = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                plays += 1
+            actions += 1
+        return actions, plays
+
+    return game
+
+
+def colorcity_pettingzoo(rng: random.Random) -> Measure:
+    from gamenight.envs import colorcity_v0
+
+    env = colorcity_v0.env(max_turns=30)
+
+    def game() -> tuple[int, int]:
+        env.reset(seed=rng.getrandbits(32))
+        actions = 0
+        for _ in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            actions += 1
+        return actions, actions
+
+    return game
+
+
+def colorcity_gymnasium(rng: random.Random) -> Measure:
+    from gamenight.envs.gym import ColorCityEnv
+
+    env = ColorCityEnv(opponent="level2", max_turns=30)
+
+    def game() -> tuple[int, int]:
+        _, info = env.reset(seed=rng.getrandbits(32))
+        actions = 0
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"]).tolist()
+            _, _, done, _, info = env.step(rng.choice(legal))
+            actions += 1
+        return actions, env.plays_made
+
+    return game
+
+
+def run(seconds: float = 3.0, seed: int = 7) -> dict[str, dict[str, dict[str, float]]]:
+    rng = random.Random(seed)
+    measures: dict[str, dict[str, Measure]] = {
+        "centrix": {
+            "native": centrix_native(rng),
+            "openspiel": centrix_openspiel(rng),
+            "pettingzoo": centrix_pettingzoo(rng),
+            "gymnasium (opponent level1)": centrix_gymnasium(rng),
+        },
+        "colorcity": {
+            "native": colorcity_native(rng),
+            "openspiel": colorcity_openspiel(rng),
+            "pettingzoo": colorcity_pettingzoo(rng),
+            "gymnasium (opponent level2)": colorcity_gymnasium(rng),
+        },
+    }
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for game, by_interface in measures.items():
+        out[game] = {}
+        for name, measure in by_interface.items():
+            result = _rate(measure, seconds)
+            native = out[game].get("native", result)
+            result["overhead"] = native["plays_per_s"] / result["plays_per_s"]
+            out[game][name] = result
+    return out

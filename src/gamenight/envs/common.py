@@ -1,0 +1,18 @@
+"""What the adapters share: returns from places."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def place_returns(places: Sequence[int]) -> list[float]:
+    """Each seat's return from its place: (seats behind − seats ahead) / (n − 1).
+
+    In [−1, 1], summing to 0 whatever the ties (every pair of seats contributes +1 and −1,
+    or nothing when they share a place); two players get +1 / −1, or 0 each for a draw.
+    """
+    n = len(places)
+    return [
+        (sum(1 for q in places if q > p) - sum(1 for q in places if q < p)) / (n - 1)
+        for p in places
+    ]

@@ -1,0 +1,257 @@
+"""Centrix as an OpenSpiel Python game: ``python_gamenight_centrix``.
+
+Imperfect information with explicit chance (see docs/envs.md):
+
+- the deal is 3 × players chance nodes, one card each, seat 0 first, each a card kind drawn
+  from the cards left in the deck with probability count / remaining;
+- a play that ends a turn is followed by one chance node per card the hand is refilled with,
+  drawn the same way from the draw pile (once it is empty: from the discard pile, which the
+  rules reshuffle into a new pile);
+- a card play is up to four decisions of the mover (card, rotation, from, to: the flat
+  encoding of :mod:`gamenight.envs.centrix_codec`, 234 actions).
+
+Parameters: ``players`` (2–6, default 2), ``bottom`` (``protect``, ``knock_off`` or
+``floor``) and ``max_turns`` (the rules' turn cap, default 200, so that every game has a
+finite length). Returns are by place: ``(players behind − players ahead) / (n − 1)``, in
+[−1, 1] and summing to 0 (two players: +1 / −1, a shared place 0).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from gamenight.centrix.cards import DECK, Card
+from gamenight.centrix.plays import Play
+from gamenight.centrix.rules import Bottom, Rules
+from gamenight.centrix.state import MAX_PLAYERS, MIN_PLAYERS, PLAYS_PER_TURN
+from gamenight.envs import centrix_codec as codec
+from gamenight.envs.centrix_chance import (
+    DealtCentrix,
+    Refill,
+    dealt_start,
+    from_state,
+    pool_after,
+)
+from gamenight.envs.common import place_returns
+
+SHORT_NAME = "python_gamenight_centrix"
+DEFAULT_MAX_TURNS = 200
+_DEFAULTS: dict[str, Any] = {"players": 2, "bottom": "protect", "max_turns": DEFAULT_MAX_TURNS}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="gamenight Centrix",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def max_game_length(players: int, max_turns: int) -> int:
+    """The deal, then per turn at most three plays of four decisions and three draws."""
+    return 3 * players + max_turns * (PLAYS_PER_TURN * codec.MAX_DECISIONS_PER_PLAY + 3)
+
+
+class CentrixGame(pyspiel.Game):  # type: ignore[misc]
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_DEFAULTS, **(params or {})}
+        self.num_seats = int(params["players"])
+        if not MIN_PLAYERS <= self.num_seats <= MAX_PLAYERS:
+            raise ValueError(f"Centrix is for {MIN_PLAYERS}–{MAX_PLAYERS} players")
+        self.rules = Rules(bottom=Bottom(str(params["bottom"])), max_turns=int(params["max_turns"]))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=codec.NUM_ACTIONS,
+            max_chance_outcomes=len(Card),
+            num_players=self.num_seats,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max_game_length(self.num_seats, int(params["max_turns"])),
+        )
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> CentrixGameState:
+        return CentrixGameState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> CentrixObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return CentrixObserver(self.num_seats)
+
+
+class CentrixGameState(pyspiel.State):  # type: ignore[misc]
+    """The OpenSpiel state around a :class:`DealtCentrix` engine."""
+
+    def __init__(self, game: CentrixGame) -> None:
+        super().__init__(game)
+        self._n = game.num_seats
+        self._rules = game.rules
+        self._deal: list[Card] = []
+        self.engine: DealtCentrix | None = None
+        self.prefix: codec.Codes = ()
+        self._pending: Play | None = None  # a play waiting for its refill's chance cards
+        self._need: Refill | None = None
+        self._drawn: list[Card] = []
+
+    # ------------------------------------------------------------------ OpenSpiel API
+
+    def current_player(self) -> int:
+        engine = self.engine
+        if engine is None or self._need is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if engine.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(engine._seat)
+
+    def _tree(self) -> codec.PlayTree:
+        # The decision tree is kept on the engine next to its own cache of legal plays, and
+        # rebuilt only when the engine has listed new ones (clones start without either).
+        engine = self.engine
+        assert engine is not None
+        engine.legal_plays()
+        tree = codec.tree_of(engine._legal or (), getattr(engine, "tree", None))
+        engine.tree = tree
+        return tree
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self._tree().legal_actions(self.prefix))
+
+    def _pool(self) -> Counter[Card]:
+        if self.engine is None:
+            return Counter(DECK) - Counter(self._deal)
+        need = self._need
+        assert need is not None
+        return pool_after(need.draw, need.discard, self._drawn)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        pool = self._pool()
+        total = sum(pool.values())
+        return [(int(card), count / total) for card, count in sorted(pool.items()) if count]
+
+    def _apply_action(self, action: int) -> None:
+        if self.engine is None:
+            self._deal.append(Card(action))
+            if len(self._deal) == 3 * self._n:
+                self.engine = dealt_start(self._rules, self._n, self._deal)
+            return
+        if self._need is not None:
+            self._drawn.append(Card(action))
+            if len(self._drawn) == self._need.cards:
+                assert self._pending is not None
+                result = self.engine.play(self._pending, self._drawn)
+                assert result is None
+                self._pending, self._need, self._drawn = None, None, []
+            return
+        prefix, play = self._tree().step(self.prefix, action)
+        if play is None:
+            self.prefix = prefix
+            return
+        self.prefix = ()
+        need = self.engine.play(play)
+        if need is not None:
+            self._pending, self._need, self._drawn = play, need, []
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw {Card(action)}"
+        return codec.action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self._need is None and self.engine.is_over
+
+    def returns(self) -> list[float]:
+        engine = self.engine
+        if engine is None or engine.outcome is None:
+            return [0.0] * self._n
+        return place_returns(engine.outcome.places)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state that ``player_id`` cannot tell from this one: the cards it cannot see
+        (other hands, the draw pile) dealt at random (gamenight's ``CentrixView.sample``)."""
+        clone = self.clone()
+        if self.engine is None:
+            return clone  # during the deal nothing hidden has been decided yet that matters
+        seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else None
+        rng = random.Random(seed)
+        clone.engine = from_state(self.engine.view(player_id).sample(rng))
+        if self._pending is not None:
+            # The engine waits before the pending play, whose card everybody has seen: it
+            # must be in the mover's sampled hand.
+            engine, card = clone.engine, self._pending.card
+            mover = engine._seat
+            if card not in engine.hands[mover]:
+                hidden = [h for s, h in enumerate(engine.hands) if s not in (mover, player_id)]
+                where = next(h for h in [*hidden, engine.draw] if card in h)
+                swap = rng.randrange(len(engine.hands[mover]))
+                where[where.index(card)], engine.hands[mover][swap] = (
+                    engine.hands[mover][swap],
+                    card,
+                )
+                for h in engine.hands:
+                    h.sort()
+                engine._legal = None
+            # The refill under way came from the true pile: ask the sampled deal for its own
+            # pools and draw the cards already drawn again from them.
+            refill = engine.play(self._pending)
+            assert refill is not None  # the refill's size depends only on public counts
+            clone._need, clone._drawn = refill, []
+            for _ in self._drawn:
+                pool = pool_after(refill.draw, refill.discard, clone._drawn)
+                clone._drawn.append(rng.choice(sorted(pool.elements())))
+        return clone
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return "deal " + " ".join(str(c) for c in self._deal)
+        text = self.engine.position()
+        if self.prefix:
+            text += " | " + ", ".join(codec.action_name(a) for a in self.prefix)
+        if self._pending is not None:
+            text += f" | refill after {self._pending}: " + " ".join(str(c) for c in self._drawn)
+        return text
+
+
+class CentrixObserver:
+    """Observation and information state of one seat: its view of the table (own hand, the
+    discard pile, hand and pile sizes, the board) and the decisions already taken in the
+    current play. The same for ``perfect_recall`` requests: the view is Markov (it is what
+    gamenight's own bots decide from), not the whole history; see docs/envs.md."""
+
+    def __init__(self, num_players: int) -> None:
+        self.tensor = np.zeros(codec.observation_size(num_players), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: CentrixGameState, player: int) -> None:
+        if state.engine is None:
+            self.tensor.fill(0.0)
+            return
+        prefix = state.prefix if state._pending is None else ()
+        codec.encode(state.engine.view(player), prefix, self.tensor)
+
+    def string_from(self, state: CentrixGameState, player: int) -> str:
+        if state.engine is None:
+            mine = [c for i, c in enumerate(state._deal) if i % state._n == player]
+            return f"seat {player} deal {len(state._deal)} hand " + "".join(map(str, mine))
+        text = codec.view_key(state.engine.view(player), state.prefix)
+        if state._pending is not None:
+            text += f" refill after {state._pending} ({len(state._drawn)} drawn)"
+        return text
+
+
+pyspiel.register_game(GAME_TYPE, CentrixGame)

@@ -1,0 +1,78 @@
+"""The single-agent Gymnasium environments pass Gymnasium's checker and play real games."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import gamenight.envs.gym
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"num_players": 3, "opponents": ["level1", "level2"], "seat": 2}],
+    ids=["2p", "3p"],
+)
+def test_centrix_passes_the_env_checker(kwargs: dict[str, object]) -> None:
+    env = gymnasium.make("gamenight/Centrix-v0", max_turns=40, render_mode="ansi", **kwargs)
+    check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"continuous": True, "gang": "purple"}], ids=["grid", "continuous"]
+)
+def test_colorcity_passes_the_env_checker(kwargs: dict[str, object]) -> None:
+    env = gymnasium.make("gamenight/ColorCity-v0", max_turns=8, render_mode="rgb_array", **kwargs)
+    check_env(env.unwrapped)
+
+
+def test_an_illegal_action_loses_or_is_replaced() -> None:
+    env = gymnasium.make("gamenight/Centrix-v0", opponents="level1")
+    _, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    lenient = gymnasium.make("gamenight/Centrix-v0", opponents="level1", illegal_action="random")
+    lenient.reset(seed=0)
+    _, reward, terminated, _, info = lenient.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (0.0, False, True)
+
+
+def masked_episode(env: gymnasium.Env, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(action)
+        total += float(reward)
+        steps += 1
+        if terminated or truncated:
+            return total, steps
+
+
+def test_a_masked_random_agent_plays_whole_games_against_the_bots() -> None:
+    centrix = gymnasium.make("gamenight/Centrix-v0", opponents="level2", max_turns=60)
+    total, steps = masked_episode(centrix, 1)
+    assert total in (-1.0, 0.0, 1.0)
+    assert steps > 10
+    colorcity = gymnasium.make("gamenight/ColorCity-v0", max_turns=10)
+    total, steps = masked_episode(colorcity, 2)
+    assert total in (-1.0, 0.0, 1.0)
+    assert steps >= 1
+
+
+def test_the_same_seed_gives_the_same_episode() -> None:
+    env = gymnasium.make("gamenight/Centrix-v0", opponents="ismcts:20it", max_turns=30)
+    assert masked_episode(env, 5) == masked_episode(env, 5)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="seat"):
+        gamenight.envs.gym.CentrixEnv(seat=2)
+    with pytest.raises(ValueError, match="opponent specs"):
+        gamenight.envs.gym.CentrixEnv(num_players=3, opponents=["level1"])
+    with pytest.raises(ValueError, match="illegal_action"):
+        gamenight.envs.gym.ColorCityEnv(illegal_action="ignore")
