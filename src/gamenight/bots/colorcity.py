@@ -368,6 +368,8 @@ class Evaluator:
             cells[s] = own
         if 0 in mine:
             return WIN  # lines and blocks are checked before elimination (D11)
+        if cubes[gang] <= 0 and cubes[other] <= 0:
+            return 0.0  # both eliminated in one turn: a draw (D11)
         if cubes[gang] <= 0:
             return -WIN
         if cubes[other] <= 0:
