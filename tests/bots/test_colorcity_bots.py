@@ -359,6 +359,7 @@ def test_aim_game_counts_the_planners_shots() -> None:
     stats = aim_game(3, "planner:16it", "random", "exact", planner_gang=1)
     assert stats.games == 1
     assert 0 < stats.shots <= len(stats.seconds)  # power decisions are timed too
+    assert len(stats.cpu) == len(stats.seconds)
     assert stats.target_hits <= stats.shots
     # Exact hands: the noise-free aim is what happens, within the aim's few millimetres.
     assert stats.target_hits == stats.shots
@@ -385,3 +386,13 @@ def test_purple_pain_turns_a_lost_last_cube_into_a_draw() -> None:
     state.push(Decision.PURPLE_PAIN)
     assert state.outcome is not None
     assert state.outcome.places == (1, 1)
+
+
+def test_the_aim_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from gamenight.cli import main
+
+    assert main(["colorcity", "aim", "--games", "2", "--planner", "planner:8it"]) == 0
+    out = capsys.readouterr().out
+    assert "planner:8it vs random, normal hands, 2 games (seeds 0–1): won 2" in out
+    assert "target square covered: " in out
+    assert "CPU seconds per Planner decision" in out

@@ -174,6 +174,7 @@ class Weights:
     progress: float = 300.0  # a set whose lacking squares weigh 1 is worth progress / base
     base: float = 3.0  # each further lacking square divides a set's worth by this
     follow_up: float = 0.5  # own chance to finish next time, discounted: they go first
+    danger: float = 1.0  # how much the other gang's chance to finish next time counts
     # What having only 1, 2 or 3 cubes left costs (elimination looms).
     cube_cost: tuple[float, float, float] = (250.0, 80.0, 25.0)
 
@@ -382,7 +383,7 @@ class Evaluator:
         follow = finish_chance(self.size, cells, gang, self.my_chances)
         return (
             w.progress * progress
-            - WIN * danger
+            - w.danger * WIN * danger
             + w.follow_up * WIN * follow * (1 - danger)
             - w.cubes(cubes[gang])
             + w.cubes(cubes[other])
@@ -722,7 +723,8 @@ class AimStats:
     shots: int = 0
     target_hits: int = 0  # the plan's target square was covered
     lost: int = 0  # the cube covered nothing (destroyed, unless Lucky Day saved it)
-    seconds: list[float] = field(default_factory=list)  # per Planner decision
+    seconds: list[float] = field(default_factory=list)  # per Planner decision, wall clock
+    cpu: list[float] = field(default_factory=list)  # per Planner decision, this process's CPU
 
     def add(self, other: AimStats) -> None:
         self.games += other.games
@@ -731,6 +733,7 @@ class AimStats:
         self.target_hits += other.target_hits
         self.lost += other.lost
         self.seconds.extend(other.seconds)
+        self.cpu.extend(other.cpu)
 
 
 def aim_game(
@@ -760,10 +763,11 @@ def aim_game(
     while not state.is_over:
         gang = state.to_move
         assert gang is not None
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         action = bots[gang].choose(state.view(gang))
         if gang is me:
             stats.seconds.append(time.perf_counter() - began)
+            stats.cpu.append(time.process_time() - began_cpu)
         pitch = state.push(action)
         if gang is me and isinstance(action, Shot):
             assert bot.last_plan is not None

@@ -182,6 +182,7 @@ def _aim(ns: argparse.Namespace) -> int:
     stats = aim_stats(ns.games, ns.planner, ns.opponent, ns.skill, ns.seed, ns.workers)
     low, high = wilson(stats.target_hits, stats.shots)
     seconds = stats.seconds or [0.0]
+    cpu = stats.cpu or [0.0]
     print(
         f"{ns.planner} vs {ns.opponent}, {ns.skill} hands, {stats.games} games"
         f" (seeds {ns.seed}–{ns.seed + ns.games - 1}): won {stats.wins:g}"
@@ -194,6 +195,10 @@ def _aim(ns: argparse.Namespace) -> int:
     print(
         f"seconds per Planner decision: mean {sum(seconds) / len(seconds):.3f},"
         f" max {max(seconds):.3f} over {len(stats.seconds)}"
+    )
+    print(
+        f"CPU seconds per Planner decision (one core, whatever else the machine runs):"
+        f" mean {sum(cpu) / len(cpu):.3f}, max {max(cpu):.3f}"
     )
     return 0
 
