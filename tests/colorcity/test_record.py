@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from gamenight.bots.colorcity import SimpleBot
 from gamenight.colorcity import ColorCityState, Gang, Pitch, Shot, flick, replay, to_record
-from gamenight.colorcity.bot import SimpleBot
 from gamenight.colorcity.shots import executed
 from gamenight.core.errors import RecordError
 from gamenight.core.record import GameRecord
@@ -25,7 +25,7 @@ def played(seed: int = 31, turns: int = 12) -> ColorCityState:
     )
     bot = SimpleBot(seed)
     while not state.is_over:
-        state.push(bot.act(state))
+        state.push(bot.choose(state.view(state.pitcher)))
     return state
 
 

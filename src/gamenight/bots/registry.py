@@ -75,7 +75,45 @@ def _centrix() -> GameBots:
     )
 
 
-_GAMES: dict[str, Callable[[], GameBots]] = {"centrix": _centrix}
+def _colorcity() -> GameBots:
+    from gamenight.bots import colorcity as bots
+    from gamenight.colorcity import ColorCityState, Gang, Table
+
+    def new_state(players: int, seed: int, first: int, rules: dict[str, Any] | None) -> Any:
+        # Seat i is gang i, so the runner's seat index is the gang to move. A "skills" entry
+        # in the rules (one skill per seat) sets the hands; the rest is the table.
+        table_fields = dict(rules or {})
+        skills = table_fields.pop("skills", ["normal", "normal"])
+        if players != 2 or len(skills) != 2:
+            raise ValueError("colorcity is for 2 players, one per gang")
+        return ColorCityState.new(
+            seed=seed,
+            first=Gang(first),
+            seats=[(Gang.GREEN, skills[0]), (Gang.PURPLE, skills[1])],
+            table=Table.from_dict(table_fields),
+        )
+
+    return GameBots(
+        game="colorcity",
+        min_players=2,
+        max_players=2,
+        new_state=new_state,
+        bots={
+            "random": bots.RandomBot,
+            "simple": bots.SimpleBot,
+            "planner": bots.PlannerBot,
+        },
+        levels={
+            1: "random",
+            2: "simple",
+            3: "planner:32it",
+            4: "planner:160it",
+            5: "planner:480it",
+        },
+    )
+
+
+_GAMES: dict[str, Callable[[], GameBots]] = {"centrix": _centrix, "colorcity": _colorcity}
 
 
 def register(game: str, make: Callable[[], GameBots]) -> None:

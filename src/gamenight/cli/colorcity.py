@@ -43,6 +43,21 @@ def register(games: Any) -> None:
     bench.add_argument("--repeat", type=int, default=3, help="timing rounds (best is kept)")
     bench.set_defaults(run=_bench)
 
+    aims = commands.add_parser(
+        "aim",
+        help="how often the Planner's shots cover the square they aim at",
+        description="Plays GAMES games of a Planner against OPPONENT (the Planner's gang"
+        " alternating) and counts, over its pitches, how often the cube covered the target"
+        " square of its plan; also its wins, lost cubes and seconds per decision.",
+    )
+    aims.add_argument("--games", type=int, default=20)
+    aims.add_argument("--planner", default="planner", help="a Planner spec, e.g. planner:480it")
+    aims.add_argument("--opponent", default="random", help="the other bot's spec")
+    aims.add_argument("--skill", default="normal", help="both hands: exact/steady/normal/shaky")
+    aims.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    aims.add_argument("--workers", type=int, default=1, help="local processes")
+    aims.set_defaults(run=_aim)
+
 
 def _show(state: Any, plain: bool, out: TextIO) -> None:
     from rich.console import Console
@@ -56,8 +71,8 @@ def _show(state: Any, plain: bool, out: TextIO) -> None:
 
 
 def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    from gamenight.bots.colorcity import SimpleBot
     from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, covered_squares
-    from gamenight.colorcity.bot import SimpleBot
     from gamenight.colorcity.record import to_record
 
     inp = inp or sys.stdin
@@ -92,7 +107,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         _show(state, ns.plain, out)
         gang = state.to_move
         if gang is not me:
-            action = bot.act(state)
+            action = bot.choose(state.view(state.pitcher))
             done = state.push(action)
             who = gang.label if gang is not None else ""
             print(f"Bot ({who}): {_describe(done)}", file=out)
@@ -158,6 +173,34 @@ def _describe(action: Any) -> str:
         f"pitch from {shot.position:+.1f} mm, {shot.direction:+.1f}°, {shot.speed:.2f} m/s,"
         f" spin {shot.spin:+.1f} rad/s; the cube stopped at ({pose.x:.1f}, {pose.y:.1f}) mm"
     )
+
+
+def _aim(ns: argparse.Namespace) -> int:
+    from gamenight.bots.colorcity import aim_stats
+    from gamenight.tournament.stats import wilson
+
+    stats = aim_stats(ns.games, ns.planner, ns.opponent, ns.skill, ns.seed, ns.workers)
+    low, high = wilson(stats.target_hits, stats.shots)
+    seconds = stats.seconds or [0.0]
+    cpu = stats.cpu or [0.0]
+    print(
+        f"{ns.planner} vs {ns.opponent}, {ns.skill} hands, {stats.games} games"
+        f" (seeds {ns.seed}–{ns.seed + ns.games - 1}): won {stats.wins:g}"
+    )
+    print(
+        f"target square covered: {stats.target_hits}/{stats.shots}"
+        f" = {stats.target_hits / max(1, stats.shots):.1%} (95% interval {low:.1%}–{high:.1%})"
+    )
+    print(f"cube covered nothing: {stats.lost}/{stats.shots}")
+    print(
+        f"seconds per Planner decision: mean {sum(seconds) / len(seconds):.3f},"
+        f" max {max(seconds):.3f} over {len(stats.seconds)}"
+    )
+    print(
+        f"CPU seconds per Planner decision (one core, whatever else the machine runs):"
+        f" mean {sum(cpu) / len(cpu):.3f}, max {max(cpu):.3f}"
+    )
+    return 0
 
 
 def _replay(ns: argparse.Namespace) -> int:
