@@ -21,8 +21,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import gamenight.envs.openspiel  # noqa: F401 — registers the games
 from gamenight.bots.centrix import GreedyBot
+from gamenight.bots.registry import game_bots
 from gamenight.colorcity import Shot
-from gamenight.colorcity.bot import SimpleBot
 from gamenight.envs import centrix_codec
 
 
@@ -65,7 +65,7 @@ def colorcity(games: int, simulations: int, max_turns: int, seed: int) -> float:
     score = 0.0
     for g in range(games):
         theirs = g % 2
-        simple = SimpleBot(seed + g)
+        simple = game_bots("colorcity").bot("simple", seed + g)
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -73,7 +73,7 @@ def colorcity(games: int, simulations: int, max_turns: int, seed: int) -> float:
             elif state.current_player() == theirs:
                 state.apply_action(bot.step(state))
             else:
-                move = simple.act(state.engine)
+                move = simple.choose(state.engine.view(state.current_player()))
                 grid = game.grid
                 state.apply_action(
                     grid.nearest(move) if isinstance(move, Shot) else grid.decision_action(move)

@@ -18,8 +18,8 @@ from collections import defaultdict
 import numpy as np
 
 from gamenight.bots.centrix import GreedyBot
+from gamenight.bots.registry import game_bots
 from gamenight.colorcity import Shot
-from gamenight.colorcity.bot import SimpleBot
 from gamenight.envs import centrix_codec, centrix_v0, colorcity_v0
 
 
@@ -58,7 +58,7 @@ def colorcity_games(games: int, seed: int) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     for game in range(games):
         env.reset(seed=seed + game)
-        bot = SimpleBot(seed + game)
+        bot = game_bots("colorcity").bot("simple", seed + game)
         for agent in env.agent_iter():
             obs, reward, termination, truncation, _ = env.last()
             label = "simple bot (green)" if agent == "player_0" else "random (purple)"
@@ -66,7 +66,7 @@ def colorcity_games(games: int, seed: int) -> dict[str, float]:
             if termination or truncation:
                 env.step(None)
             elif agent == "player_0":
-                move = bot.act(env.unwrapped.state)
+                move = bot.choose(env.unwrapped.state.view(0))
                 action = (
                     grid.nearest(move) if isinstance(move, Shot) else grid.decision_action(move)
                 )

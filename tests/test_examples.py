@@ -1,0 +1,35 @@
+"""The example scripts run, on tiny settings, and report what they measured."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "expected"),
+    [
+        ("pettingzoo_bots.py", ["--games", "1"], "mean reward"),
+        ("openspiel_search.py", ["--games", "1", "--simulations", "2"], "scored"),
+        (
+            "gymnasium_reinforce.py",
+            ["--episodes", "2", "--eval", "2", "--max-turns", "6"],
+            "after:",
+        ),
+    ],
+)
+def test_example_runs(script: str, args: list[str], expected: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
