@@ -282,3 +282,28 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     assert state["actor"] == 1
     record = client.get(f"/api/tables/{made['id']}/record").text
     assert colorcity_replay(record).turn == 1
+
+
+def test_colorcity_bots_play_their_gang(client: TestClient, join: Join) -> None:
+    body = {
+        "game": "colorcity",
+        "seats": [
+            {"kind": "device", "role": "green", "skill": "exact"},
+            {"kind": "bot", "level": 2, "role": "purple"},
+        ],
+        "first": "green",
+        "seed": 9,
+    }
+    made = create(client, body)
+    me = join(made["id"], made["seats"][0]["token"])
+    state = receive(me, "state")
+    me.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0"})
+    state = receive(me, "state")
+    me.send_json({"type": "act", "seat": 0, "action": "pass"})
+    for _ in range(10):  # the bot pitches (and decides on its power) by itself
+        state = receive(me, "state")
+        if state["actor"] == 0:
+            break
+    assert state["actor"] == 0
+    assert state["view"]["turn"] == 2
+    assert len(state["view"]["log"]) >= 3
