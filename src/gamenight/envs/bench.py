@@ -22,8 +22,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from gamenight.envs.gym import CentrixEnv, ColorCityEnv
 
 Measure = Callable[[], tuple[int, int]]  # one game: (actions, plays)
 
@@ -41,6 +45,68 @@ def _rate(game: Measure, seconds: float) -> dict[str, float]:
         "actions_per_play": actions / plays if plays else 0.0,
         "games": games,
     }
+
+
+# ---------------------------------------------------------------------------- the adapters
+
+
+def _openspiel(
+    rng: random.Random, short_name: str, params: dict[str, Any], is_play: Callable[[Any], bool]
+) -> Measure:
+    """``is_play(state)``: whether the decision just applied completed a game move."""
+    import pyspiel
+
+    import gamenight.envs.openspiel  # noqa: F401 — registers the games
+
+    game_ = pyspiel.load_game(short_name, params)
+
+    def game() -> tuple[int, int]:
+        state = game_.new_initial_state()
+        actions = plays = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                plays += is_play(state)
+            actions += 1
+        return actions, plays
+
+    return game
+
+
+def _pettingzoo(rng: random.Random, env: Any, is_play: Callable[[Any], bool]) -> Measure:
+    """``is_play(env)``: whether the step just taken completed a game move."""
+
+    def game() -> tuple[int, int]:
+        env.reset(seed=rng.getrandbits(32))
+        actions = plays = 0
+        for _ in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            actions += 1
+            plays += is_play(env)
+        return actions, plays
+
+    return game
+
+
+def _gymnasium(rng: random.Random, env: CentrixEnv | ColorCityEnv) -> Measure:
+    def game() -> tuple[int, int]:
+        _, info = env.reset(seed=rng.getrandbits(32))
+        actions = 0
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"]).tolist()
+            _, _, done, _, info = env.step(rng.choice(legal))
+            actions += 1
+        return actions, env.plays_made
+
+    return game
 
 
 # ---------------------------------------------------------------------------- Centrix
@@ -62,65 +128,21 @@ def centrix_native(rng: random.Random) -> Measure:
 
 
 def centrix_openspiel(rng: random.Random) -> Measure:
-    import pyspiel
-
-    import gamenight.envs.openspiel  # noqa: F401 — registers the games
-
-    game_ = pyspiel.load_game("python_gamenight_centrix", {"players": 2, "max_turns": 200})
-
-    def game() -> tuple[int, int]:
-        state = game_.new_initial_state()
-        actions = plays = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                plays += not state.prefix
-            actions += 1
-        return actions, plays
-
-    return game
+    params = {"players": 2, "max_turns": 200}
+    return _openspiel(rng, "python_gamenight_centrix", params, lambda state: not state.prefix)
 
 
 def centrix_pettingzoo(rng: random.Random) -> Measure:
     from gamenight.envs import centrix_v0
 
     env = centrix_v0.env(num_players=2, max_turns=200)
-
-    def game() -> tuple[int, int]:
-        env.reset(seed=rng.getrandbits(32))
-        actions = plays = 0
-        for _ in env.agent_iter():
-            obs, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-            actions += 1
-            plays += not env.unwrapped._builder.prefix
-        return actions, plays
-
-    return game
+    return _pettingzoo(rng, env, lambda env: not env.unwrapped._builder.prefix)
 
 
 def centrix_gymnasium(rng: random.Random) -> Measure:
     from gamenight.envs.gym import CentrixEnv
 
-    env = CentrixEnv(num_players=2, opponents="level1", max_turns=200)
-
-    def game() -> tuple[int, int]:
-        _, info = env.reset(seed=rng.getrandbits(32))
-        actions = 0
-        done = False
-        while not done:
-            legal = np.flatnonzero(info["action_mask"]).tolist()
-            _, _, done, _, info = env.step(rng.choice(legal))
-            actions += 1
-        return actions, env.plays_made
-
-    return game
+    return _gymnasium(rng, CentrixEnv(num_players=2, opponents="level1", max_turns=200))
 
 
 # ---------------------------------------------------------------------------- Color City
@@ -150,64 +172,20 @@ def colorcity_native(rng: random.Random) -> Measure:
 
 
 def colorcity_openspiel(rng: random.Random) -> Measure:
-    import pyspiel
-
-    import gamenight.envs.openspiel  # noqa: F401 — registers the games
-
-    game_ = pyspiel.load_game("python_gamenight_colorcity", {"skill": "normal", "max_turns": 30})
-
-    def game() -> tuple[int, int]:
-        state = game_.new_initial_state()
-        actions = plays = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                plays += 1
-            actions += 1
-        return actions, plays
-
-    return game
+    params = {"skill": "normal", "max_turns": 30}
+    return _openspiel(rng, "python_gamenight_colorcity", params, lambda state: True)
 
 
 def colorcity_pettingzoo(rng: random.Random) -> Measure:
     from gamenight.envs import colorcity_v0
 
-    env = colorcity_v0.env(max_turns=30)
-
-    def game() -> tuple[int, int]:
-        env.reset(seed=rng.getrandbits(32))
-        actions = 0
-        for _ in env.agent_iter():
-            obs, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-            actions += 1
-        return actions, actions
-
-    return game
+    return _pettingzoo(rng, colorcity_v0.env(max_turns=30), lambda env: True)
 
 
 def colorcity_gymnasium(rng: random.Random) -> Measure:
     from gamenight.envs.gym import ColorCityEnv
 
-    env = ColorCityEnv(opponent="level2", max_turns=30)
-
-    def game() -> tuple[int, int]:
-        _, info = env.reset(seed=rng.getrandbits(32))
-        actions = 0
-        done = False
-        while not done:
-            legal = np.flatnonzero(info["action_mask"]).tolist()
-            _, _, done, _, info = env.step(rng.choice(legal))
-            actions += 1
-        return actions, env.plays_made
-
-    return game
+    return _gymnasium(rng, ColorCityEnv(opponent="level2", max_turns=30))
 
 
 def run(seconds: float = 3.0, seed: int = 7) -> dict[str, dict[str, dict[str, float]]]:

@@ -20,17 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
 
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
-from gamenight.centrix.text import render_plain
+from gamenight.core.outcome import Outcome
 from gamenight.envs import centrix_codec as codec
-from gamenight.envs.common import place_returns
-from gamenight.envs.render import centrix_frame
+from gamenight.envs.aec import GameAECEnv
+from gamenight.envs.render import render_centrix
 
 DEFAULT_MAX_TURNS = 200
 
@@ -41,13 +39,8 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's naming
-    metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it from the class
-        "render_modes": ["ansi", "rgb_array"],
-        "name": "centrix_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+class raw_env(GameAECEnv[CentrixState]):  # noqa: N801 — PettingZoo's naming
+    metadata: dict[str, Any] = {**GameAECEnv.metadata, "name": "centrix_v0"}  # noqa: RUF012
 
     def __init__(
         self,
@@ -56,107 +49,56 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's nami
         max_turns: int = DEFAULT_MAX_TURNS,
         render_mode: str | None = None,
     ) -> None:
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        super().__init__(render_mode)
         rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules or {})
         if rules.max_turns is None:
             rules = rules.with_(max_turns=max_turns)
         CentrixState.new(num_players, seed=0, rules=rules)  # checks the player count
         self.rules = rules
         self.num_players = num_players
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         size = codec.observation_size(num_players)
-        self._observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (codec.NUM_ACTIONS,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self._action_spaces = {
-            agent: spaces.Discrete(codec.NUM_ACTIONS) for agent in self.possible_agents
-        }
-        self.state: CentrixState | None = None
+        self._set_agents(
+            num_players,
+            lambda: (
+                spaces.Dict(
+                    {
+                        "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                        "action_mask": spaces.Box(0, 1, (codec.NUM_ACTIONS,), np.int8),
+                    }
+                ),
+                spaces.Discrete(codec.NUM_ACTIONS),
+            ),
+        )
         self._builder = codec.PlayBuilder()
-        self._np_random: np.random.Generator | None = None
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._action_spaces[agent]
-
-    # ------------------------------------------------------------------ the game
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None or self._np_random is None:
-            self._np_random = np.random.default_rng(seed)
-        game_seed = int(self._np_random.integers(2**62))
-        self.state = CentrixState.new(self.num_players, seed=game_seed, rules=self.rules)
+    def _new_state(self, seed: int) -> CentrixState:
         self._builder.reset()
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.state._seat]
+        return CentrixState.new(self.num_players, seed=seed, rules=self.rules)
+
+    def _mover(self, state: CentrixState) -> int:
+        return state._seat
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state
         assert state is not None
-        seat = self._seat[agent]
+        seat = self._seat_of[agent]
         observation = codec.encode(state.view(seat), self._builder.prefix)
         mask = np.zeros(codec.NUM_ACTIONS, dtype=np.int8)
         if not state.is_over and state._seat == seat:
             mask = self._builder.mask(state.legal_plays())
         return {"observation": observation, "action_mask": mask}
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        state = self.state
-        assert state is not None
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+    def _apply(self, state: CentrixState, action: Any) -> dict[str, Any] | None:
         play = self._builder.choose(state.legal_plays(), int(action))
-        if play is not None:
-            state._push(play)  # the builder only completes legal plays
-            state._stack.clear()  # nothing is taken back here; keeps memory flat
-            self._builder.reset()
-            self.infos[agent] = {"play": str(play)}
-        if state.is_over:
-            outcome = state.outcome
-            assert outcome is not None
-            for seat, value in enumerate(place_returns(outcome.places)):
-                self.rewards[self.possible_agents[seat]] = value
-            self.terminations = dict.fromkeys(self.agents, True)
-            for a in self.agents:
-                self.infos[a] = {**self.infos[a], "places": list(outcome.places)}
-            self.infos[agent]["reason"] = outcome.reason
-            for a in self.agents:
-                self.infos[a]["reason"] = outcome.reason
-        else:
-            self.agent_selection = self.possible_agents[state._seat]
-        self._accumulate_rewards()
+        if play is None:
+            return None  # a decision short of a whole play: the game has not moved
+        state._push(play)  # the builder only completes legal plays
+        state._stack.clear()  # nothing is taken back here; keeps memory flat
+        self._builder.reset()
+        return {"play": str(play)}
 
-    def render(self) -> Any:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode= to env()")
-            return None
-        state = self.state
-        assert state is not None
-        spectator = state.view(None)  # a spectator sees no hand: nothing hidden leaks out
-        if self.render_mode == "ansi":
-            return render_plain(spectator)
-        return centrix_frame(spectator)
+    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
+        return {"places": list(outcome.places), "reason": outcome.reason}
 
-    def close(self) -> None:
-        self.state = None
+    def _render(self, state: CentrixState, mode: str) -> Any:
+        return render_centrix(state, mode)

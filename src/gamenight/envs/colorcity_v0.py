@@ -23,20 +23,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
 
 from gamenight.colorcity.actions import Decision
-from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.shots import Shot, Skill
 from gamenight.colorcity.state import ColorCityState, Phase
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
-from gamenight.colorcity.text import render_plain
+from gamenight.core.outcome import Outcome
 from gamenight.envs import colorcity_codec as codec
-from gamenight.envs.common import place_returns
-from gamenight.envs.render import colorcity_frame
+from gamenight.envs.aec import GameAECEnv
+from gamenight.envs.render import render_colorcity
 
 DEFAULT_MAX_TURNS = 60
 
@@ -70,13 +67,8 @@ def continuous_space(table: Table) -> spaces.Box:
     return spaces.Box(low, high, dtype=np.float32)
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's naming
-    metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it from the class
-        "render_modes": ["ansi", "rgb_array"],
-        "name": "colorcity_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+class raw_env(GameAECEnv[ColorCityState]):  # noqa: N801 — PettingZoo's naming
+    metadata: dict[str, Any] = {**GameAECEnv.metadata, "name": "colorcity_v0"}  # noqa: RUF012
 
     def __init__(
         self,
@@ -87,58 +79,41 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's nami
         table: Table | None = None,
         render_mode: str | None = None,
     ) -> None:
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        super().__init__(render_mode)
         self.table = (table or DEFAULT_TABLE).with_(max_turns=max_turns)
         self.skill = Skill.parse(skill)
         self.continuous = continuous
         self.grid = grid or codec.ShotGrid(self.table)
-        self.render_mode = render_mode
-        self.possible_agents = ["player_0", "player_1"]  # seat 0 Green, seat 1 Purple
         size = codec.observation_size(self.table)
         obs = spaces.Box(0.0, 1.0, (size,), np.float32)
-        self._observation_spaces: dict[str, spaces.Space[Any]] = {}
-        self._action_spaces: dict[str, spaces.Space[Any]] = {}
-        for agent in self.possible_agents:
+
+        def agent_spaces() -> tuple[spaces.Space[Any], spaces.Space[Any]]:
             if continuous:
-                self._observation_spaces[agent] = spaces.Dict({"observation": obs})
-                self._action_spaces[agent] = continuous_space(self.table)
-            else:
-                mask = spaces.Box(0, 1, (self.grid.num_actions,), np.int8)
-                self._observation_spaces[agent] = spaces.Dict(
-                    {"observation": obs, "action_mask": mask}
-                )
-                self._action_spaces[agent] = spaces.Discrete(self.grid.num_actions)
-        self.state: ColorCityState | None = None
-        self._np_random: np.random.Generator | None = None
+                return spaces.Dict({"observation": obs}), continuous_space(self.table)
+            mask = spaces.Box(0, 1, (self.grid.num_actions,), np.int8)
+            return (
+                spaces.Dict({"observation": obs, "action_mask": mask}),
+                spaces.Discrete(self.grid.num_actions),
+            )
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._observation_spaces[agent]
+        self._set_agents(2, agent_spaces)  # seat 0 Green, seat 1 Purple
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None or self._np_random is None:
-            self._np_random = np.random.default_rng(seed)
-        self.state = ColorCityState.new(
-            seed=int(self._np_random.integers(2**62)),
+    def _new_state(self, seed: int) -> ColorCityState:
+        return ColorCityState.new(
+            seed=seed,
             seats=[(Gang.GREEN, self.skill), (Gang.PURPLE, self.skill)],
             table=self.table,
         )
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = "player_0"
+
+    def _mover(self, state: ColorCityState) -> int:
+        pitcher = state.pitcher
+        assert pitcher is not None
+        return pitcher
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state
         assert state is not None
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         out: dict[str, Any] = {"observation": codec.encode(state.view(seat), self.table.max_turns)}
         if not self.continuous:
             if state.pitcher == seat:
@@ -159,41 +134,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 — PettingZoo's nami
             raise ValueError(f"action {action} is not legal in the {state.phase} phase")
         return self.grid.action(action)
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        state = self.state
-        assert state is not None
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+    def _apply(self, state: ColorCityState, action: Any) -> dict[str, Any] | None:
         done = state.push(self._action(action))
         state._stack.clear()  # nothing is taken back here; keeps memory flat
-        self.infos[agent] = {"action": str(done)}
-        outcome = state.outcome
-        if outcome is not None:
-            for seat, value in enumerate(place_returns(outcome.places)):
-                self.rewards[self.possible_agents[seat]] = value
-            self.terminations = dict.fromkeys(self.agents, True)
-            for a in self.agents:
-                self.infos[a] = {**self.infos[a], "reason": outcome.reason}
-        else:
-            pitcher = state.pitcher
-            assert pitcher is not None
-            self.agent_selection = self.possible_agents[pitcher]
-        self._accumulate_rewards()
+        return {"action": str(done)}
 
-    def render(self) -> Any:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode= to env()")
-            return None
-        state = self.state
-        assert state is not None
-        if self.render_mode == "ansi":
-            return render_plain(state)
-        pending = () if state.pending is None else covered_squares(self.table, state.pending)
-        return colorcity_frame(state.cells, self.table.city_size, pending)
+    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
+        return {"reason": outcome.reason}
 
-    def close(self) -> None:
-        self.state = None
+    def _render(self, state: ColorCityState, mode: str) -> Any:
+        return render_colorcity(state, self.table, mode)

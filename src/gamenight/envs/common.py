@@ -1,8 +1,21 @@
-"""What the adapters share: returns from places."""
+"""What the adapters share: the games' common surface and returns from places."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
+
+from gamenight.core.outcome import Outcome
+
+
+class GameState(Protocol):
+    """What an adapter's generic part reads of a game's state (both games' states have it)."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
 
 
 def place_returns(places: Sequence[int]) -> list[float]:

@@ -23,7 +23,8 @@ each seeded from the environment's generator, so ``reset(seed=…)`` fixes the w
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from abc import abstractmethod
+from typing import Any, Generic, SupportsFloat, TypeVar
 
 import gymnasium
 import numpy as np
@@ -32,29 +33,141 @@ from gymnasium import spaces
 
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
-from gamenight.centrix.text import render_plain as centrix_text
 from gamenight.colorcity.actions import Decision
-from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.shots import Shot, Skill
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
-from gamenight.colorcity.text import render_plain as colorcity_text
+from gamenight.core.outcome import Outcome
 from gamenight.envs import centrix_codec, colorcity_codec
 from gamenight.envs.colorcity_v0 import continuous_action, continuous_space
-from gamenight.envs.common import place_returns
+from gamenight.envs.common import GameState, place_returns
 from gamenight.envs.opponents import Opponent, centrix_opponent, colorcity_opponent
-from gamenight.envs.render import centrix_frame, colorcity_frame
+from gamenight.envs.render import render_centrix, render_colorcity
 
 ILLEGAL_CHOICES = ("lose", "random")
+
+Observation = npt.NDArray[np.float32]
+StateT = TypeVar("StateT", bound=GameState)
+ActT = TypeVar("ActT")
 
 
 def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(2**62))
 
 
-class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+def _check_illegal_action(illegal_action: str) -> None:
+    if illegal_action not in ILLEGAL_CHOICES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_CHOICES}")
+
+
+class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
+    """One seat against bots: the episode loop both games share. A game supplies its state,
+    its opponents, its encoding and how an action becomes a move."""
+
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
 
+    seat: int
+    illegal_action: str
+    render_mode: str | None
+    continuous = False  # a continuous action space has no mask
+    state: StateT | None = None
+    plays_made = 0
+
+    @abstractmethod
+    def _new_episode(self, rng: np.random.Generator) -> StateT:
+        """A new game and its opponents, all seeded from ``rng``."""
+
+    @abstractmethod
+    def _mover(self, state: StateT) -> int:
+        """The seat to move in a game that is not over."""
+
+    @abstractmethod
+    def _opponent(self, seat: int) -> Opponent:
+        """The bot that plays ``seat``."""
+
+    @abstractmethod
+    def _push(self, state: StateT, move: Any) -> None:
+        """Make ``move`` (a bot's, or a whole one of the agent's) in the game."""
+
+    @abstractmethod
+    def _legal_actions(self, state: StateT) -> list[int] | None:
+        """The agent's legal action ids, or None where any action is legal."""
+
+    @abstractmethod
+    def _decide(self, state: StateT, action: Any) -> Any:
+        """The move a legal ``action`` completes, or None while it is incomplete."""
+
+    @abstractmethod
+    def _observation(self) -> Observation:
+        """The agent's observation tensor."""
+
+    @abstractmethod
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """1 for each of the agent's legal actions."""
+
+    @abstractmethod
+    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
+        """What the last step's info gains when the game ends."""
+
+    @abstractmethod
+    def _render(self, state: StateT, mode: str) -> Any:
+        """The frame or text of ``render()`` in ``mode``."""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.state = self._new_episode(self.np_random)
+        self.plays_made = 0  # plays of every seat this episode
+        self._play_opponents()
+        return self._observation(), self._info()
+
+    def _play_opponents(self) -> None:
+        state = self.state
+        assert state is not None
+        while not state.is_over and self._mover(state) != self.seat:
+            seat = self._mover(state)
+            self._push(state, self._opponent(seat).act(state, seat))
+            self.plays_made += 1
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        if self.continuous:
+            return extra
+        return {"action_mask": self.action_masks(), **extra}
+
+    def step(
+        self, action: ActT | int
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        state = self.state
+        if state is None or state.is_over:
+            raise RuntimeError("call reset() first: the episode is over")
+        legal = self._legal_actions(state)
+        extra: dict[str, Any] = {}
+        chosen: Any = action  # ActT is the space's type, not one int() is known to take
+        if legal is not None and int(chosen) not in legal:
+            if self.illegal_action == "lose":
+                return self._observation(), -1.0, True, False, self._info(illegal_action=True)
+            extra["illegal_action"] = True
+            chosen = int(self.np_random.choice(legal))
+        move = self._decide(state, chosen)
+        if move is not None:
+            self._push(state, move)
+            self.plays_made += 1
+            self._play_opponents()
+        reward = 0.0
+        outcome = state.outcome
+        if outcome is not None:
+            reward = place_returns(outcome.places)[self.seat]
+            extra.update(self._end_info(outcome))
+        return self._observation(), reward, state.is_over, False, self._info(**extra)
+
+    def render(self) -> Any:
+        if self.state is None or self.render_mode is None:
+            return None
+        return self._render(self.state, self.render_mode)
+
+
+class CentrixEnv(_SeatEnv[CentrixState, np.int64]):
     def __init__(
         self,
         num_players: int = 2,
@@ -70,8 +183,7 @@ class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         CentrixState.new(num_players, seed=0, rules=self.rules)  # checks the player count
         if not 0 <= seat < num_players:
             raise ValueError(f"seat must be 0–{num_players - 1}")
-        if illegal_action not in ILLEGAL_CHOICES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_CHOICES}")
+        _check_illegal_action(illegal_action)
         specs = [opponents] * (num_players - 1) if isinstance(opponents, str) else opponents
         if len(specs) != num_players - 1:
             raise ValueError(f"{num_players} players need {num_players - 1} opponent specs")
@@ -83,37 +195,39 @@ class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         size = centrix_codec.observation_size(num_players)
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.action_space = spaces.Discrete(centrix_codec.NUM_ACTIONS)
-        self.state: CentrixState | None = None
         self._builder = centrix_codec.PlayBuilder()
         self._opponents: dict[int, Opponent] = {}
-        self.plays_made = 0
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        super().reset(seed=seed)
-        rng = self.np_random
-        self.state = CentrixState.new(self.num_players, seed=_seed(rng), rules=self.rules)
+    def _new_episode(self, rng: np.random.Generator) -> CentrixState:
+        state = CentrixState.new(self.num_players, seed=_seed(rng), rules=self.rules)
         others = [s for s in range(self.num_players) if s != self.seat]
         self._opponents = {
             s: centrix_opponent(spec, _seed(rng))
             for s, spec in zip(others, self.specs, strict=True)
         }
         self._builder.reset()
-        self.plays_made = 0  # plays of every seat this episode
-        self._play_opponents()
-        return self._observation(), self._info()
+        return state
 
-    def _play_opponents(self) -> None:
-        state = self.state
-        assert state is not None
-        while not state.is_over and state._seat != self.seat:
-            seat = state._seat
-            state._push(self._opponents[seat].act(state, seat))
-            state._stack.clear()
-            self.plays_made += 1
+    def _mover(self, state: CentrixState) -> int:
+        return state._seat
 
-    def _observation(self) -> npt.NDArray[np.float32]:
+    def _opponent(self, seat: int) -> Opponent:
+        return self._opponents[seat]
+
+    def _push(self, state: CentrixState, move: Any) -> None:
+        state._push(move)
+        state._stack.clear()
+
+    def _legal_actions(self, state: CentrixState) -> list[int]:
+        return self._builder.legal_actions(state.legal_plays())
+
+    def _decide(self, state: CentrixState, action: Any) -> Any:
+        play = self._builder.choose(state.legal_plays(), int(action))
+        if play is not None:
+            self._builder.reset()
+        return play
+
+    def _observation(self) -> Observation:
         assert self.state is not None
         return centrix_codec.encode(self.state.view(self.seat), self._builder.prefix)  # type: ignore[no-any-return]
 
@@ -124,50 +238,14 @@ class CentrixEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             return np.zeros(centrix_codec.NUM_ACTIONS, dtype=np.int8)
         return self._builder.mask(state.legal_plays())
 
-    def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), **extra}
+    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
+        return {"places": list(outcome.places), "reason": outcome.reason}
 
-    def step(
-        self, action: np.int64 | int
-    ) -> tuple[npt.NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
-        state = self.state
-        if state is None or state.is_over:
-            raise RuntimeError("call reset() first: the episode is over")
-        plays = state.legal_plays()
-        legal = self._builder.legal_actions(plays)
-        extra: dict[str, Any] = {}
-        if int(action) not in legal:
-            if self.illegal_action == "lose":
-                return self._observation(), -1.0, True, False, self._info(illegal_action=True)
-            extra["illegal_action"] = True
-            action = int(self.np_random.choice(legal))
-        play = self._builder.choose(plays, int(action))
-        if play is not None:
-            state._push(play)
-            state._stack.clear()
-            self.plays_made += 1
-            self._builder.reset()
-            self._play_opponents()
-        reward = 0.0
-        if state.is_over:
-            outcome = state.outcome
-            assert outcome is not None
-            reward = place_returns(outcome.places)[self.seat]
-            extra.update(places=list(outcome.places), reason=outcome.reason)
-        return self._observation(), reward, state.is_over, False, self._info(**extra)
-
-    def render(self) -> Any:
-        if self.state is None or self.render_mode is None:
-            return None
-        spectator = self.state.view(None)
-        if self.render_mode == "ansi":
-            return centrix_text(spectator)
-        return centrix_frame(spectator)
+    def _render(self, state: CentrixState, mode: str) -> Any:
+        return render_centrix(state, mode)
 
 
-class ColorCityEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
-
+class ColorCityEnv(_SeatEnv[ColorCityState, Any]):
     def __init__(
         self,
         opponent: str = "level2",
@@ -180,8 +258,7 @@ class ColorCityEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
         illegal_action: str = "lose",
         render_mode: str | None = None,
     ) -> None:
-        if illegal_action not in ILLEGAL_CHOICES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_CHOICES}")
+        _check_illegal_action(illegal_action)
         self.table = (table or DEFAULT_TABLE).with_(max_turns=max_turns)
         self.gang = Gang.parse(gang)
         self.skills = (Skill.parse(skill), Skill.parse(opponent_skill or skill))
@@ -196,38 +273,42 @@ class ColorCityEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
         self.action_space: spaces.Space[Any] = (
             continuous_space(self.table) if continuous else spaces.Discrete(self.grid.num_actions)
         )
-        self.state: ColorCityState | None = None
         self.seat = int(self.gang)  # seat 0 is Green, seat 1 Purple
-        self._opponent: Opponent | None = None
-        self.plays_made = 0
+        self._bot: Opponent | None = None
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        super().reset(seed=seed)
-        rng = self.np_random
+    def _new_episode(self, rng: np.random.Generator) -> ColorCityState:
         mine, theirs = self.skills
         seats = [(Gang.GREEN, mine), (Gang.PURPLE, theirs)]
         if self.gang is Gang.PURPLE:
             seats = [(Gang.GREEN, theirs), (Gang.PURPLE, mine)]
-        self.state = ColorCityState.new(seed=_seed(rng), seats=seats, table=self.table)
-        self._opponent = colorcity_opponent(self.opponent_spec, _seed(rng))
-        self.plays_made = 0  # pitches and decisions of both seats this episode
-        self._play_opponent()
-        return self._observation(), self._info()
+        state = ColorCityState.new(seed=_seed(rng), seats=seats, table=self.table)
+        self._bot = colorcity_opponent(self.opponent_spec, _seed(rng))
+        return state
 
-    def _play_opponent(self) -> None:
-        state = self.state
-        assert state is not None
-        assert self._opponent is not None
-        while not state.is_over and state.pitcher != self.seat:
-            seat = state.pitcher
-            assert seat is not None
-            state.push(self._opponent.act(state, seat))
-            state._stack.clear()
-            self.plays_made += 1
+    def _mover(self, state: ColorCityState) -> int:
+        pitcher = state.pitcher
+        assert pitcher is not None
+        return pitcher
 
-    def _observation(self) -> npt.NDArray[np.float32]:
+    def _opponent(self, seat: int) -> Opponent:
+        assert self._bot is not None
+        return self._bot
+
+    def _push(self, state: ColorCityState, move: Any) -> None:
+        state.push(move)
+        state._stack.clear()
+
+    def _legal_actions(self, state: ColorCityState) -> list[int] | None:
+        if self.continuous:
+            return None
+        return self.grid.legal_actions(state.phase, state.legal_decisions())
+
+    def _decide(self, state: ColorCityState, action: Any) -> Shot | Decision:
+        if self.continuous:
+            return continuous_action(self.table, action, state.phase, state.legal_decisions())  # type: ignore[no-any-return]
+        return self.grid.action(int(action))
+
+    def _observation(self) -> Observation:
         assert self.state is not None
         return colorcity_codec.encode(self.state.view(self.seat), self.table.max_turns)  # type: ignore[no-any-return]
 
@@ -236,51 +317,11 @@ class ColorCityEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
         assert state is not None
         return self.grid.mask(state.phase, state.legal_decisions())
 
-    def _info(self, **extra: Any) -> dict[str, Any]:
-        if self.continuous:
-            return extra
-        return {"action_mask": self.action_masks(), **extra}
+    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
+        return {"reason": outcome.reason}
 
-    def _decode(self, action: Any) -> tuple[Shot | Decision | None, dict[str, Any]]:
-        state = self.state
-        assert state is not None
-        if self.continuous:
-            return continuous_action(self.table, action, state.phase, state.legal_decisions()), {}
-        legal = self.grid.legal_actions(state.phase, state.legal_decisions())
-        if int(action) in legal:
-            return self.grid.action(int(action)), {}
-        if self.illegal_action == "lose":
-            return None, {"illegal_action": True}
-        return self.grid.action(int(self.np_random.choice(legal))), {"illegal_action": True}
-
-    def step(
-        self, action: Any
-    ) -> tuple[npt.NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
-        state = self.state
-        if state is None or state.is_over:
-            raise RuntimeError("call reset() first: the episode is over")
-        move, extra = self._decode(action)
-        if move is None:
-            return self._observation(), -1.0, True, False, self._info(**extra)
-        state.push(move)
-        state._stack.clear()
-        self.plays_made += 1
-        self._play_opponent()
-        reward = 0.0
-        outcome = state.outcome
-        if outcome is not None:
-            reward = place_returns(outcome.places)[self.seat]
-            extra.update(reason=outcome.reason)
-        return self._observation(), reward, state.is_over, False, self._info(**extra)
-
-    def render(self) -> Any:
-        state = self.state
-        if state is None or self.render_mode is None:
-            return None
-        if self.render_mode == "ansi":
-            return colorcity_text(state)
-        pending = () if state.pending is None else covered_squares(self.table, state.pending)
-        return colorcity_frame(state.cells, self.table.city_size, pending)
+    def _render(self, state: ColorCityState, mode: str) -> Any:
+        return render_colorcity(state, self.table, mode)
 
 
 gymnasium.register("gamenight/Centrix-v0", entry_point="gamenight.envs.gym:CentrixEnv")

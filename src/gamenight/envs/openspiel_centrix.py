@@ -22,7 +22,6 @@ import random
 from collections import Counter
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from gamenight.centrix.cards import DECK, Card
@@ -37,27 +36,24 @@ from gamenight.envs.centrix_chance import (
     from_state,
     pool_after,
 )
-from gamenight.envs.common import place_returns
+from gamenight.envs.openspiel_common import (
+    TensorObserver,
+    check_observer_params,
+    game_info,
+    game_type,
+    outcome_returns,
+)
 
 SHORT_NAME = "python_gamenight_centrix"
 DEFAULT_MAX_TURNS = 200
 _DEFAULTS: dict[str, Any] = {"players": 2, "bottom": "protect", "max_turns": DEFAULT_MAX_TURNS}
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="gamenight Centrix",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=MIN_PLAYERS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
+GAME_TYPE = game_type(
+    SHORT_NAME,
+    "gamenight Centrix",
+    pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    (MIN_PLAYERS, MAX_PLAYERS),
+    _DEFAULTS,
 )
 
 
@@ -73,14 +69,11 @@ class CentrixGame(pyspiel.Game):  # type: ignore[misc]
         if not MIN_PLAYERS <= self.num_seats <= MAX_PLAYERS:
             raise ValueError(f"Centrix is for {MIN_PLAYERS}–{MAX_PLAYERS} players")
         self.rules = Rules(bottom=Bottom(str(params["bottom"])), max_turns=int(params["max_turns"]))
-        info = pyspiel.GameInfo(
-            num_distinct_actions=codec.NUM_ACTIONS,
-            max_chance_outcomes=len(Card),
-            num_players=self.num_seats,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=max_game_length(self.num_seats, int(params["max_turns"])),
+        info = game_info(
+            codec.NUM_ACTIONS,
+            len(Card),
+            self.num_seats,
+            max_game_length(self.num_seats, int(params["max_turns"])),
         )
         super().__init__(GAME_TYPE, info, params)
 
@@ -90,8 +83,7 @@ class CentrixGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> CentrixObserver:
-        if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
+        check_observer_params(params)
         return CentrixObserver(self.num_seats)
 
 
@@ -176,10 +168,7 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
         return self.engine is not None and self._need is None and self.engine.is_over
 
     def returns(self) -> list[float]:
-        engine = self.engine
-        if engine is None or engine.outcome is None:
-            return [0.0] * self._n
-        return place_returns(engine.outcome.places)
+        return outcome_returns(None if self.engine is None else self.engine.outcome, self._n)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state that ``player_id`` cannot tell from this one: the cards it cannot see
@@ -227,15 +216,14 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
         return text
 
 
-class CentrixObserver:
+class CentrixObserver(TensorObserver):
     """Observation and information state of one seat: its view of the table (own hand, the
     discard pile, hand and pile sizes, the board) and the decisions already taken in the
     current play. The same for ``perfect_recall`` requests: the view is Markov (it is what
     gamenight's own bots decide from), not the whole history; see docs/envs.md."""
 
     def __init__(self, num_players: int) -> None:
-        self.tensor = np.zeros(codec.observation_size(num_players), np.float32)
-        self.dict = {"observation": self.tensor}
+        super().__init__(codec.observation_size(num_players))
 
     def set_from(self, state: CentrixGameState, player: int) -> None:
         if state.engine is None:

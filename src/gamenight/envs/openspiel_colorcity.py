@@ -23,7 +23,6 @@ import itertools
 import math
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from gamenight.colorcity.actions import Decision, Pitch
@@ -31,7 +30,13 @@ from gamenight.colorcity.shots import SIGMAS, Noise, Shot, Skill, draw_noise, ex
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang
 from gamenight.envs import colorcity_codec as codec
-from gamenight.envs.common import place_returns
+from gamenight.envs.openspiel_common import (
+    TensorObserver,
+    check_observer_params,
+    game_info,
+    game_type,
+    outcome_returns,
+)
 
 SHORT_NAME = "python_gamenight_colorcity"
 DEFAULT_MAX_TURNS = 30
@@ -42,21 +47,12 @@ NOISE_GRID: tuple[tuple[tuple[float, float, float], float], ...] = tuple(
     ((a[0], b[0], c[0]), a[1] * b[1] * c[1]) for a, b, c in itertools.product(_NODES, repeat=3)
 )
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="gamenight Color City",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
+GAME_TYPE = game_type(
+    SHORT_NAME,
+    "gamenight Color City",
+    pyspiel.GameType.Information.PERFECT_INFORMATION,
+    (2, 4),
+    _DEFAULTS,
 )
 
 
@@ -79,14 +75,8 @@ class ColorCityGame(pyspiel.Game):  # type: ignore[misc]
         # Per turn: a shot, a power decision, Lucky Day's second shot, and a noise draw for
         # each shot.
         per_turn = 3 + (2 if self.skill is not Skill.EXACT else 0)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=self.grid.num_actions,
-            max_chance_outcomes=len(NOISE_GRID),
-            num_players=self.num_seats,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=per_turn * self.max_turns,
+        info = game_info(
+            self.grid.num_actions, len(NOISE_GRID), self.num_seats, per_turn * self.max_turns
         )
         super().__init__(GAME_TYPE, info, params)
 
@@ -96,8 +86,7 @@ class ColorCityGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ColorCityObserver:
-        if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
+        check_observer_params(params)
         return ColorCityObserver(self)
 
 
@@ -159,23 +148,19 @@ class ColorCityGameState(pyspiel.State):  # type: ignore[misc]
         return self.engine.is_over
 
     def returns(self) -> list[float]:
-        outcome = self.engine.outcome
-        if outcome is None:
-            return [0.0] * len(self.engine.seats)
-        return place_returns(outcome.places)
+        return outcome_returns(self.engine.outcome, len(self.engine.seats))
 
     def __str__(self) -> str:
         text = self.engine.position()
         return text if self._shot is None else f"{text} | shot {self._shot}"
 
 
-class ColorCityObserver:
+class ColorCityObserver(TensorObserver):
     """Everything on the table, from the observing seat's gang (its squares first)."""
 
     def __init__(self, game: ColorCityGame) -> None:
+        super().__init__(codec.observation_size(game.table))
         self.max_turns = game.max_turns
-        self.tensor = np.zeros(codec.observation_size(game.table), np.float32)
-        self.dict = {"observation": self.tensor}
 
     def set_from(self, state: ColorCityGameState, player: int) -> None:
         codec.encode(state.engine.view(player), self.max_turns, self.tensor)

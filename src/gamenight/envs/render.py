@@ -9,8 +9,13 @@ import numpy as np
 import numpy.typing as npt
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Colour
-from gamenight.centrix.state import EMPTY, CentrixView
+from gamenight.centrix.state import EMPTY, CentrixState, CentrixView
 from gamenight.centrix.text import PALETTE
+from gamenight.centrix.text import render_plain as centrix_text
+from gamenight.colorcity.coverage import covered_squares
+from gamenight.colorcity.state import ColorCityState
+from gamenight.colorcity.table import Table
+from gamenight.colorcity.text import render_plain as colorcity_text
 
 Frame = npt.NDArray[np.uint8]
 
@@ -105,3 +110,19 @@ def colorcity_frame(
             frame[y0 + 2 : y0 + 5, x0 + 2 : x0 + cell_px - 2] = 0
             frame[y0 + cell_px - 5 : y0 + cell_px - 2, x0 + 2 : x0 + cell_px - 2] = 0
     return frame
+
+
+def render_centrix(state: CentrixState, mode: str) -> str | Frame:
+    """``render()`` of the Centrix adapters in ``mode`` (``ansi`` or ``rgb_array``)."""
+    spectator = state.view(None)  # a spectator sees no hand: nothing hidden leaks out
+    if mode == "ansi":
+        return centrix_text(spectator)
+    return centrix_frame(spectator)
+
+
+def render_colorcity(state: ColorCityState, table: Table, mode: str) -> str | Frame:
+    """``render()`` of the Color City adapters in ``mode`` (``ansi`` or ``rgb_array``)."""
+    if mode == "ansi":
+        return colorcity_text(state)
+    pending = () if state.pending is None else covered_squares(table, state.pending)
+    return colorcity_frame(state.cells, table.city_size, pending)
