@@ -88,3 +88,16 @@ def ring(**pawns: str) -> str:
     for slot, pawn in pawns.items():
         slots["abcdefghijkl".index(slot)] = pawn
     return "".join(slots)
+
+
+def played(seed: int, plays: int, players: int = 4) -> CentrixState:
+    """A game of ``players`` after up to ``plays`` random legal plays from ``seed``."""
+    import random
+
+    state = CentrixState.new(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plays):
+        if state.is_over:
+            break
+        state.push(rng.choice(state.legal_plays()))
+    return state

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -11,17 +10,9 @@ import pytest
 from gamenight.centrix import OFF, Card, CentrixState, Colour, parse_square, square, square_name
 from gamenight.centrix.svg import SYMBOL_NAMES, board_svg, card_svg
 
+from .helpers import played
+
 NS = "{http://www.w3.org/2000/svg}"
-
-
-def played(seed: int, plays: int, players: int = 4) -> CentrixState:
-    state = CentrixState.new(players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(plays):
-        if state.is_over:
-            break
-        state.push(rng.choice(state.legal_plays()))
-    return state
 
 
 def parse(svg: str) -> ET.Element:

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from rich.console import Console
 
 from gamenight.centrix import CentrixState, CentrixView, square
 from gamenight.centrix.text import render, render_plain
 
-
-def played(seed: int, plays: int, players: int = 4) -> CentrixState:
-    state = CentrixState.new(players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(plays):
-        if state.is_over:
-            break
-        state.push(rng.choice(state.legal_plays()))
-    return state
+from .helpers import played
 
 
 def pawn_letter(state: CentrixState, sq: int) -> str:
