@@ -74,6 +74,10 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     page.mouse.up()
     wait_version(page, 1)
     assert page.locator("#log li").count() == 1
+    # The log reads like a sentence; the exact notation stays in the record and the tooltip.
+    entry = page.locator("#log li").first
+    assert " m/s · " in entry.inner_text()
+    assert len(entry.get_attribute("title").split()) == 4
 
     if page.locator("#power-box:not([hidden])").count():
         # Each gang's power is offered after its own pitch, with its rule.

@@ -498,7 +498,7 @@ export function create(ctx) {
 
   function renderLog() {
     logTitle.textContent = t("log");
-    log.replaceChildren(...msg.view.log.map((entry, i) => el("li", { "data-step": i + 1 }, /^[a-z-]+$/.test(entry) ? t(`power_${entry}`) : entry)));
+    log.replaceChildren(...msg.view.log.map((entry, i) => el("li", { "data-step": i + 1, title: entry }, /^[a-z-]+$/.test(entry) ? t(`power_${entry}`) : shotLabel(entry))));
     log.scrollTop = log.scrollHeight;
   }
 
@@ -520,4 +520,13 @@ export function create(ctx) {
       return { role: gang, label: t(`gang_${gang}`) };
     },
   };
+}
+
+/** A shot's notation ("position direction speed spin", full precision for the record) as a
+ * short line for people: "−3 mm · 0° · 1.15 m/s · Spin +40". */
+function shotLabel(notation) {
+  const [position, direction, speed, spin] = notation.split(" ").map(Number);
+  if ([position, direction, speed, spin].some((x) => !Number.isFinite(x))) return notation;
+  const signed = (x) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${Math.abs(Math.round(x))}`;
+  return `${signed(position)} mm · ${signed(direction)}° · ${speed.toFixed(2)} m/s · ${t("aim_spin")} ${signed(spin)}`;
 }
