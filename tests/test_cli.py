@@ -93,3 +93,23 @@ def test_bench_json_has_the_documented_shape(
         row = result["random_play"][players]
         assert set(row) >= {"plays_per_s", "games_per_s", "plays_per_game", "branching"}
         assert row["plays_per_game"] > 0
+
+
+def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    from gamenight.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "game").choices
+    assert set(commands) >= {"centrix", "colorcity", "tournament", "results", "serve", "envs"}
+    for argv in [[], *([name] for name in commands)]:
+        with pytest.raises(SystemExit) as exit_:
+            main([*argv, "--help"])
+        assert exit_.value.code == 0
+        assert "usage: gamenight" in capsys.readouterr().out
+    for name, sub in commands.items():
+        for action in sub._actions:
+            if action.choices and isinstance(action.choices, dict):
+                for command in action.choices:
+                    with pytest.raises(SystemExit) as exit_:
+                        main([name, command, "--help"])
+                    assert exit_.value.code == 0

@@ -15,7 +15,9 @@ from gamenight.core.errors import GamenightError
 
 
 def register(games: Any) -> None:
-    parser: argparse.ArgumentParser = games.add_parser("colorcity", help="Color City")
+    parser: argparse.ArgumentParser = games.add_parser(
+        "colorcity", help="Color City: flick cubes onto the city and paint it"
+    )
     parser.set_defaults(run=lambda ns: parser.print_help())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -18,7 +18,7 @@ from gamenight.tournament import GameResult, Summary, Tournament, summarise
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "tournament",
-        help="bots against bots: win rates with 95% intervals and ratings",
+        help="bots against bots: win rates with 95%% intervals and ratings",
         description="Every bot entry plays every seat equally often (list a bot twice to "
         "field it twice). Results are appended to a JSON-lines file.",
     )
