@@ -548,6 +548,7 @@ class PlannerBot(SeededBot):
         pain_gain: float = 100.0,
         edges: bool = False,
         weights: Weights | None = None,
+        target_bonus: float = 40.0,
     ) -> None:
         super().__init__(seed, budget or Budget(iterations=160))
         if placements is None:
@@ -561,6 +562,10 @@ class PlannerBot(SeededBot):
         self.pain_gain = pain_gain
         self.edges = edges
         self.weights = weights or Weights()
+        # Choosing among shots of near-equal value, prefer the one likelier to cover the
+        # square it is meant for: a plan that lands as planned keeps the next decision's
+        # reading of the city true (and the bar is on exactly that).
+        self.target_bonus = target_bonus
         self.last_plan: Plan | None = None
 
     # ------------------------------------------------------------------ decisions
@@ -608,6 +613,7 @@ class PlannerBot(SeededBot):
         rounds = max(1, math.ceil(math.log2(len(shots)))) if len(shots) > 1 else 1
         clock = self.budget.clock()
         sums = [0.0] * len(shots)
+        values = [0.0] * len(shots)
         counts = [0] * len(shots)
         alive = list(range(len(shots)))
         flicks = 0
@@ -631,7 +637,10 @@ class PlannerBot(SeededBot):
                         shot.spin + sigma.spin * z[2],
                     )
                     pose = flick(table, gang, played).pose
-                    sums[i] += evaluator.value(covered_squares(table, pose))
+                    covered = covered_squares(table, pose)
+                    value = evaluator.value(covered)
+                    values[i] += value
+                    sums[i] += value + self.target_bonus * (candidates[i].target in covered)
                     counts[i] += 1
                     flicks += 1
                 if out_of_time:
@@ -643,7 +652,7 @@ class PlannerBot(SeededBot):
         most = max(counts)
         pool = [i for i in range(len(shots)) if counts[i] == most and most > 0] or [0]
         best = max(pool, key=lambda i: (sums[i] / max(1, counts[i]), -i))
-        value = sums[best] / counts[best] if counts[best] else candidates[best].screen
+        value = values[best] / counts[best] if counts[best] else candidates[best].screen
         plan = Plan(
             key, shots[best], candidates[best].target, value, counts[best], len(shots), flicks
         )
@@ -680,15 +689,16 @@ class PlannerBot(SeededBot):
                 x = -half_city + sq / 2 + j * sq / 2
                 y = -half_city + sq / 2 + i * sq
                 forward, right = from_board(table, gang, x, y)
+                near = _flat_cover(table, x, y, reach)
+                target = max(near, key=lambda s: (single[s], -s)) if near else 0
                 total = 0.0
                 for u, w in _SCREEN_NOISE:
                     f = forward * (1 + sigma.speed * u) ** 2 if s_long else forward
                     r = right + forward * math.tan(s_dir * w)
                     cx, cy = to_board(table, gang, f, r)
-                    total += evaluator.value(_flat_cover(table, cx, cy, reach))
+                    covered = _flat_cover(table, cx, cy, reach)
+                    total += evaluator.value(covered) + self.target_bonus * (target in covered)
                 value = total / len(_SCREEN_NOISE)
-                near = _flat_cover(table, x, y, reach)
-                target = max(near, key=lambda s: (single[s], -s)) if near else 0
                 scored.append((value, x, y, target))
         scored.sort(key=lambda c: (-c[0], c[3], c[1], c[2]))
         out: list[Candidate] = []
