@@ -33,19 +33,21 @@ class GreedyBot(SeededBot):
         return greedy_play(view.sample(self.rng), seat, self.rng)
 
 
+def evaluated(state: CentrixState, seat: int, plays: list[Play]) -> list[tuple[float, Play]]:
+    """Each play with the one-ply evaluation, for ``seat``, of the position it leads to."""
+    scored = []
+    for play in plays:
+        state._push(play)
+        scored.append((value(state, seat), play))
+        state.pop()
+    return scored
+
+
 def greedy_play(state: CentrixState, seat: int, rng: random.Random) -> Play:
     """The legal play with the best one-ply evaluation for ``seat`` (ties at random)."""
-    best: list[Play] = []
-    best_value = -math.inf
-    for play in state.legal_plays():
-        state._push(play)
-        v = value(state, seat)
-        state.pop()
-        if v > best_value + 1e-9:
-            best, best_value = [play], v
-        elif v > best_value - 1e-9:
-            best.append(play)
-    return rng.choice(best)
+    scored = evaluated(state, seat, state.legal_plays())
+    best_value = max(v for v, _ in scored)
+    return rng.choice([play for v, play in scored if v > best_value - 1e-9])
 
 
 class _Node:
@@ -253,12 +255,7 @@ def _rank_priors(
     state: CentrixState, seat: int, plays: list[Play], children: dict[Play, _Node]
 ) -> None:
     """Greedy's evaluation of each play, as a rank in [0, 1] (best 1)."""
-    scored = []
-    for play in plays:
-        state._push(play)
-        scored.append((value(state, seat), play))
-        state.pop()
-    scored.sort(key=lambda item: item[0])
+    scored = sorted(evaluated(state, seat, plays), key=lambda item: item[0])
     for rank, (_, play) in enumerate(scored):
         children[play].prior = rank / max(1, len(scored) - 1)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -21,7 +20,6 @@ from pydantic import ValidationError
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
 from gamenight.web import protocol
-from gamenight.web.games import ColorCityGame
 from gamenight.web.protocol import TableIn, parse_client
 from gamenight.web.rules import rules_html
 from gamenight.web.settings import Settings
@@ -211,12 +209,11 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                 else:
                     await manager.undo(table, message.seat)
             elif isinstance(message, protocol.Predict):
-                if not isinstance(table.game, ColorCityGame):
-                    raise TableError("only Color City predicts flicks")
                 result = await asyncio.to_thread(table.game.predict, table.state, message.shot)
                 await socket.send_json({"type": "prediction", **result})
             elif isinstance(message, protocol.Preview):
-                await socket.send_json({"type": "preview", **preview(table, message.rotation)})
+                result = table.game.preview(table.state, message.rotation)
+                await socket.send_json({"type": "preview", **result})
             else:
                 await socket.send_json({"type": "pong"})
         except (protocol.MessageError, GamenightError) as exc:
@@ -225,20 +222,4 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             log.exception("unexpected error handling %r", raw[:200])
             await socket.send_json(protocol.error("the server could not handle that message"))
 
-    def preview(table: LiveTable, rotation: str) -> dict[str, Any]:
-        from gamenight.centrix import CentrixState, parse_play
-        from gamenight.centrix.svg import board_svg
-
-        state = table.state
-        if not isinstance(state, CentrixState) or state.to_move is None:
-            raise TableError("only a Centrix game in play can preview a rotation")
-        turn = parse_play(f"S {rotation}").rotation
-        assert turn is not None  # "S" plus a rotation token always parses to one
-        view = state.view(None).rotated(turn.ring, turn.amount)
-        return {"rotation": rotation, "svg": board_svg(view, size=560, legend=False)}
-
     return app
-
-
-def json_dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))

@@ -14,7 +14,7 @@ from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState, Colour, Play, Rules, parse_play, square_name
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, OFF, TOP
 from gamenight.centrix.svg import board_svg as centrix_svg
-from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, Table, parse_action
+from gamenight.colorcity import ColorCityState, Decision, Gang, Shot, Table, parse_action
 from gamenight.colorcity.state import winning_sets
 from gamenight.colorcity.svg import board_svg as colorcity_svg
 from gamenight.core.errors import GamenightError, RulesError
@@ -53,10 +53,40 @@ class WebGame:
         seats: list[dict[str, Any]],
         actions: list[Any],
     ) -> Any:
+        """The state a stored table reaches: the engine's own record replay, so the web app
+        keeps no second way of rebuilding a game."""
+        record = GameRecord(
+            game=self.name,
+            rules=rules,
+            seed=seed,
+            seats=[self.record_seat(seat) for seat in seats],
+            actions=actions,
+            setup={"first": setup["first"]},
+        )
+        return self.engine_replay(record)
+
+    def record_seat(self, seat: dict[str, Any]) -> dict[str, Any]:
+        """A stored seat as the game's record writes it."""
+        raise NotImplementedError
+
+    def engine_replay(self, record: GameRecord) -> Any:
         raise NotImplementedError
 
     def record(self, state: Any, seats: list[dict[str, Any]]) -> GameRecord:
         raise NotImplementedError
+
+    def role(self, state: Any, seat: int) -> str:
+        """The seat's part in the game: a pawn colour, a gang."""
+        raise NotImplementedError
+
+    def rules_of(self, state: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def predict(self, state: Any, text: str) -> dict[str, Any]:
+        raise GamenightError("only Color City predicts flicks")
+
+    def preview(self, state: Any, rotation: str) -> dict[str, Any]:
+        raise GamenightError("only a Centrix game in play can preview a rotation")
 
     def actor(self, state: Any) -> int | None:
         """The seat that acts now (None when the game is over)."""
@@ -97,23 +127,28 @@ class CentrixGame(WebGame):
         if not isinstance(first, int):
             raise RulesError("first must be a seat number")
         state = CentrixState.new(colours, seed=seed, first=first, rules=Rules.from_dict(rules))
-        return state, {"first": first, "colours": [c.name.lower() for c in colours]}
+        return state, {"first": first}
 
-    def replay(
-        self,
-        rules: dict[str, Any],
-        seed: int,
-        setup: dict[str, Any],
-        seats: list[dict[str, Any]],
-        actions: list[Any],
-    ) -> CentrixState:
-        colours = [Colour.parse(c) for c in setup["colours"]]
-        state = CentrixState.new(
-            colours, seed=seed, first=setup["first"], rules=Rules.from_dict(rules)
-        )
-        for action in actions:
-            state.push(parse_play(action))
-        return state
+    def record_seat(self, seat: dict[str, Any]) -> dict[str, Any]:
+        return {"colour": seat["role"], "name": seat.get("name", "")}
+
+    def engine_replay(self, record: GameRecord) -> CentrixState:
+        return CentrixState.replay(record)
+
+    def role(self, state: CentrixState, seat: int) -> str:
+        return state.players[seat].name.lower()
+
+    def rules_of(self, state: CentrixState) -> dict[str, Any]:
+        return state.rules.to_dict()
+
+    def preview(self, state: CentrixState, rotation: str) -> dict[str, Any]:
+        """The board with one ring turned (public: no play is made, nothing is revealed)."""
+        if state.to_move is None:
+            return super().preview(state, rotation)
+        turn = parse_play(f"S {rotation}").rotation
+        assert turn is not None  # "S" plus a rotation token always parses to one
+        view = state.view(None).rotated(turn.ring, turn.amount)
+        return {"rotation": rotation, "svg": centrix_svg(view, size=560, legend=False)}
 
     def record(self, state: CentrixState, seats: list[dict[str, Any]]) -> GameRecord:
         return state.record([s.get("name", "") for s in seats])
@@ -219,22 +254,19 @@ class ColorCityGame(WebGame):
         state = ColorCityState.new(seed=seed, first=first_gang, seats=gangs, table=table)
         return state, {"first": Gang.parse(first_gang).label}
 
-    def replay(
-        self,
-        rules: dict[str, Any],
-        seed: int,
-        setup: dict[str, Any],
-        seats: list[dict[str, Any]],
-        actions: list[Any],
-    ) -> ColorCityState:
-        gangs = [(s["role"], s.get("skill", "normal")) for s in seats]
-        table = Table.from_dict(rules) if rules else None
-        state = ColorCityState.new(seed=seed, first=setup["first"], seats=gangs, table=table)
-        for action in actions:
-            state.push(
-                Decision.parse(action) if isinstance(action, str) else Pitch.from_json(action)
-            )
-        return state
+    def record_seat(self, seat: dict[str, Any]) -> dict[str, Any]:
+        return {"gang": seat["role"], "skill": seat["skill"], "name": seat.get("name", "")}
+
+    def engine_replay(self, record: GameRecord) -> ColorCityState:
+        from gamenight.colorcity import replay
+
+        return replay(record)
+
+    def role(self, state: ColorCityState, seat: int) -> str:
+        return state.seats[seat][0].label
+
+    def rules_of(self, state: ColorCityState) -> dict[str, Any]:
+        return state.table.to_dict()
 
     def record(self, state: ColorCityState, seats: list[dict[str, Any]]) -> GameRecord:
         from gamenight.colorcity import to_record

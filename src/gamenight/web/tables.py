@@ -126,12 +126,12 @@ class TableManager:
                     "kind": spec.kind,
                     "invite": seat_in.kind == "invite",
                     "level": spec.level,
-                    "role": _role(game, state, len(stored_seats)),
+                    "role": game.role(state, len(stored_seats)),
                     "skill": spec.skill,
                     "token_hash": hash_token(token) if token else None,
                 }
             )
-        stored = self.store.create(body.game, _rules_of(state), seed, setup, stored_seats)
+        stored = self.store.create(body.game, game.rules_of(state), seed, setup, stored_seats)
         table = LiveTable(stored, game, state, [])
         self.tables[stored.id] = table
         seats_out = [
@@ -297,16 +297,3 @@ class TableManager:
             and table.seat_kind(active) == "human"
             and table.game.can_undo(table.state, active),
         }
-
-
-def _role(game: WebGame, state: Any, seat: int) -> str:
-    if game.name == "centrix":
-        return str(state.players[seat].name.lower())
-    return str(state.seats[seat][0].label)
-
-
-def _rules_of(state: Any) -> dict[str, Any]:
-    rules = getattr(state, "rules", None)
-    if rules is not None:
-        return dict(rules.to_dict())
-    return dict(state.table.to_dict())
