@@ -1,6 +1,6 @@
 """Train a small policy on Color City with Gymnasium: REINFORCE, linear softmax, masks.
 
-The agent plays Green against gamenight's level-2 bot (``gamenight/ColorCity-v0``, 1218
+The agent plays Green against gamenight's simple bot (``gamenight/ColorCity-v0``, 1218
 grid actions: docs/envs.md). The policy is a softmax over the legal actions of a linear
 function of the observation; the update is REINFORCE with a running-mean baseline. The
 reward is the game's (+1 win, −1 loss, 0 draw), plus, to make a short run informative, a
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    env = gymnasium.make("gamenight/ColorCity-v0", opponent="level2", max_turns=args.max_turns)
+    env = gymnasium.make("gamenight/ColorCity-v0", opponent="simple", max_turns=args.max_turns)
     n_actions = env.action_space.n  # type: ignore[attr-defined]
     weights = np.zeros((observation_size() + 1, n_actions))
     before = evaluate(env, weights, args.eval, 10_000)

@@ -86,8 +86,12 @@ def test_bench_json_has_the_documented_shape(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["centrix", "bench", "--json", "--games", "1", "--positions", "2"]
+    argv += ["--bot-positions", "2", "--think", "0.02"]
     assert run(argv, "", monkeypatch) == 0
     result = json.loads(capsys.readouterr().out)
+    bots = result["bots"]
+    assert bots["ismcts_iterations"] >= 1
+    assert all(bots[k] > 0 for k in ("sample_us", "scores_us", "greedy_ms", "planner_ms"))
     assert result["generation"]["plays_per_s"] > 0
     for players in ("2", "4", "6"):
         row = result["random_play"][players]

@@ -13,8 +13,8 @@ from gamenight.bots.centrix import (
     RandomBot,
     TurnPlannerBot,
     fast_play,
-    plan_turn,
     rewards,
+    turn_plans,
 )
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState
@@ -122,7 +122,11 @@ def test_rewards_are_places_at_the_end_and_bounded_before() -> None:
 def test_levels_and_specs() -> None:
     spec = game_bots("centrix")
     assert sorted(spec.levels) == [1, 2, 3, 4, 5]
-    assert isinstance(spec.bot("level1"), RandomBot)
+    bots = [spec.bot(f"level{n}") for n in range(1, 6)]
+    kinds = [RandomBot, GreedyBot, GreedyBot, TurnPlannerBot, TurnPlannerBot]
+    assert all(isinstance(bot, kind) for bot, kind in zip(bots, kinds, strict=True))
+    assert (bots[1].epsilon, bots[2].epsilon) == (0.5, 0.0)
+    assert (bots[3].beam, bots[4].beam) == (2, 6)
     bot = spec.bot("ismcts:0.25s", seed=3)
     assert isinstance(bot, IsmctsBot)
     assert bot.budget == Budget(seconds=0.25)
@@ -145,17 +149,53 @@ def test_budget_counts_iterations() -> None:
     assert bot.last_iterations == 17
 
 
-def test_the_turn_plan_is_a_whole_legal_turn_and_no_worse_than_any_first_play() -> None:
-    rng = random.Random(3)
-    for state in positions(10, seed=6):
+def test_turn_plans_are_whole_legal_turns_best_first() -> None:
+    rng = random.Random(4)
+    for state in positions(8, seed=7):
         seat = state.to_move
         assert seat is not None
         before = state.position()
-        by_first, plan = plan_turn(state, seat, rng, beam=4)
+        plans = turn_plans(state, seat, rng, beam=3)
         assert state.position() == before
-        best = max(by_first.values(), key=lambda item: item[0])
-        assert plan == best[1]
-        for play in plan:  # every play of the plan is legal in turn, and then the turn ends
-            assert state.to_move == seat
-            state.push(play)
-        assert state.to_move != seat or state.is_over
+        values = [v for v, _ in plans]
+        assert values == sorted(values, reverse=True)
+        assert len({tuple(p) for _, p in plans}) == len(plans)
+        for _, plan in plans[:5]:
+            copy = state.copy()
+            for play in plan:
+                assert copy.to_move == seat
+                copy.push(play)
+            assert copy.to_move != seat or copy.is_over
+
+
+def test_ismcts_chooses_the_first_play_of_one_of_its_best_plans() -> None:
+    for i, state in enumerate(positions(10, seed=8)):
+        seat = state.to_move
+        assert seat is not None
+        bot = IsmctsBot(i, Budget(iterations=30), plans=4)
+        firsts = {p[0] for _, p in turn_plans(state.copy(), seat, random.Random(0), bot.beam)[:4]}
+        assert bot.choose(state.view(seat)) in firsts
+
+
+def test_greedy_with_epsilon_sometimes_plays_at_random() -> None:
+    states = positions(30, seed=9)
+    greedy = [GreedyBot(1).choose(s.view(s.to_move)) for s in states]  # type: ignore[arg-type]
+    sloppy = [GreedyBot(1, epsilon=0.5).choose(s.view(s.to_move)) for s in states]  # type: ignore[arg-type]
+    differ = sum(a != b for a, b in zip(greedy, sloppy, strict=True))
+    assert 3 <= differ <= 25
+    with pytest.raises(ValueError, match="epsilon"):
+        GreedyBot(1, epsilon=1.5)
+
+
+def test_specs_carry_options() -> None:
+    spec = game_bots("centrix")
+    bot = spec.bot("ismcts:40it:plans=5:bias=2.5", seed=1)
+    assert (bot.plans, bot.bias, bot.budget) == (5, 2.5, Budget(iterations=40))
+    assert spec.bot("greedy:epsilon=0.25").epsilon == 0.25
+    assert spec.bot("planner2:beam=3").beam == 3
+    for bad, message in (
+        ("planner:colour=red", "colour"),
+        ("greedy:epsilon=2", "epsilon is a probability"),
+    ):
+        with pytest.raises(NotationError, match=message):
+            spec.bot(bad)

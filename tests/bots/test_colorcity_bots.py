@@ -20,6 +20,7 @@ from gamenight.bots.colorcity import (
     legal_decisions,
     missing,
     read_city,
+    wobbled,
 )
 from gamenight.bots.registry import game_bots
 from gamenight.colorcity import (
@@ -34,6 +35,7 @@ from gamenight.colorcity import (
 )
 from gamenight.colorcity.position import EMPTY, Position
 from gamenight.colorcity.shots import Skill
+from gamenight.core.errors import NotationError
 from gamenight.tournament.runner import play_game
 
 T = DEFAULT_TABLE
@@ -178,17 +180,51 @@ def test_bots_do_not_peek_at_the_generator_key(index: int) -> None:
 def test_levels_and_specs() -> None:
     spec = game_bots("colorcity")
     assert sorted(spec.levels) == [1, 2, 3, 4, 5]
-    assert isinstance(spec.bot("level1"), RandomBot)
-    assert isinstance(spec.bot("level2"), SimpleBot)
-    budgets = [spec.bot(f"level{n}").budget.iterations for n in (3, 4, 5)]
-    assert all(isinstance(spec.bot(f"level{n}"), PlannerBot) for n in (3, 4, 5))
-    assert budgets == sorted(budgets)
-    assert len(set(budgets)) == 3
+    bots = [spec.bot(f"level{n}") for n in range(1, 6)]
+    kinds = [RandomBot, SimpleBot, SimpleBot, PlannerBot, PlannerBot]
+    assert all(isinstance(bot, kind) for bot, kind in zip(bots, kinds, strict=True))
+    assert [bot.aim for bot in bots[1:]] == [Skill.SHAKY, Skill.EXACT, Skill.NORMAL, Skill.EXACT]
     assert spec.bot("planner:0.5s").budget == Budget(seconds=0.5)
+    with pytest.raises(NotationError, match="'wobbly' is not a valid Skill"):
+        spec.bot("simple:aim=wobbly")
     state = spec.new_state(2, 5, 1, {"max_turns": 3, "skills": ["exact", "shaky"]})
     assert state.to_move is Gang.PURPLE
     assert state.table.max_turns == 3
     assert state.seats == ((Gang.GREEN, Skill.EXACT), (Gang.PURPLE, Skill.SHAKY))
+
+
+def test_a_wobbly_aim_spreads_shots_like_a_hand_of_that_skill() -> None:
+    shot = Shot(10.0, 5.0, 1.3, 40.0)
+    rng = random.Random(4)
+    assert wobbled(T, shot, Skill.EXACT, rng) == shot
+    for skill, sd_deg in ((Skill.NORMAL, 2.5), (Skill.SHAKY, 5.0)):
+        shots = [wobbled(T, shot, skill, rng) for _ in range(2000)]
+        assert all(s.check(T) == s and s.position == shot.position for s in shots)
+        directions = [s.direction for s in shots]
+        mean = sum(directions) / len(directions)
+        sd = (sum((d - mean) ** 2 for d in directions) / len(directions)) ** 0.5
+        assert abs(mean - shot.direction) < 0.3
+        assert sd == pytest.approx(sd_deg, rel=0.1)
+    assert wobbled(T, shot, Skill.NORMAL, random.Random(1)) == wobbled(
+        T, shot, Skill.NORMAL, random.Random(1)
+    )
+
+
+def test_a_bot_with_a_wobbly_aim_plans_the_same_shot_and_pitches_it_wobbled() -> None:
+    view = ColorCityState.new(seed=3).view(0)
+    for exact, wobbly in (
+        (SimpleBot(5), SimpleBot(5, aim=Skill.NORMAL)),
+        (
+            small_planner(5),
+            PlannerBot(5, Budget(iterations=12), placements=3, spins=(0.0, 40.0), aim="normal"),
+        ),
+    ):
+        planned = exact.choose(view)
+        pitched = wobbly.choose(view)
+        assert isinstance(planned, Shot)
+        assert isinstance(pitched, Shot)
+        assert pitched.position == planned.position
+        assert pitched != planned
 
 
 # ---------------------------------------------------------------------- the simple bot

@@ -6,7 +6,7 @@ import math
 import random
 
 from gamenight.bots.base import Budget, SeededBot
-from gamenight.bots.centrix_eval import score, value
+from gamenight.bots.centrix_eval import DEFAULT, Weights, scores, value
 from gamenight.centrix.board import NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.plays import Play
 from gamenight.centrix.state import EMPTY, CentrixState, CentrixView
@@ -23,35 +23,51 @@ class RandomBot(SeededBot):
 
 class GreedyBot(SeededBot):
     """Tries every legal play and keeps the best by the one-ply evaluation of
-    gamenight.bots.centrix_eval (ties broken at random)."""
+    gamenight.bots.centrix_eval (ties broken at random). With ``epsilon`` it plays a
+    uniformly random legal play instead that often: the beginner's level."""
 
     name = "greedy"
+
+    def __init__(
+        self, seed: int | None = None, budget: Budget | None = None, epsilon: float = 0.0
+    ) -> None:
+        super().__init__(seed, budget)
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon is a probability from 0 to 1, not {epsilon}")
+        self.epsilon = epsilon
 
     def choose(self, view: CentrixView) -> Play:
         seat = view.seat
         assert seat is not None
-        return greedy_play(view.sample(self.rng), seat, self.rng)
+        state = view.sample(self.rng)
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.rng.choice(state.legal_plays())
+        return greedy_play(state, seat, self.rng)
 
 
-def evaluated(state: CentrixState, seat: int, plays: list[Play]) -> list[tuple[float, Play]]:
+def evaluated(
+    state: CentrixState, seat: int, plays: list[Play], weights: Weights = DEFAULT
+) -> list[tuple[float, Play]]:
     """Each play with the one-ply evaluation, for ``seat``, of the position it leads to."""
     scored = []
     for play in plays:
         state._push(play)
-        scored.append((value(state, seat), play))
+        scored.append((value(state, seat, weights), play))
         state.pop()
     return scored
 
 
-def greedy_play(state: CentrixState, seat: int, rng: random.Random) -> Play:
+def greedy_play(
+    state: CentrixState, seat: int, rng: random.Random, weights: Weights = DEFAULT
+) -> Play:
     """The legal play with the best one-ply evaluation for ``seat`` (ties at random)."""
-    scored = evaluated(state, seat, state.legal_plays())
+    scored = evaluated(state, seat, state.legal_plays(), weights)
     best_value = max(v for v, _ in scored)
     return rng.choice([play for v, play in scored if v > best_value - 1e-9])
 
 
 class _Node:
-    __slots__ = ("avail", "children", "mover", "plan", "plays", "prior", "total", "visits")
+    __slots__ = ("avail", "children", "mover", "prior", "total", "visits")
 
     def __init__(self, mover: int, prior: float = 0.0) -> None:
         self.mover = mover
@@ -60,11 +76,6 @@ class _Node:
         self.avail = 0
         self.total = 0.0
         self.prior = prior
-        # Within the bot's own turn nothing hidden matters (no card is drawn until the
-        # turn ends), so those nodes keep their legal plays across determinizations...
-        self.plays: list[Play] | None = None
-        # ... and a root child keeps the rest of the best turn that starts with it.
-        self.plan: list[Play] = []
 
 
 class IsmctsBot(SeededBot):
@@ -73,17 +84,16 @@ class IsmctsBot(SeededBot):
     Each iteration deals the cards this seat cannot see at random (``view.sample``), walks the
     tree over single card plays — a three-play turn is three decisions — choosing only among
     plays legal in that deal (UCB1 with availability counts), adds one node, and plays on to
-    the start of this seat's next turn: its own remaining plays greedily (a root child
-    follows its planned turn), the other seats with the fast default policy (``fast_play``).
-    Each seat's reward is its place if the game ended, else a logistic of its evaluation
-    against the best other seat's, always judged at that same point of the round.
+    the start of this seat's next turn with the fast default policy (``fast_play``). Each
+    seat's reward is its place if the game ended, else a logistic of its evaluation against
+    the best other seat's, always judged at that same point of the round.
 
-    Centrix offers ~35 plays a decision, too many to sample evenly in a quarter second, so
-    the bot's own plays carry priors, added to UCB as progressive bias
-    ``bias × prior / (visits + 1)`` and deciding which unvisited child is tried first: at
-    the root, the rank of the best whole turn that starts with the play (``plan_turn``, an
-    exact beam search, since one's own turn hides nothing); deeper, the rank of the play's
-    one-ply evaluation.
+    Within its own turn nothing hidden matters (no card is drawn until the turn ends), so the
+    bot's own plays are not searched blindly: its part of the tree is the trie of the
+    ``plans`` best whole turns found by the turn planner's exact beam search (``turn_plans``),
+    each play carrying the rank of the best plan through it as a prior, added to UCB as
+    progressive bias ``bias × prior / (visits + 1)``. The search's iterations then go where
+    the planner cannot look: into how the other seats' replies treat each of those turns.
     """
 
     name = "ismcts"
@@ -97,51 +107,55 @@ class IsmctsBot(SeededBot):
         bias: float = 3.0,
         temperature: float = 3.0,
         beam: int = 6,
+        plans: int = 12,
         rollout_plays: int = 40,
+        weights: Weights = DEFAULT,
     ) -> None:
         super().__init__(seed, budget or Budget(iterations=200))
         self.exploration = exploration
         self.bias = bias
         self.temperature = temperature
         self.beam = beam
+        self.plans = plans
         self.rollout_plays = rollout_plays
+        self.weights = weights
         self.last_iterations = 0
 
     def choose(self, view: CentrixView) -> Play:
         rng = self.rng
         me = view.seat
         assert me is not None
+        self.last_iterations = 0
         root_state = view.sample(rng)
         legal = root_state.legal_plays()
         if len(legal) == 1:
             return legal[0]
-        root = self._root(root_state, me, legal)
+        root = self._root(root_state, me)
+        if len(root.children) == 1:
+            return next(iter(root.children))
         clock = self.budget.clock()
         while clock.tick():
             state = view.sample(rng)
             path = self._descend(root, state, me, view.turn)
-            if len(path) == 1:
-                for play in path[0].plan:  # the rest of the planned turn
-                    if state.is_over or state._seat != me:
-                        break
-                    state._push(play)
             rewards = self._rollout(state, me, view.turn)
             for node in path:
                 node.visits += 1
                 node.total += rewards[node.mover]
         self.last_iterations = clock.iterations - 1
-        return max(legal, key=lambda p: (root.children[p].visits, root.children[p].prior))
+        return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].prior))[0]
 
-    def _root(self, state: CentrixState, me: int, legal: list[Play]) -> _Node:
+    def _root(self, state: CentrixState, me: int) -> _Node:
+        """The bot's own turn as a trie of its best plans, best first."""
         root = _Node(-1)
-        root.plays = legal
-        by_first, _ = plan_turn(state, me, self.rng, self.beam)
-        ranked = sorted(by_first, key=lambda p: by_first[p][0])
-        for rank, play in enumerate(ranked):
-            child = root.children[play] = _Node(me, (rank + 1) / len(ranked))
-            child.plan = by_first[play][1][1:]
-        for play in legal:
-            root.children.setdefault(play, _Node(me))
+        plans = turn_plans(state, me, self.rng, self.beam, self.weights)[: self.plans]
+        for rank, (_, sequence) in enumerate(plans):
+            prior = 1 - rank / len(plans)
+            node = root
+            for play in sequence:
+                child = node.children.get(play)
+                if child is None:
+                    child = node.children[play] = _Node(me, prior)
+                node = child
         return root
 
     def _descend(self, root: _Node, state: CentrixState, me: int, turn: int) -> list[_Node]:
@@ -152,16 +166,14 @@ class IsmctsBot(SeededBot):
         while not state.is_over and not (state._seat == me and state.turn > turn):
             mover = state._seat
             own_turn = own_turn and mover == me
-            plays = node.plays if own_turn and node.plays is not None else state.legal_plays()
-            if own_turn:
-                node.plays = plays
             children = node.children
-            fresh = [p for p in plays if p not in children]
-            if fresh:
-                for p in fresh:
-                    children[p] = _Node(mover)
-                if mover == me and bias:
-                    _rank_priors(state, mover, fresh, children)
+            if own_turn:
+                plays = list(children)  # the trie: legal in every deal
+            else:
+                plays = state.legal_plays()
+                for p in plays:
+                    if p not in children:
+                        children[p] = _Node(mover)
             best, best_ucb = plays[0], -math.inf
             for p in plays:
                 child = children[p]
@@ -179,7 +191,7 @@ class IsmctsBot(SeededBot):
             node = children[best]
             state._push(best)
             path.append(node)
-            if node.visits == 0:
+            if node.visits == 0 and not own_turn:
                 break
         return path
 
@@ -190,24 +202,24 @@ class IsmctsBot(SeededBot):
         for _ in range(self.rollout_plays):
             if state.is_over or (state._seat == me and state.turn > turn):
                 break
-            if state._seat == me:
-                state._push(greedy_play(state, me, rng))
-            else:
-                state._push(fast_play(state, rng))
-        return rewards(state, self.temperature)
+            state._push(fast_play(state, rng))
+        return rewards(state, self.temperature, self.weights)
 
 
-def plan_turn(
-    state: CentrixState, seat: int, rng: random.Random, beam: int = 6
-) -> tuple[dict[Play, tuple[float, list[Play]]], list[Play]]:
-    """Beam search over the rest of ``seat``'s turn, judged where the turn ends.
+def turn_plans(
+    state: CentrixState,
+    seat: int,
+    rng: random.Random,
+    beam: int = 6,
+    weights: Weights = DEFAULT,
+) -> list[tuple[float, list[Play]]]:
+    """Beam search over the rest of ``seat``'s turn, judged where the turn ends: every whole
+    turn the search completed, with its value, best first.
 
     Within one's own turn nothing hidden matters (no card is drawn until it ends), so this
-    is exact planning, not guessing. Returns, for each first play that survived the beam,
-    the best end-of-turn value found and its sequence; and the best sequence of all.
+    is exact planning, not guessing.
     """
-    best_by_first: dict[Play, tuple[float, list[Play]]] = {}
-    best_value, best_plan = -math.inf, []
+    ended_plans: list[tuple[float, list[Play]]] = []
     layer: list[list[Play]] = [[]]
     while layer:
         scored: list[tuple[float, list[Play], bool]] = []
@@ -217,21 +229,16 @@ def plan_turn(
             for play in state.legal_plays():
                 state._push(play)
                 ended = state.is_over or state._seat != seat
-                v = value(state, seat) + rng.random() * 1e-6
+                v = value(state, seat, weights) + rng.random() * 1e-6
                 state.pop()
                 scored.append((v, [*sequence, play], ended))
             for _ in sequence:
                 state.pop()
         scored.sort(key=lambda item: -item[0])
-        for v, sequence, ended in scored:
-            if ended:
-                first = sequence[0]
-                if first not in best_by_first or v > best_by_first[first][0]:
-                    best_by_first[first] = (v, sequence)
-                if v > best_value:
-                    best_value, best_plan = v, sequence
+        ended_plans.extend((v, sequence) for v, sequence, ended in scored if ended)
         layer = [sequence for _, sequence, ended in scored if not ended][:beam]
-    return best_by_first, best_plan
+    ended_plans.sort(key=lambda item: -item[0])
+    return ended_plans
 
 
 class TurnPlannerBot(SeededBot):
@@ -240,38 +247,38 @@ class TurnPlannerBot(SeededBot):
 
     name = "planner"
 
-    def __init__(self, seed: int | None = None, budget: Budget | None = None, beam: int = 6):
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        beam: int = 6,
+        weights: Weights = DEFAULT,
+    ):
         super().__init__(seed, budget)
         self.beam = beam
+        self.weights = weights
 
     def choose(self, view: CentrixView) -> Play:
         seat = view.seat
         assert seat is not None
-        _, plan = plan_turn(view.sample(self.rng), seat, self.rng, self.beam)
-        return plan[0]
+        plans = turn_plans(view.sample(self.rng), seat, self.rng, self.beam, self.weights)
+        return plans[0][1][0]
 
 
-def _rank_priors(
-    state: CentrixState, seat: int, plays: list[Play], children: dict[Play, _Node]
-) -> None:
-    """Greedy's evaluation of each play, as a rank in [0, 1] (best 1)."""
-    scored = sorted(evaluated(state, seat, plays), key=lambda item: item[0])
-    for rank, (_, play) in enumerate(scored):
-        children[play].prior = rank / max(1, len(scored) - 1)
-
-
-def rewards(state: CentrixState, temperature: float = 3.0) -> list[float]:
+def rewards(
+    state: CentrixState, temperature: float = 3.0, weights: Weights = DEFAULT
+) -> list[float]:
     """Each seat's reward in [0, 1]: by place when the game is over, else by how its
     evaluation compares with the best other seat's (a logistic of the difference)."""
     n = state.num_players
     outcome = state.outcome
     if outcome is not None:
         return [(n - place) / (n - 1) for place in outcome.places]
-    scores = [score(state, s) for s in range(n)]
+    all_scores = scores(state, weights)
     out = []
     for s in range(n):
-        best_other = max(x for i, x in enumerate(scores) if i != s)
-        out.append(1 / (1 + math.exp(-(scores[s] - best_other) / temperature)))
+        best_other = max(x for i, x in enumerate(all_scores) if i != s)
+        out.append(1 / (1 + math.exp(-(all_scores[s] - best_other) / temperature)))
     return out
 
 
@@ -323,6 +330,6 @@ __all__ = [
     "TurnPlannerBot",
     "fast_play",
     "greedy_play",
-    "plan_turn",
     "rewards",
+    "turn_plans",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -102,12 +103,37 @@ def aim(table: Table, gang: Gang, x: float, y: float) -> Shot:
     return Shot(position, direction, speed, 0.0)
 
 
+def wobbled(table: Table, shot: Shot, aim: Skill, rng: random.Random) -> Shot:
+    """The shot as a bot whose own aim is only as good as a hand of skill ``aim`` sends it:
+    the lower levels' handicap, drawn from the bot's generator before the seat's hand adds
+    its own noise. A dexterity game's levels should differ in dexterity: a larger search
+    budget alone barely shows against the hands' noise (docs/ai.md)."""
+    if aim is Skill.EXACT:
+        return shot
+    sigma = SIGMAS[aim]
+    return _clamp(
+        table,
+        Shot(
+            shot.position,
+            shot.direction + sigma.direction_deg * rng.gauss(0.0, 1.0),
+            shot.speed * max(0.0, 1.0 + sigma.speed * rng.gauss(0.0, 1.0)),
+            shot.spin + sigma.spin * rng.gauss(0.0, 1.0),
+        ),
+    )
+
+
 class SimpleBot(SeededBot):
     """Aims at the square that most extends one of its own lines or blocks, picks the
     speed from the textbook slide and corrects it once against the noise-free physics.
-    Lucky Day when the cube gained nothing; Purple Pain at once."""
+    Lucky Day when the cube gained nothing; Purple Pain at once. ``aim``: see ``wobbled``."""
 
     name = "simple"
+
+    def __init__(
+        self, seed: int | None = None, budget: Budget | None = None, aim: Skill = Skill.EXACT
+    ) -> None:
+        super().__init__(seed, budget)
+        self.aim = Skill(aim)
 
     def target(self, view: ColorCityView) -> int:
         """The square that most extends one of its own lines or blocks (ties at random)."""
@@ -159,7 +185,9 @@ class SimpleBot(SeededBot):
         return Decision.PURPLE_PAIN  # a cube destroyed is always worth something
 
     def choose(self, view: ColorCityView) -> Action:
-        return self.decision(view) if view.phase is Phase.POWER else self.shot(view)
+        if view.phase is Phase.POWER:
+            return self.decision(view)
+        return wobbled(view.table, self.shot(view), self.aim, self.rng)
 
 
 # ---------------------------------------------------------------------- reading the city
@@ -549,6 +577,7 @@ class PlannerBot(SeededBot):
         edges: bool = False,
         weights: Weights | None = None,
         target_bonus: float = 40.0,
+        aim: Skill = Skill.EXACT,
     ) -> None:
         super().__init__(seed, budget or Budget(iterations=160))
         if placements is None:
@@ -566,6 +595,7 @@ class PlannerBot(SeededBot):
         # square it is meant for: a plan that lands as planned keeps the next decision's
         # reading of the city true (and the issue's bar is on exactly that).
         self.target_bonus = target_bonus
+        self.aim = Skill(aim)  # the lower levels' handicap: see ``wobbled``
         self.last_plan: Plan | None = None
 
     # ------------------------------------------------------------------ decisions
@@ -573,7 +603,7 @@ class PlannerBot(SeededBot):
     def choose(self, view: ColorCityView) -> Action:
         if view.phase is Phase.POWER:
             return self.decision(view)
-        return self.plan(view).shot
+        return wobbled(view.table, self.plan(view).shot, self.aim, self.rng)
 
     def decision(self, view: ColorCityView) -> Decision:
         gang, pose = view.to_move, view.pending

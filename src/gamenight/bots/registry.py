@@ -1,7 +1,9 @@
 """Bots by name for each game, and the five levels the interfaces offer.
 
-A bot is named by a spec: ``name`` or ``name:budget`` (``ismcts:0.25s``, ``ismcts:400it``),
-or ``level1`` … ``level5``.
+A bot is named by a spec: ``name``, then optionally a budget and options, each after a
+colon (``ismcts:0.25s``, ``ismcts:400it``, ``planner:160it:aim=normal``,
+``ismcts:1s:plans=8``); or ``level1`` … ``level5``. Options are the bot's keyword
+arguments, numbers or words.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 from gamenight.bots.base import Budget
 from gamenight.core.errors import NotationError
 
-BotFactory = Callable[[int | None, Budget | None], Any]
+BotFactory = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -37,13 +39,24 @@ class GameBots:
                     f"{spec!r}: {self.game} has levels {min(self.levels)}–{max(self.levels)}"
                 )
             spec = self.levels[int(number)]
-        name, _, budget = spec.partition(":")
+        name, *parts = spec.split(":")
         factory = self.bots.get(name)
         if factory is None:
             raise NotationError(
                 f"no {self.game} bot called {name!r}: choose from {', '.join(self.bots)}"
             )
-        return factory(seed, Budget.parse(budget) if budget else None)
+        budget: Budget | None = None
+        options: dict[str, Any] = {}
+        for part in parts:
+            key, equals, text = part.partition("=")
+            if equals:
+                options[key.strip()] = _option(text.strip())
+            else:
+                budget = Budget.parse(part)
+        try:
+            return factory(seed, budget, **options)
+        except (TypeError, ValueError) as exc:
+            raise NotationError(f"{spec!r}: {exc}") from None
 
 
 def _centrix() -> GameBots:
@@ -62,15 +75,17 @@ def _centrix() -> GameBots:
             "random": bots.RandomBot,
             "greedy": bots.GreedyBot,
             "planner": bots.TurnPlannerBot,
-            "planner2": lambda seed, budget: bots.TurnPlannerBot(seed, budget, beam=2),
+            "planner2": lambda seed, budget, **options: bots.TurnPlannerBot(
+                seed, budget, **{"beam": 2, **options}
+            ),
             "ismcts": bots.IsmctsBot,
         },
         levels={
             1: "random",
-            2: "greedy",
-            3: "planner2",
-            4: "planner",
-            5: "ismcts:1s",
+            2: "greedy:epsilon=0.5",
+            3: "greedy",
+            4: "planner2",
+            5: "planner",
         },
     )
 
@@ -105,12 +120,21 @@ def _colorcity() -> GameBots:
         },
         levels={
             1: "random",
-            2: "simple",
-            3: "planner:32it",
-            4: "planner:160it",
-            5: "planner:480it",
+            2: "simple:aim=shaky",
+            3: "simple",
+            4: "planner:160it:aim=normal",
+            5: "planner:160it",
         },
     )
+
+
+def _option(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 _GAMES: dict[str, Callable[[], GameBots]] = {"centrix": _centrix, "colorcity": _colorcity}

@@ -9,6 +9,7 @@ the stationary top). Names read slot letter then ring: ``a1`` … ``l6``, plus `
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -131,13 +132,21 @@ class Layout:
 
     def rows_by_offset(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """For each ring and each offset, the colours by slot: a lookup table for the engine."""
-        return tuple(
-            tuple(
-                tuple(int(ring[(slot - offset) % NUM_SLOTS]) for slot in range(NUM_SLOTS))
-                for offset in range(NUM_SLOTS)
-            )
-            for ring in self.rings
+        return _rows_by_offset(self.rings)
+
+
+@functools.lru_cache(maxsize=16)
+def _rows_by_offset(
+    rings: tuple[tuple[Colour, ...], ...],
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    # Cached: every new state (and every bot's sampled deal) needs this table.
+    return tuple(
+        tuple(
+            tuple(int(ring[(slot - offset) % NUM_SLOTS]) for slot in range(NUM_SLOTS))
+            for offset in range(NUM_SLOTS)
         )
+        for ring in rings
+    )
 
 
 DEFAULT_LAYOUT = Layout.from_strings(["ROYGBW" * 2] * NUM_RINGS)

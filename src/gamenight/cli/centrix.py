@@ -53,6 +53,12 @@ def register(games: Any) -> None:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--games", type=int, default=20, help="random games per player count")
     bench.add_argument("--positions", type=int, default=60, help="sampled positions")
+    bench.add_argument(
+        "--bot-positions", type=int, default=12, help="4-player midgame positions for the bots"
+    )
+    bench.add_argument(
+        "--think", type=float, default=0.25, help="ISMCTS seconds per decision (default 0.25)"
+    )
     bench.set_defaults(run=run_bench)
 
     parser.set_defaults(run=lambda ns: parser.print_help())
@@ -226,7 +232,7 @@ def run_perft(ns: argparse.Namespace) -> int:
 def run_bench(ns: argparse.Namespace) -> int:
     from gamenight.bench.centrix import run
 
-    result = run(games=ns.games, positions=ns.positions)
+    result = run(ns.games, ns.positions, ns.bot_positions, ns.think)
     if ns.json:
         print(json.dumps(result))
         return 0
@@ -238,4 +244,14 @@ def run_bench(ns: argparse.Namespace) -> int:
             f"{r['games_per_s']:.2f} games/s, {r['plays_per_game']:.0f} plays and "
             f"{r['turns_per_game']:.0f} turns per game, branching {r['branching']:.1f}"
         )
+    b = result["bots"]
+    print(
+        f"bots, 4-player midgame (CPU per call): sampling a deal {b['sample_us']:.0f} µs, "
+        f"scoring every seat {b['scores_us']:.0f} µs; a decision of greedy "
+        f"{b['greedy_ms']:.1f} ms, planner2 {b['planner2_ms']:.1f} ms, "
+        f"planner {b['planner_ms']:.1f} ms"
+    )
+    print(
+        f"ismcts: {b['ismcts_iterations']:.0f} iterations per decision at {b['ismcts_seconds']:g} s"
+    )
     return 0

@@ -142,7 +142,7 @@ def centrix_pettingzoo(rng: random.Random) -> Measure:
 def centrix_gymnasium(rng: random.Random) -> Measure:
     from gamenight.envs.gym import CentrixEnv
 
-    return _gymnasium(rng, CentrixEnv(num_players=2, opponents="level1", max_turns=200))
+    return _gymnasium(rng, CentrixEnv(num_players=2, opponents="random", max_turns=200))
 
 
 # ---------------------------------------------------------------------------- Color City
@@ -185,7 +185,7 @@ def colorcity_pettingzoo(rng: random.Random) -> Measure:
 def colorcity_gymnasium(rng: random.Random) -> Measure:
     from gamenight.envs.gym import ColorCityEnv
 
-    return _gymnasium(rng, ColorCityEnv(opponent="level2", max_turns=30))
+    return _gymnasium(rng, ColorCityEnv(opponent="simple", max_turns=30))
 
 
 def run(seconds: float = 3.0, seed: int = 7) -> dict[str, dict[str, dict[str, float]]]:
@@ -195,13 +195,13 @@ def run(seconds: float = 3.0, seed: int = 7) -> dict[str, dict[str, dict[str, fl
             "native": centrix_native(rng),
             "openspiel": centrix_openspiel(rng),
             "pettingzoo": centrix_pettingzoo(rng),
-            "gymnasium (opponent level1)": centrix_gymnasium(rng),
+            "gymnasium (opponent random)": centrix_gymnasium(rng),
         },
         "colorcity": {
             "native": colorcity_native(rng),
             "openspiel": colorcity_openspiel(rng),
             "pettingzoo": colorcity_pettingzoo(rng),
-            "gymnasium (opponent level2)": colorcity_gymnasium(rng),
+            "gymnasium (opponent simple)": colorcity_gymnasium(rng),
         },
     }
     out: dict[str, dict[str, dict[str, float]]] = {}
