@@ -15,7 +15,11 @@ PAINT = {"green": "#2e9d4f", "purple": "#7b3fa0"}
 
 
 def centre(page: Page, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).bounding_box()
+    # The aim layer is redrawn whenever a prediction arrives, so wait until the element is
+    # (again) on screen rather than catching it between two drawings.
+    locator = page.locator(selector)
+    locator.wait_for(state="visible")
+    box = locator.bounding_box()
     assert box is not None, f"{selector} is not on screen"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
