@@ -22,7 +22,6 @@ from open_spiel.python.algorithms import ismcts, mcts
 import gamenight.envs.openspiel  # noqa: F401 — registers the games
 from gamenight.bots.centrix import GreedyBot
 from gamenight.bots.registry import game_bots
-from gamenight.colorcity import Shot
 from gamenight.envs import centrix_codec
 
 
@@ -74,10 +73,7 @@ def colorcity(games: int, simulations: int, max_turns: int, seed: int) -> float:
                 state.apply_action(bot.step(state))
             else:
                 move = simple.choose(state.engine.view(state.current_player()))
-                grid = game.grid
-                state.apply_action(
-                    grid.nearest(move) if isinstance(move, Shot) else grid.decision_action(move)
-                )
+                state.apply_action(game.grid.action_of(move))
         score += (state.returns()[theirs] + 1) / 2
         print(f"  Color City game {g + 1}: MCTSBot seat {theirs}, returns {state.returns()}")
     return score

@@ -19,7 +19,6 @@ import numpy as np
 
 from gamenight.bots.centrix import GreedyBot
 from gamenight.bots.registry import game_bots
-from gamenight.colorcity import Shot
 from gamenight.envs import centrix_codec, centrix_v0, colorcity_v0
 
 
@@ -67,10 +66,7 @@ def colorcity_games(games: int, seed: int) -> dict[str, float]:
                 env.step(None)
             elif agent == "player_0":
                 move = bot.choose(env.unwrapped.state.view(0))
-                action = (
-                    grid.nearest(move) if isinstance(move, Shot) else grid.decision_action(move)
-                )
-                env.step(action)
+                env.step(grid.action_of(move))
             else:
                 env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     return dict(totals)

@@ -92,6 +92,8 @@ def test_bots_do_not_peek(index: int) -> None:
         assert seat is not None
         twin = hidden_twin(state, seat, rng)
         assert twin.position() != state.position() or state.num_players == 1
+        # What differs is hidden from the seat: its view, all a bot gets, is the same.
+        assert twin.view(seat) == state.view(seat)
         a = make_bots(i)[index].choose(state.view(seat))  # type: ignore[attr-defined]
         b = make_bots(i)[index].choose(twin.view(seat))  # type: ignore[attr-defined]
         assert a == b

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server, shot
 from tests.browser.helpers import version, wait_my_turn, wait_version
+from tests.web.bodies import COLORCITY
 
 NewPage = Callable[..., Page]
 PAINT = {"green": "#2e9d4f", "purple": "#7b3fa0"}
@@ -83,14 +84,15 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     assert " m/s · " in entry.inner_text()
     assert len(entry.get_attribute("title").split()) == 4
 
-    if page.locator("#power-box:not([hidden])").count():
-        # Each gang's power is offered after its own pitch, with its rule.
-        power = "lucky-day" if gang == "green" else "purple-pain"
-        assert page.locator(f"[data-decision='{power}']").count() == 1
-        assert page.locator(".power-choice .rule").text_content()
-        shot(page, f"colorcity-{gang}-03-power")
-        page.click("[data-decision='pass']")
-        wait_version(page, 2)
+    # Each gang's power is offered after its own pitch, with its rule: after the first pitch
+    # both gangs still have theirs.
+    expect(page.locator("#power-box")).to_be_visible()
+    power = "lucky-day" if gang == "green" else "purple-pain"
+    assert page.locator(f"[data-decision='{power}']").count() == 1
+    assert page.locator(".power-choice .rule").text_content()
+    shot(page, f"colorcity-{gang}-03-power")
+    page.click("[data-decision='pass']")
+    wait_version(page, 2)
     # The squares the cube covered are painted in the gang's colour.
     for square in predicted:
         fill = page.locator(f"rect.square[data-square='{square}']").get_attribute("fill")
@@ -104,17 +106,7 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
 
 
 def test_pitch_with_the_controls(server: Server, new_page: NewPage) -> None:
-    made = server.create(
-        {
-            "game": "colorcity",
-            "seats": [
-                {"kind": "device", "name": "Gi", "role": "green", "skill": "exact"},
-                {"kind": "device", "name": "Pa", "role": "purple", "skill": "exact"},
-            ],
-            "first": "green",
-            "seed": 5,
-        }
-    )
+    made = server.create(COLORCITY)
     page = new_page()
     page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
     wait_my_turn(page)

@@ -13,6 +13,12 @@ from tests.browser.conftest import Server, shot
 from tests.browser.helpers import centrix_finish_turn, version, wait_my_turn, wait_version
 
 NewPage = Callable[..., Page]
+# The board's squares and pawns as drawn, without its title (which names the turn, so it
+# changes with every play whatever the play did).
+BOARD_DRAWING = (
+    "(() => { const svg = document.querySelector('#board svg').cloneNode(true);"
+    " svg.querySelector('title')?.remove(); return svg.innerHTML; })()"
+)
 
 
 def test_two_devices_play_through_an_invite_while_a_third_watches(
@@ -76,8 +82,12 @@ def test_two_devices_play_through_an_invite_while_a_third_watches(
     watcher.wait_for_selector("body[data-step='0']")
     assert watcher.locator("#log li").count() == 0
     assert watcher.locator("#board .pawn").count() == 0
+    start = watcher.evaluate(BOARD_DRAWING)
     watcher.click("#next")
     watcher.wait_for_selector("body[data-step='1']")
+    assert watcher.locator("#log li").count() == 1
+    # The first play moved a pawn or turned a ring (or both): the board looks different.
+    assert watcher.evaluate(BOARD_DRAWING) != start
     assert watcher.locator("#board .pawn").count() >= 1 or "-" in (
         watcher.text_content("#log li") or ""
     )

@@ -35,6 +35,9 @@ def test_restart_the_server_in_the_middle_of_a_game_and_continue(
     own_server.stop()
     page.wait_for_selector("#conn[data-status='closed']")
     shot(page, "restart-01-server-down")
+    # Forget the version on screen, so that waiting for it below waits for the fresh state
+    # the server sends on reconnection rather than passing on the old page.
+    page.evaluate("delete document.body.dataset.version")
     own_server.start()
     page.wait_for_selector("#conn[data-status='open']", state="attached")
     wait_version(page, 1)

@@ -86,3 +86,17 @@ def test_notation_round_trips(card: Card, rotation: Rotation | None, move: Move 
         return
     play = Play(card, rotation, move)
     assert parse_play(str(play)) == play
+
+
+def test_a_rotation_token_reads_alone_and_refuses_by_name() -> None:
+    from gamenight.centrix.plays import parse_rotation
+
+    assert parse_rotation("3+2") == Rotation(3, 2)
+    assert parse_rotation(" 6-11 ") == Rotation(6, -11)  # as written, not a spin's canonical −5…+6
+    for bad, message in (
+        ("a1-b1", "'a1-b1' is not a rotation"),
+        ("7+1", "there is no ring 7"),
+        ("2+12", "turns by 1–11 slots"),
+    ):
+        with pytest.raises(NotationError, match=message):
+            parse_rotation(bad)

@@ -102,3 +102,25 @@ def test_copies_and_pickles_keep_the_position() -> None:
     assert isinstance(back, DealtCentrix)
     assert back.position() == state.position()
     assert back.rules == state.rules
+
+
+def test_copies_share_the_play_tree_until_the_position_changes() -> None:
+    import copy
+
+    state = from_state(CentrixState.new(2, seed=5))
+    tree = state.play_tree()
+    assert state.play_tree() is tree  # cached
+    assert sorted(map(str, tree.source)) == sorted(map(str, state.legal_plays()))
+    clone = copy.deepcopy(state)
+    assert clone.play_tree() is tree  # the copy starts with both caches filled
+    play = clone.legal_plays()[0]
+    refill = clone.play(play)
+    if refill is not None:
+        dealt: list[Card] = []
+        for _ in range(refill.cards):
+            dealt.append(min(pool_after(refill.draw, refill.discard, dealt)))
+        clone.play(play, dealt)
+    moved = clone.play_tree()
+    assert moved is not tree  # rebuilt for the new position
+    assert sorted(map(str, moved.source)) == sorted(map(str, clone.legal_plays()))
+    assert state.play_tree() is tree  # the original keeps its own

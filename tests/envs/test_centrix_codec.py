@@ -68,7 +68,8 @@ def test_an_illegal_decision_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match="not legal at the card stage"):
         builder.choose(plays, illegal)
     assert builder.prefix == ()
-    assert builder.mask(plays).sum() == len(builder.legal_actions(plays))
+    # At the card stage the mask offers exactly the card kinds that have a legal play.
+    assert builder.mask(plays).sum() == len({play.card for play in plays})
 
 
 def test_observations_have_a_fixed_size_and_values_in_the_unit_interval() -> None:

@@ -62,6 +62,11 @@ def test_a_masked_random_agent_plays_whole_games_against_the_bots() -> None:
     total, steps = masked_episode(colorcity, 2)
     assert total in (-1.0, 0.0, 1.0)
     assert steps >= 1
+    # The agent (Green) pitched in every other turn, from the first; every step is a move.
+    played = colorcity.unwrapped
+    assert played.state.is_over
+    assert played.state.turn >= 1
+    assert (played.state.turn + 1) // 2 <= steps <= played.plays_made
 
 
 def test_the_same_seed_gives_the_same_episode() -> None:

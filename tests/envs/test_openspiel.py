@@ -23,6 +23,23 @@ def chance_step(state: pyspiel.State, rng: np.random.RandomState) -> None:
     state.apply_action(int(rng.choice(actions, p=probs)))
 
 
+def random_step(state: pyspiel.State, rng: np.random.RandomState) -> None:
+    """A chance outcome, or a uniformly random legal action."""
+    if state.is_chance_node():
+        chance_step(state, rng)
+    else:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def dealt(game: pyspiel.Game, seed: int) -> tuple[pyspiel.State, np.random.RandomState]:
+    """A new game of ``game`` once its deal is drawn from ``seed``, and the generator."""
+    state = game.new_initial_state()
+    rng = np.random.RandomState(seed)
+    while state.is_chance_node():
+        chance_step(state, rng)
+    return state, rng
+
+
 def test_both_games_are_registered_with_their_parameters() -> None:
     names = pyspiel.registered_names()
     assert "python_gamenight_centrix" in names
@@ -78,10 +95,7 @@ def test_the_deal_is_chance_over_the_remaining_deck() -> None:
 
 def test_a_play_is_several_decisions_of_the_same_player() -> None:
     game = pyspiel.load_game("python_gamenight_centrix")
-    state = game.new_initial_state()
-    rng = np.random.RandomState(0)
-    while state.is_chance_node():
-        chance_step(state, rng)
+    state, _ = dealt(game, 0)
     player = state.current_player()
     legal = state.legal_actions()
     assert all(codec.stage_of(a) == 0 for a in legal)
@@ -92,29 +106,31 @@ def test_a_play_is_several_decisions_of_the_same_player() -> None:
 
 def test_observations_hide_the_other_hands() -> None:
     game = pyspiel.load_game("python_gamenight_centrix")
-    state = game.new_initial_state()
-    rng = np.random.RandomState(1)
-    while state.is_chance_node():
-        chance_step(state, rng)
+    state, _ = dealt(game, 1)
     mine = state.information_state_string(0)
     theirs = state.information_state_string(1)
     hand0 = "".join(str(c) for c in state.engine.hands[0])
     hand1 = "".join(str(c) for c in state.engine.hands[1])
     assert f"hand {hand0}" in mine
-    assert hand1 not in mine.split("hand ")[1].split()[0]
     assert f"hand {hand1}" in theirs
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    # Seat 1's hand swapped with cards from the draw pile: seat 0 cannot tell the difference.
+    twin = state.clone()
+    hands, draw = twin.engine.hands, twin.engine.draw
+    size = len(hands[1])
+    hands[1], draw[:size] = sorted(draw[:size]), hands[1]
+    assert twin.engine.hands[1] != state.engine.hands[1]
+    assert twin.information_state_string(1) != theirs  # the swap is visible to seat 1
+    assert twin.information_state_string(0) == mine
+    assert twin.information_state_tensor(0) == state.information_state_tensor(0)
+    assert twin.observation_tensor(0) == state.observation_tensor(0)
 
 
 def test_resampling_keeps_the_information_state_and_varies_the_hidden_cards() -> None:
     game = pyspiel.load_game("python_gamenight_centrix", {"players": 3})
-    state = game.new_initial_state()
-    rng = np.random.RandomState(2)
-    for _ in range(80):
-        if state.is_chance_node():
-            chance_step(state, rng)
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    state, rng = dealt(game, 2)
+    for _ in range(80 - 9):  # 80 steps with the deal's 9
+        random_step(state, rng)
     while state.is_chance_node():
         chance_step(state, rng)
     player = state.current_player()
@@ -173,10 +189,7 @@ def test_openspiel_mcts_plays_full_games_of_colorcity_against_gamenight() -> Non
             else:
                 move = opponent.act(state.engine, state.current_player())
                 # gamenight's bot aims continuous shots: it plays the grid's nearest one.
-                if isinstance(move, Shot):
-                    state.apply_action(game.grid.nearest(move))
-                else:
-                    state.apply_action(game.grid.decision_action(move))
+                state.apply_action(game.grid.action_of(move))
         assert state.engine.is_over
         assert sum(state.returns()) == pytest.approx(0.0)
 
@@ -206,14 +219,10 @@ def test_colorcity_noise_is_a_27_point_chance_node_with_the_skills_moments() -> 
 
 def test_resampling_during_a_refill_redraws_from_the_sampled_pools() -> None:
     game = pyspiel.load_game("python_gamenight_centrix", {"players": 3})
-    state = game.new_initial_state()
-    rng = np.random.RandomState(6)
+    state, rng = dealt(game, 6)
     # Play on until a refill of two or more cards has drawn its first card.
-    while not (state.engine is not None and state._need is not None and state._drawn):
-        if state.is_chance_node():
-            chance_step(state, rng)
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    while not (state._need is not None and state._drawn):
+        random_step(state, rng)
     assert state.is_chance_node()
     for player in (0, 1, 2):
         sample = state.resample_from_infostate(player, random.Random(player).random)

@@ -12,6 +12,7 @@ from pettingzoo.test import api_test, seed_test
 from gamenight.bots.centrix import GreedyBot
 from gamenight.envs import centrix_codec as codec
 from gamenight.envs import centrix_v0, colorcity_v0
+from gamenight.envs.colorcity_codec import DECISIONS
 
 
 @pytest.fixture(autouse=True)
@@ -105,6 +106,9 @@ def test_colorcity_grid_actions_are_the_documented_shots() -> None:
     assert abs(flick.pose.x) < 1
     assert abs(flick.pose.y) < 3
     assert grid.nearest(shot) == ((4 * 5 + 2) * 9 + 4) * 3 + 1
+    assert grid.action_of(shot) == grid.nearest(shot)
+    for decision in DECISIONS:
+        assert grid.action(grid.action_of(decision)) is decision
     mask = env.observe("player_0")["action_mask"]
     assert mask[: grid.num_shots].all()
     assert not mask[grid.num_shots :].any()

@@ -16,14 +16,9 @@ from gamenight.colorcity import replay as colorcity_replay
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
-Join = Callable[..., WebSocketTestSession]
+from .bodies import CENTRIX_2, CENTRIX_BOTS, COLORCITY, COLORCITY_VS_BOT
 
-CENTRIX_2 = {
-    "game": "centrix",
-    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "invite", "name": "Bo"}],
-    "first": 0,
-    "seed": 11,
-}
+Join = Callable[..., WebSocketTestSession]
 
 
 def create(client: TestClient, body: dict[str, Any] = CENTRIX_2) -> dict[str, Any]:
@@ -40,7 +35,7 @@ def receive(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
-def test_create_list_and_inspect_tables(client: TestClient, join: Join) -> None:
+def test_create_list_and_inspect_tables(client: TestClient) -> None:
     made = create(client)
     assert [s["kind"] for s in made["seats"]] == ["human", "human"]
     assert all(len(s["token"]) > 20 for s in made["seats"])
@@ -93,9 +88,17 @@ def test_a_seat_sees_its_own_hand_and_a_spectator_none(client: TestClient, join:
     assert spectator["seats"] == []
     assert spectator["view"]["hand"] is None
     assert spectator["view"]["legal"] == []
-    # Nothing in a spectator's message names a card still in a hand or the draw pile.
+    # Nothing in a spectator's message names a card still in a hand or the draw pile: not
+    # in the view's data (a card is a JSON string there) ...
     hidden = {str(c) for h in expected.hands for c in h} | {str(c) for c in expected.draw}
-    assert not any(f'"{card}"' in json.dumps(spectator) for card in hidden)
+    svg = spectator["view"]["svg"]
+    data = json.dumps({**spectator, "view": {**spectator["view"], "svg": None}})
+    assert not any(f'"{card}"' in data for card in hidden)
+    # ... nor drawn in its board (a hand is a <g class="hand"> of <g class="card" data-card>).
+    assert "<svg" in svg
+    assert 'class="hand"' not in svg
+    assert 'class="card"' not in svg
+    assert "data-card=" not in svg
 
 
 def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> None:
@@ -183,16 +186,30 @@ def test_preview_shows_a_turned_ring(client: TestClient, join: Join) -> None:
     receive(ann, "state")
     ann.send_json({"type": "preview", "rotation": "2+3"})
     preview = receive(ann, "preview")
+    assert preview["rotation"] == "2+3"
     assert 'data-ring="2" data-offset="3"' in preview["svg"]
 
 
+def test_previewing_a_move_is_refused_by_name_and_changes_nothing(
+    client: TestClient, join: Join
+) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    before = receive(ann, "state")
+    ann.send_json({"type": "preview", "rotation": "a1-b1"})
+    reply = receive(ann, "error")
+    assert "'a1-b1' is not a rotation" in reply["message"]
+    assert "S " not in reply["message"]  # no made-up play in the text
+    assert "could not handle" not in reply["message"]
+    ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+    again = receive(ann, "state")
+    assert again["version"] == before["version"] == 0
+    assert again["view"] == before["view"]
+    assert client.get(f"/api/tables/{made['id']}").json()["version"] == 0
+
+
 def test_bots_play_their_seats(client: TestClient, join: Join) -> None:
-    body = {
-        "game": "centrix",
-        "seats": [{"kind": "bot", "level": 2}, {"kind": "bot", "level": 1}],
-        "seed": 3,
-    }
-    made = create(client, body)
+    made = create(client, CENTRIX_BOTS)
     watcher = join(made["id"])
     state = receive(watcher, "state")
     for _ in range(400):
@@ -247,17 +264,6 @@ def test_replay_steps_and_rules(client: TestClient, join: Join) -> None:
     assert client.get("/api/rules/chess").status_code == 404
 
 
-COLORCITY = {
-    "game": "colorcity",
-    "seats": [
-        {"kind": "device", "name": "Gi", "role": "green", "skill": "exact"},
-        {"kind": "device", "name": "Pa", "role": "purple", "skill": "exact"},
-    ],
-    "first": "green",
-    "seed": 5,
-}
-
-
 def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> None:
     made = create(client, COLORCITY)
     tokens = [s["token"] for s in made["seats"]]
@@ -287,16 +293,7 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
 
 
 def test_colorcity_bots_play_their_gang(client: TestClient, join: Join) -> None:
-    body = {
-        "game": "colorcity",
-        "seats": [
-            {"kind": "device", "role": "green", "skill": "exact"},
-            {"kind": "bot", "level": 2, "role": "purple"},
-        ],
-        "first": "green",
-        "seed": 9,
-    }
-    made = create(client, body)
+    made = create(client, COLORCITY_VS_BOT)
     me = join(made["id"], made["seats"][0]["token"])
     state = receive(me, "state")
     me.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0"})

@@ -19,7 +19,8 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 from gamenight.web.storage import ConflictError, Store
 
-from .test_api import CENTRIX_2, create, receive
+from .bodies import CENTRIX_2
+from .test_api import create, receive
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -67,9 +68,15 @@ def test_a_move_on_one_server_reaches_a_watcher_on_another(postgres: str) -> Non
             watcher.send_json({"type": "hello", "tokens": []})
             state = receive(ann, "state")
             assert receive(watcher, "state")["version"] == 0
+            live = two.app.state.manager.tables[made["id"]]  # type: ignore[attr-defined]
             time.sleep(0.3)  # both relays subscribed
             play = state["view"]["legal"][0]["notation"]
             ann.send_json({"type": "act", "seat": 0, "action": play})
             seen = receive(watcher, "state")
             assert seen["version"] == 1
             assert seen["view"]["log"] == [play]
+            # The other server brought its live table up to date in place: the same object,
+            # with its connections (and any bot's task) still attached.
+            assert two.app.state.manager.tables[made["id"]] is live  # type: ignore[attr-defined]
+            assert live.version == 1
+            assert len(live.connections) == 1

@@ -45,23 +45,15 @@ class GreedyBot(SeededBot):
         return greedy_play(state, seat, self.rng)
 
 
-def evaluated(
-    state: CentrixState, seat: int, plays: list[Play], weights: Weights = DEFAULT
-) -> list[tuple[float, Play]]:
-    """Each play with the one-ply evaluation, for ``seat``, of the position it leads to."""
-    scored = []
-    for play in plays:
-        state._push(play)
-        scored.append((value(state, seat, weights), play))
-        state.pop()
-    return scored
-
-
 def greedy_play(
     state: CentrixState, seat: int, rng: random.Random, weights: Weights = DEFAULT
 ) -> Play:
     """The legal play with the best one-ply evaluation for ``seat`` (ties at random)."""
-    scored = evaluated(state, seat, state.legal_plays(), weights)
+    scored = []
+    for play in state.legal_plays():
+        state._push(play)
+        scored.append((value(state, seat, weights), play))
+        state.pop()
     best_value = max(v for v, _ in scored)
     return rng.choice([play for v, play in scored if v > best_value - 1e-9])
 
@@ -163,7 +155,7 @@ class IsmctsBot(SeededBot):
         rng, c, bias = self.rng, self.exploration, self.bias
         node, path = root, []
         own_turn = True
-        while not state.is_over and not (state._seat == me and state.turn > turn):
+        while not _round_done(state, me, turn):
             mover = state._seat
             own_turn = own_turn and mover == me
             children = node.children
@@ -200,10 +192,15 @@ class IsmctsBot(SeededBot):
         same point of the round (after the others' replies)."""
         rng = self.rng
         for _ in range(self.rollout_plays):
-            if state.is_over or (state._seat == me and state.turn > turn):
+            if _round_done(state, me, turn):
                 break
             state._push(fast_play(state, rng))
         return rewards(state, self.temperature, self.weights)
+
+
+def _round_done(state: CentrixState, me: int, turn: int) -> bool:
+    """Over, or back to ``me`` after its turn ``turn``: where every leaf is judged."""
+    return state.is_over or (state._seat == me and state.turn > turn)
 
 
 def turn_plans(
@@ -287,10 +284,11 @@ def fast_play(state: CentrixState, rng: random.Random) -> Play:
     first, then the biggest rise), else a random legal play. Far cheaper than listing
     every play, since rotations are where the plays multiply."""
     seat = state._seat
-    mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
+    cells = state.cells
+    mine = [sq for sq, owner in enumerate(cells) if owner == seat]
     has_off = len(mine) + state.top[seat] < 3
     if rng.random() < 0.85:
-        groups = state._moves(state.cells, state.rows, mine, has_off)
+        groups = state._moves(cells, state.rows, mine, has_off)
         own = state.players[seat]
         best: Play | None = None
         best_gain = 0
@@ -300,7 +298,6 @@ def fast_play(state: CentrixState, rng: random.Random) -> Play:
                 moves = [mv for group in groups for mv in group]
             else:
                 moves = groups[colour] + (groups[6] if colour == own else [])
-            cells = state.cells
             for mv in moves:
                 gain = _gain(mv.from_square, mv.to_square) * 4 + rng.randrange(4)
                 to = mv.to_square

@@ -87,10 +87,6 @@ def _climbs(frm: int, to: int) -> bool:
     return to < NUM_SQUARES and to // NUM_SLOTS > frm // NUM_SLOTS
 
 
-def score(state: CentrixState, seat: int, weights: Weights = DEFAULT) -> float:
-    return scores(state, weights)[seat]
-
-
 def value(state: CentrixState, seat: int, weights: Weights = DEFAULT) -> float:
     """The seat's score minus the best opponent's: what Greedy maximises."""
     all_scores = scores(state, weights)

@@ -16,33 +16,21 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from statistics import NormalDist
 
 from gamenight.bots.base import Budget, SeededBot
 from gamenight.colorcity.actions import Decision
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.position import EMPTY
-from gamenight.colorcity.shots import SIGMAS, Shot, Skill, flick, predict
-from gamenight.colorcity.state import POWER_OF, ColorCityView, Phase, winning_sets
+from gamenight.colorcity.shots import SIGMAS, Shot, Skill, executed, flick, noise_from, predict
+from gamenight.colorcity.state import ColorCityView, Phase, winning_sets
 from gamenight.colorcity.table import Gang, Table
+from gamenight.core.outcome import win_share
 
 Action = Shot | Decision
 
 # ---------------------------------------------------------------------- the view
-
-
-def legal_decisions(view: ColorCityView) -> list[Decision]:
-    """The power decisions open in ``view``, as the state lists them."""
-    if view.phase is not Phase.POWER or view.to_move is None:
-        return []
-    return [POWER_OF[view.to_move], Decision.PASS]
-
-
-def pitcher_skill(view: ColorCityView, gang: Gang, turn: int) -> Skill:
-    """The skill of the seat that pitches for ``gang`` in ``turn`` (seats rotate, D1)."""
-    mine = [skill for g, skill in view.seats if g is gang]
-    return mine[(turn // 2) % len(mine)]
 
 
 def to_board(table: Table, gang: Gang, forward: float, right: float) -> tuple[float, float]:
@@ -77,7 +65,7 @@ class RandomBot(SeededBot):
 
     def choose(self, view: ColorCityView) -> Action:
         if view.phase is Phase.POWER:
-            return self.rng.choice(legal_decisions(view))
+            return self.rng.choice(view.legal_decisions())
         t, rng = view.table, self.rng
         return Shot(
             rng.uniform(-t.launch_half_width, t.launch_half_width),
@@ -110,16 +98,11 @@ def wobbled(table: Table, shot: Shot, aim: Skill, rng: random.Random) -> Shot:
     budget alone barely shows against the hands' noise (docs/ai.md)."""
     if aim is Skill.EXACT:
         return shot
-    sigma = SIGMAS[aim]
-    return _clamp(
-        table,
-        Shot(
-            shot.position,
-            shot.direction + sigma.direction_deg * rng.gauss(0.0, 1.0),
-            shot.speed * max(0.0, 1.0 + sigma.speed * rng.gauss(0.0, 1.0)),
-            shot.spin + sigma.spin * rng.gauss(0.0, 1.0),
-        ),
-    )
+    return _clamp(table, executed(shot, noise_from(SIGMAS[aim], _normals(rng))))
+
+
+def _normals(rng: random.Random) -> tuple[float, float, float]:
+    return (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
 
 
 class SimpleBot(SeededBot):
@@ -303,7 +286,8 @@ def _within_two_by_two(size: int, squares: Iterable[int]) -> bool:
 
 @dataclass(frozen=True)
 class Reading:
-    """What the Planner reads in the city before its pitch (for the docs and the CLI)."""
+    """What the Planner weighs in the city, summed up for people (docs/ai.md, tests); the
+    Planner itself works from ``missing`` and ``Evaluator``."""
 
     own_missing: int  # the fewest squares the gang to move still lacks in any set
     their_missing: int  # the same for the other gang
@@ -355,8 +339,8 @@ class Evaluator:
         self.mine = missing(self.cells, gang)
         self.theirs = missing(self.cells, gang.other)
         turn = view.turn + 1
-        self.their_chances = hit_chances(table, gang.other, pitcher_skill(view, gang.other, turn))
-        self.my_chances = hit_chances(table, gang, pitcher_skill(view, gang, turn + 1))
+        self.their_chances = hit_chances(table, gang.other, view.skill_for_turn(gang.other, turn))
+        self.my_chances = hit_chances(table, gang, view.skill_for_turn(gang, turn + 1))
         self.my_effort = _effort(self.my_chances)
         self.their_effort = _effort(self.their_chances)
         self.my_sum = self._efforts(gang, self.my_effort)
@@ -456,27 +440,19 @@ def speed_for(table: Table, spin: float, distance: float) -> float:
     return max(table.min_speed, min(table.max_speed, speed))
 
 
-_AIMS: dict[tuple[Table, Gang, float, float, float], Shot] = {}
-
-
-def aim_at(table: Table, gang: Gang, x: float, y: float, spin: float, rounds: int = 2) -> Shot:
+@cache
+def aim_at(table: Table, gang: Gang, x: float, y: float, spin: float) -> Shot:
     """A shot whose noise-free flick stops at (x, y): straight from the launch point in
     line with the target (angled only when that is off the line), the speed from the
-    slide table, then corrected ``rounds`` times against ``predict``. The physics is
-    deterministic, so aims are cached for the life of the process."""
-    key = (table, gang, x, y, spin)
-    cached = _AIMS.get(key)
-    if cached is not None:
-        return cached
+    slide table, then corrected twice against ``predict``. The physics is deterministic,
+    so aims are cached for the life of the process."""
     forward, right = from_board(table, gang, x, y)
     half = table.launch_half_width
     position = max(-half, min(half, right))
-    shot = _clamp(table, Shot(position, 0.0, speed_for(table, spin, forward), spin))
-    if position != right:
-        direction = math.degrees(math.atan2(position - right, forward))
-        distance = math.hypot(forward, position - right)
-        shot = _clamp(table, Shot(position, direction, speed_for(table, spin, distance), spin))
-    for _ in range(rounds):
+    direction = math.degrees(math.atan2(position - right, forward))
+    distance = math.hypot(forward, position - right)
+    shot = _clamp(table, Shot(position, direction, speed_for(table, spin, distance), spin))
+    for _ in range(2):
         pose = predict(table, gang, shot).pose
         if not pose.on_table:
             shot = shot._replace(speed=shot.speed * 0.97)
@@ -499,7 +475,6 @@ def aim_at(table: Table, gang: Gang, x: float, y: float, spin: float, rounds: in
             )
             shot = shot._replace(direction=shot.direction - turn, speed=speed)
         shot = _clamp(table, shot)
-    _AIMS[key] = shot
     return shot
 
 
@@ -535,7 +510,6 @@ class Plan:
     shot: Shot
     target: int
     value: float  # Monte Carlo mean value of the chosen shot
-    samples: int
     candidates: int
     flicks: int
 
@@ -636,7 +610,7 @@ class PlannerBot(SeededBot):
         assert gang is not None
         table = view.table
         evaluator = Evaluator(view, self.weights)
-        sigma = SIGMAS[pitcher_skill(view, gang, view.turn)]
+        sigma = SIGMAS[view.skill_for_turn(gang, view.turn)]
         candidates = self.candidates(view, evaluator)
         shots = [aim_at(table, gang, c.x, c.y, c.spin) for c in candidates]
         total = self.budget.iterations or max(1, len(shots) * 32)
@@ -654,19 +628,12 @@ class PlannerBot(SeededBot):
             if r == rounds - 1:
                 per = max(per, (total - flicks) // len(alive))
             for _ in range(per):
-                z = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
+                noise = noise_from(sigma, _normals(rng))  # the same draw for every candidate
                 for i in alive:
                     if not clock.tick():
                         out_of_time = True
                         break
-                    shot = shots[i]
-                    played = Shot(
-                        shot.position,
-                        shot.direction + sigma.direction_deg * z[0],
-                        shot.speed * max(0.0, 1.0 + sigma.speed * z[1]),
-                        shot.spin + sigma.spin * z[2],
-                    )
-                    pose = flick(table, gang, played).pose
+                    pose = flick(table, gang, executed(shots[i], noise)).pose
                     covered = covered_squares(table, pose)
                     value = evaluator.value(covered)
                     values[i] += value
@@ -683,9 +650,7 @@ class PlannerBot(SeededBot):
         pool = [i for i in range(len(shots)) if counts[i] == most and most > 0] or [0]
         best = max(pool, key=lambda i: (sums[i] / max(1, counts[i]), -i))
         value = values[best] / counts[best] if counts[best] else candidates[best].screen
-        plan = Plan(
-            key, shots[best], candidates[best].target, value, counts[best], len(shots), flicks
-        )
+        plan = Plan(key, shots[best], candidates[best].target, value, len(shots), flicks)
         self.last_plan = plan
         return plan
 
@@ -704,8 +669,7 @@ class PlannerBot(SeededBot):
         gang = view.to_move
         assert gang is not None
         table = view.table
-        sigma = SIGMAS[pitcher_skill(view, gang, view.turn)]
-        s_long = 2 * sigma.speed
+        sigma = SIGMAS[view.skill_for_turn(gang, view.turn)]
         s_dir = math.radians(sigma.direction_deg)
         size, sq = table.city_size, table.square_mm
         half_city = table.city_half
@@ -723,7 +687,7 @@ class PlannerBot(SeededBot):
                 target = max(near, key=lambda s: (single[s], -s)) if near else 0
                 total = 0.0
                 for u, w in _SCREEN_NOISE:
-                    f = forward * (1 + sigma.speed * u) ** 2 if s_long else forward
+                    f = forward * (1 + sigma.speed * u) ** 2
                     r = right + forward * math.tan(s_dir * w)
                     cx, cy = to_board(table, gang, f, r)
                     covered = _flat_cover(table, cx, cy, reach)
@@ -788,12 +752,9 @@ def aim_game(
     import time
 
     from gamenight.bots.registry import game_bots
-    from gamenight.colorcity.state import ColorCityState
 
     spec = game_bots("colorcity")
-    state = ColorCityState.new(
-        seed=seed, first=Gang(seed % 2), seats=[(Gang.GREEN, skill), (Gang.PURPLE, skill)]
-    )
+    state = spec.new_state(2, seed, seed % 2, {"skills": [skill, skill]})
     me = Gang(planner_gang)
     bot = spec.bot(planner, seed)
     if not isinstance(bot, PlannerBot):
@@ -818,9 +779,7 @@ def aim_game(
             stats.lost += not covered
     outcome = state.outcome
     assert outcome is not None
-    seat = int(me)
-    if outcome.places[seat] == 1:
-        stats.wins += 1.0 if outcome.places[1 - seat] != 1 else 0.5
+    stats.wins += win_share(outcome.places, int(me))
     return stats
 
 
@@ -861,7 +820,6 @@ __all__ = [
     "aim_stats",
     "finish_chance",
     "hit_chances",
-    "legal_decisions",
     "missing",
     "read_city",
     "speed_for",

@@ -8,6 +8,7 @@ arguments, numbers or words.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,9 +76,7 @@ def _centrix() -> GameBots:
             "random": bots.RandomBot,
             "greedy": bots.GreedyBot,
             "planner": bots.TurnPlannerBot,
-            "planner2": lambda seed, budget, **options: bots.TurnPlannerBot(
-                seed, budget, **{"beam": 2, **options}
-            ),
+            "planner2": functools.partial(bots.TurnPlannerBot, beam=2),
             "ismcts": bots.IsmctsBot,
         },
         levels={

@@ -62,6 +62,22 @@ _ROTATION = re.compile(r"^([1-9])([+-])(\d{1,2})$")
 _MOVE = re.compile(r"^([a-z]+\d?)[-x]([a-z]+\d?)$")
 
 
+def parse_rotation(token: str) -> Rotation:
+    """Read one rotation token (``3+2``: ring 3, two slots clockwise) as written, without a
+    spin card's canonical form; raises NotationError naming the token."""
+    if not isinstance(token, str):
+        raise NotationError(f"a rotation is written as text, not {type(token).__name__}")
+    m = _ROTATION.match(token.strip().lower())
+    if m is None:
+        raise NotationError(f"{token!r} is not a rotation (like 3+2: ring 3, two slots clockwise)")
+    ring, amount = int(m[1]), int(m[3]) * (1 if m[2] == "+" else -1)
+    if not 1 <= ring <= NUM_RINGS:
+        raise NotationError(f"there is no ring {ring}: rings are 1–{NUM_RINGS}")
+    if not 1 <= abs(amount) < NUM_SLOTS:
+        raise NotationError(f"a ring turns by 1–{NUM_SLOTS - 1} slots, not {amount}")
+    return Rotation(ring, amount)
+
+
 def parse_play(text: str) -> Play:
     """Read a play in notation; raises NotationError naming what is wrong."""
     if not isinstance(text, str):
@@ -76,15 +92,12 @@ def parse_play(text: str) -> Play:
     move: Move | None = None
     for token in tokens[1:]:
         lower = token.lower()
-        if (m := _ROTATION.match(lower)) is not None:
+        if _ROTATION.match(lower) is not None:
             if rotation is not None or move is not None:
                 raise NotationError(f"in {text!r} the rotation must come once, before the move")
-            ring, amount = int(m[1]), int(m[3]) * (1 if m[2] == "+" else -1)
-            if not 1 <= ring <= NUM_RINGS:
-                raise NotationError(f"there is no ring {ring}: rings are 1–{NUM_RINGS}")
-            if not 1 <= abs(amount) < NUM_SLOTS:
-                raise NotationError(f"a ring turns by 1–{NUM_SLOTS - 1} slots, not {amount}")
-            rotation = Rotation(ring, spin_amount(amount) if card is Card.SPIN else amount)
+            rotation = parse_rotation(lower)
+            if card is Card.SPIN:
+                rotation = Rotation(rotation.ring, spin_amount(rotation.amount))
         elif (m := _MOVE.match(lower)) is not None:
             if move is not None:
                 raise NotationError(f"{text!r} has two moves; a play moves one pawn once")

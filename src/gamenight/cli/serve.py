@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import webbrowser
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,6 @@ def run(ns: argparse.Namespace) -> int:
     from gamenight.web.app import create_app
     from gamenight.web.settings import Settings
 
-    if ns.data_dir:
-        os.environ["GAMENIGHT_DATA_DIR"] = str(ns.data_dir)
     settings = Settings.from_env(ns.data_dir)
     address = f"http://{ns.host}:{ns.port}/"
     print(f"gamenight is at {address}  (Ctrl+C stops it)", flush=True)

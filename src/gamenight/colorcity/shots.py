@@ -137,13 +137,13 @@ def draw_noise(key: int, skill: Skill) -> tuple[Noise, int]:
     """
     rng = random.Random(key)
     z = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
-    sigma = SIGMAS[skill]
-    noise = Noise(
-        sigma.direction_deg * z[0],
-        max(0.0, 1.0 + sigma.speed * z[1]),
-        sigma.spin * z[2],
-    )
-    return noise, rng.getrandbits(64)
+    return noise_from(SIGMAS[skill], z), rng.getrandbits(64)
+
+
+def noise_from(sigma: Sigma, z: tuple[float, float, float]) -> Noise:
+    """The noise of a hand with spread ``sigma`` for three standard normal draws ``z``
+    (direction, speed, spin): the one formula of D15 for the game, its bots and adapters."""
+    return Noise(sigma.direction_deg * z[0], max(0.0, 1.0 + sigma.speed * z[1]), sigma.spin * z[2])
 
 
 def executed(shot: Shot, noise: Noise) -> Shot:

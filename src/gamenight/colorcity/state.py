@@ -76,6 +76,27 @@ class ColorCityView:
     seats: tuple[tuple[Gang, Skill], ...]
     outcome: Outcome | None
 
+    def legal_decisions(self) -> list[Decision]:
+        """The power decisions open, as the state lists them."""
+        return decisions_open(self.phase, self.to_move)
+
+    def skill_for_turn(self, gang: Gang, turn: int) -> Skill:
+        """The skill of the seat that pitches for ``gang`` in ``turn``."""
+        return self.seats[seat_for_turn(self.seats, gang, turn)][1]
+
+
+def seat_for_turn(seats: Sequence[tuple[Gang, Skill]], gang: Gang, turn: int) -> int:
+    """The seat that pitches for ``gang`` in ``turn``: a gang's seats take turns (D1)."""
+    mine = [i for i, (g, _) in enumerate(seats) if g is gang]
+    return mine[(turn // 2) % len(mine)]
+
+
+def decisions_open(phase: Phase, gang: Gang | None) -> list[Decision]:
+    """The gang's power and ``pass`` in the power phase; nothing otherwise."""
+    if phase is not Phase.POWER or gang is None:
+        return []
+    return [POWER_OF[gang], Decision.PASS]
+
 
 class ColorCityState:
     """A game of Color City in progress (or finished)."""
@@ -225,8 +246,7 @@ class ColorCityState:
         return self.seat_for_turn(self._gang, self.turn)
 
     def seat_for_turn(self, gang: Gang, turn: int) -> int:
-        mine = [i for i, (g, _) in enumerate(self.seats) if g is gang]
-        return mine[(turn // 2) % len(mine)]
+        return seat_for_turn(self.seats, gang, turn)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -256,9 +276,7 @@ class ColorCityState:
     def legal_decisions(self) -> list[Decision]:
         """The power decisions open now: the gang's power and ``pass``; empty outside the
         power phase."""
-        if self._phase is not Phase.POWER:
-            return []
-        return [POWER_OF[self._gang], Decision.PASS]
+        return decisions_open(self._phase, self._gang)
 
     def expects(self) -> str | None:
         """``"shot"``, ``"decision"`` or None once the game is over."""

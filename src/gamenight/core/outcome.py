@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,3 +66,10 @@ class Outcome:
             else:
                 places[i] = first_place + rank
         return places
+
+
+def win_share(places: Sequence[int], seat: int) -> float:
+    """The seat's share of a win: 1 alone in first place, 1/k when k seats share it, else 0."""
+    if places[seat] != 1:
+        return 0.0
+    return 1.0 / sum(1 for p in places if p == 1)

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from gamenight.core.outcome import Outcome
-from gamenight.envs.common import GameState, place_returns
+from gamenight.envs.common import GameState, place_returns, seed_from
 
 StateT = TypeVar("StateT", bound=GameState)
 
@@ -84,7 +84,7 @@ class GameAECEnv(AECEnv, Generic[StateT]):  # type: ignore[misc]
         # Without a seed the generator carries on, so that successive games differ.
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
-        state = self.state = self._new_state(int(self._np_random.integers(2**62)))
+        state = self.state = self._new_state(seed_from(self._np_random))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -149,7 +149,7 @@ def centrix_gymnasium(rng: random.Random) -> Measure:
 
 
 def colorcity_native(rng: random.Random) -> Measure:
-    from gamenight.colorcity import ColorCityState, Decision
+    from gamenight.colorcity import ColorCityState
     from gamenight.colorcity.table import DEFAULT_TABLE
     from gamenight.envs.colorcity_codec import ShotGrid
 
@@ -163,7 +163,7 @@ def colorcity_native(rng: random.Random) -> Measure:
             if state.expects() == "shot":
                 state.push(grid.shot(rng.randrange(grid.num_shots)))
             else:
-                state.push(rng.choice([Decision.PASS, *state.legal_decisions()]))
+                state.push(rng.choice(state.legal_decisions()))
             state._stack.clear()
             actions += 1
         return actions, actions

@@ -24,6 +24,7 @@ from gamenight.centrix.plays import Play
 from gamenight.centrix.position import Position
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import EMPTY, HAND_SIZE, PLAYING, CentrixState
+from gamenight.envs.centrix_codec import PlayTree
 
 
 class Refill(NamedTuple):
@@ -46,7 +47,18 @@ class DealtCentrix(CentrixState):
     """CentrixState with refills taken from ``dealt`` (see the module's docstring)."""
 
     dealt: list[Card] | None = None
-    tree: Any = None  # the adapter's decision tree of the current legal plays (a cache)
+    tree: PlayTree | None = None  # the decision tree of the current legal plays (a cache)
+
+    def play_tree(self) -> PlayTree:
+        """The decision tree of the legal plays, kept next to the engine's own cache of them
+        and rebuilt only when the engine has listed new ones."""
+        if self._legal is None:
+            self.legal_plays()
+        plays = self._legal or ()
+        tree = self.tree
+        if tree is None or tree.source is not plays:
+            tree = self.tree = PlayTree(plays)
+        return tree
 
     def _refill(self, hand: list[Card]) -> None:
         dealt = self.dealt
@@ -78,11 +90,14 @@ class DealtCentrix(CentrixState):
         return None
 
     # Cheap, faithful copies and pickles: everything that matters is the position string.
+    # A copy shares the caches of legal plays and their tree, which depend only on the
+    # position (both are immutable once built: the engine replaces them, never edits them).
     def __deepcopy__(self, memo: dict[int, Any]) -> DealtCentrix:
         clone = DealtCentrix.__new__(DealtCentrix)
         clone.rules, clone.players, clone._table = self.rules, self.players, self._table
         clone._bottom, clone.seed, clone.first, clone._start = self._bottom, None, None, None
         clone._load(self.to_position())
+        clone._legal, clone.tree = self._legal, self.tree
         clone._stack = []
         return clone
 

@@ -137,13 +137,6 @@ class PlayTree:
         return extended, self._done.get(extended)
 
 
-def tree_of(plays: Sequence[Play], cache: Any = None) -> PlayTree:
-    """The PlayTree of ``plays``, reusing ``cache`` if it was built from the same object."""
-    if cache is not None and cache.source is plays:
-        return cache  # type: ignore[no-any-return]
-    return PlayTree(plays)
-
-
 class PlayBuilder:
     """The decisions of the current play so far, against the mover's legal plays.
 

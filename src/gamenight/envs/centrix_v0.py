@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from gamenight.centrix.plays import Play
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
 from gamenight.core.outcome import Outcome
@@ -39,7 +40,24 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
-class raw_env(GameAECEnv[CentrixState]):  # noqa: N801 — PettingZoo's naming
+class CentrixParts:
+    """What the Centrix adapters share (this one and gamenight.envs.gym's CentrixEnv)."""
+
+    def _mover(self, state: CentrixState) -> int:
+        return state._seat
+
+    def _push(self, state: CentrixState, play: Play) -> None:
+        state._push(play)  # the adapters only complete legal plays
+        state._stack.clear()  # nothing is taken back here; keeps memory flat
+
+    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
+        return {"places": list(outcome.places), "reason": outcome.reason}
+
+    def _render(self, state: CentrixState, mode: str) -> Any:
+        return render_centrix(state, mode)
+
+
+class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — PettingZoo's naming
     metadata: dict[str, Any] = {**GameAECEnv.metadata, "name": "centrix_v0"}  # noqa: RUF012
 
     def __init__(
@@ -75,9 +93,6 @@ class raw_env(GameAECEnv[CentrixState]):  # noqa: N801 — PettingZoo's naming
         self._builder.reset()
         return CentrixState.new(self.num_players, seed=seed, rules=self.rules)
 
-    def _mover(self, state: CentrixState) -> int:
-        return state._seat
-
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state
         assert state is not None
@@ -92,13 +107,6 @@ class raw_env(GameAECEnv[CentrixState]):  # noqa: N801 — PettingZoo's naming
         play = self._builder.choose(state.legal_plays(), int(action))
         if play is None:
             return None  # a decision short of a whole play: the game has not moved
-        state._push(play)  # the builder only completes legal plays
-        state._stack.clear()  # nothing is taken back here; keeps memory flat
+        self._push(state, play)
         self._builder.reset()
         return {"play": str(play)}
-
-    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
-        return {"places": list(outcome.places), "reason": outcome.reason}
-
-    def _render(self, state: CentrixState, mode: str) -> Any:
-        return render_centrix(state, mode)

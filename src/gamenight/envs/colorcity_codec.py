@@ -111,6 +111,11 @@ class ShotGrid:
     def decision_action(self, decision: Decision) -> int:
         return self.num_shots + DECISIONS.index(decision)
 
+    def action_of(self, move: Shot | Decision) -> int:
+        """The action that plays a bot's ``move``: a Decision's own action, the nearest grid
+        shot to a Shot (see :meth:`nearest`)."""
+        return self.nearest(move) if isinstance(move, Shot) else self.decision_action(move)
+
     def action(self, value: int) -> Shot | Decision:
         return self.shot(value) if value < self.num_shots else self.decision(value)
 

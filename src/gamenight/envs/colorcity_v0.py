@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from gamenight.colorcity.actions import Decision
+from gamenight.colorcity.actions import Decision, Pitch
 from gamenight.colorcity.shots import Shot, Skill
 from gamenight.colorcity.state import ColorCityState, Phase
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
@@ -67,7 +67,45 @@ def continuous_space(table: Table) -> spaces.Box:
     return spaces.Box(low, high, dtype=np.float32)
 
 
-class raw_env(GameAECEnv[ColorCityState]):  # noqa: N801 — PettingZoo's naming
+class ColorCityParts:
+    """What the Color City adapters share (this one and gamenight.envs.gym's ColorCityEnv)."""
+
+    table: Table
+    grid: codec.ShotGrid
+    continuous: bool
+
+    def _mover(self, state: ColorCityState) -> int:
+        pitcher = state.pitcher
+        assert pitcher is not None
+        return pitcher
+
+    def _legal_actions(self, state: ColorCityState) -> list[int] | None:
+        """The legal grid actions, or None where any (continuous) action is legal."""
+        if self.continuous:
+            return None
+        return self.grid.legal_actions(state.phase, state.legal_decisions())
+
+    def _decide(self, state: ColorCityState, action: Any) -> Shot | Decision:
+        """The Shot or Decision a legal ``action`` means."""
+        if self.continuous:
+            return continuous_action(  # type: ignore[no-any-return]
+                self.table, action, state.phase, state.legal_decisions()
+            )
+        return self.grid.action(int(action))
+
+    def _push(self, state: ColorCityState, move: Shot | Decision) -> Pitch | Decision:
+        done = state.push(move)
+        state._stack.clear()  # nothing is taken back here; keeps memory flat
+        return done
+
+    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
+        return {"reason": outcome.reason}
+
+    def _render(self, state: ColorCityState, mode: str) -> Any:
+        return render_colorcity(state, self.table, mode)
+
+
+class raw_env(ColorCityParts, GameAECEnv[ColorCityState]):  # noqa: N801 — PettingZoo's naming
     metadata: dict[str, Any] = {**GameAECEnv.metadata, "name": "colorcity_v0"}  # noqa: RUF012
 
     def __init__(
@@ -105,11 +143,6 @@ class raw_env(GameAECEnv[ColorCityState]):  # noqa: N801 — PettingZoo's naming
             table=self.table,
         )
 
-    def _mover(self, state: ColorCityState) -> int:
-        pitcher = state.pitcher
-        assert pitcher is not None
-        return pitcher
-
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state
         assert state is not None
@@ -122,25 +155,9 @@ class raw_env(GameAECEnv[ColorCityState]):  # noqa: N801 — PettingZoo's naming
                 out["action_mask"] = np.zeros(self.grid.num_actions, dtype=np.int8)
         return out
 
-    def _action(self, value: Any) -> Shot | Decision:
-        state = self.state
-        assert state is not None
-        if self.continuous:
-            return continuous_action(  # type: ignore[no-any-return]
-                self.table, value, state.phase, state.legal_decisions()
-            )
-        action = int(value)
-        if action not in self.grid.legal_actions(state.phase, state.legal_decisions()):
-            raise ValueError(f"action {action} is not legal in the {state.phase} phase")
-        return self.grid.action(action)
-
     def _apply(self, state: ColorCityState, action: Any) -> dict[str, Any] | None:
-        done = state.push(self._action(action))
-        state._stack.clear()  # nothing is taken back here; keeps memory flat
+        legal = self._legal_actions(state)
+        if legal is not None and int(action) not in legal:
+            raise ValueError(f"action {int(action)} is not legal in the {state.phase} phase")
+        done = self._push(state, self._decide(state, action))
         return {"action": str(done)}
-
-    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
-        return {"reason": outcome.reason}
-
-    def _render(self, state: ColorCityState, mode: str) -> Any:
-        return render_colorcity(state, self.table, mode)

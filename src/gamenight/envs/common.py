@@ -1,9 +1,11 @@
-"""What the adapters share: the games' common surface and returns from places."""
+"""What the adapters share: the games' common surface, seeds and returns from places."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
+
+import numpy as np
 
 from gamenight.core.outcome import Outcome
 
@@ -16,6 +18,11 @@ class GameState(Protocol):
 
     @property
     def outcome(self) -> Outcome | None: ...
+
+
+def seed_from(rng: np.random.Generator) -> int:
+    """A game's (or a bot's) seed, drawn from an environment's generator."""
+    return int(rng.integers(2**62))
 
 
 def place_returns(places: Sequence[int]) -> list[float]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -36,14 +37,24 @@ from gamenight.tournament.stats import wilson
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's Python ISMCTSBot, searching until a deadline rather than for a fixed
     number of simulations (the body of ``run_search`` is OpenSpiel's, with the loop bound
-    changed)."""
+    changed). Records the simulations and think time of every decision it searched (a
+    decision with one legal action is not searched)."""
 
     def __init__(self, game: Any, seconds: float, seed: int, uct_c: float = 2.0) -> None:
         rng = np.random.RandomState(seed)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
         super().__init__(game, evaluator, uct_c, max_simulations=1, random_state=rng)
         self.seconds = seconds
-        self.simulations: list[int] = []
+        self.simulations: list[int] = []  # per searched decision
+        self.think_seconds: list[float] = []  # per searched decision, the whole step() call
+
+    def step(self, state: Any) -> Any:
+        searched = len(self.simulations)
+        start = time.perf_counter()
+        action = super().step(state)
+        if len(self.simulations) > searched:  # a real choice, not a forced one
+            self.think_seconds.append(time.perf_counter() - start)
+        return action
 
     def run_search(self, state: Any) -> Any:
         self.reset()
@@ -78,6 +89,11 @@ class GameResult:
     gamenight_seconds: float = 0.0  # mean think time per play
 
 
+def _mean(values: Sequence[float]) -> float:
+    """The mean of ``values``, 0.0 for none."""
+    return float(np.mean(values)) if values else 0.0
+
+
 def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200) -> GameResult:
     game = pyspiel.load_game("python_gamenight_centrix", {"players": 2, "max_turns": max_turns})
     me = index % 2  # gamenight's seat: swapped every game
@@ -88,7 +104,6 @@ def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200
     plays = 0
     iterations: list[int] = []
     ours_time: list[float] = []
-    theirs_time: list[float] = []
     start = time.perf_counter()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -103,12 +118,7 @@ def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200
                 state.apply_action(code)
             plays += 1
         else:
-            searched = len(theirs.simulations)
-            t0 = time.perf_counter()
-            action = theirs.step(state)
-            if len(theirs.simulations) > searched:  # a real choice, not a forced one
-                theirs_time.append(time.perf_counter() - t0)
-            state.apply_action(action)
+            state.apply_action(theirs.step(state))
             plays += not state.prefix  # the decision finished a play
     outcome = state.engine.outcome
     return GameResult(
@@ -118,10 +128,10 @@ def play_game(index: int, seconds: float, seed: int = 2026, max_turns: int = 200
         reason=outcome.reason if outcome else "",
         plays=plays,
         seconds=time.perf_counter() - start,
-        openspiel_simulations=float(np.mean(theirs.simulations)) if theirs.simulations else 0.0,
-        gamenight_iterations=float(np.mean(iterations)) if iterations else 0.0,
-        openspiel_seconds=float(np.mean(theirs_time)) if theirs_time else 0.0,
-        gamenight_seconds=float(np.mean(ours_time)) if ours_time else 0.0,
+        openspiel_simulations=_mean(theirs.simulations),
+        gamenight_iterations=_mean(iterations),
+        openspiel_seconds=_mean(theirs.think_seconds),
+        gamenight_seconds=_mean(ours_time),
     )
 
 
@@ -139,22 +149,12 @@ def summarise(results: list[GameResult]) -> dict[str, Any]:
         "reasons": {
             r: sum(1 for x in results if x.reason == r) for r in {x.reason for x in results}
         },
-        "mean_plays": float(np.mean([r.plays for r in results])) if results else 0.0,
-        "mean_game_seconds": float(np.mean([r.seconds for r in results])) if results else 0.0,
-        "openspiel_simulations_per_decision": float(
-            np.mean([r.openspiel_simulations for r in results])
-        )
-        if results
-        else 0.0,
-        "gamenight_iterations_per_play": float(np.mean([r.gamenight_iterations for r in results]))
-        if results
-        else 0.0,
-        "openspiel_seconds_per_decision": float(np.mean([r.openspiel_seconds for r in results]))
-        if results
-        else 0.0,
-        "gamenight_seconds_per_play": float(np.mean([r.gamenight_seconds for r in results]))
-        if results
-        else 0.0,
+        "mean_plays": _mean([r.plays for r in results]),
+        "mean_game_seconds": _mean([r.seconds for r in results]),
+        "openspiel_simulations_per_decision": _mean([r.openspiel_simulations for r in results]),
+        "gamenight_iterations_per_play": _mean([r.gamenight_iterations for r in results]),
+        "openspiel_seconds_per_decision": _mean([r.openspiel_seconds for r in results]),
+        "gamenight_seconds_per_play": _mean([r.gamenight_seconds for r in results]),
     }
 
 

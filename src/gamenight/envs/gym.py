@@ -33,26 +33,21 @@ from gymnasium import spaces
 
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
-from gamenight.colorcity.actions import Decision
-from gamenight.colorcity.shots import Shot, Skill
+from gamenight.colorcity.shots import Skill
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
 from gamenight.core.outcome import Outcome
 from gamenight.envs import centrix_codec, colorcity_codec
-from gamenight.envs.colorcity_v0 import continuous_action, continuous_space
-from gamenight.envs.common import GameState, place_returns
+from gamenight.envs.centrix_v0 import CentrixParts
+from gamenight.envs.colorcity_v0 import ColorCityParts, continuous_space
+from gamenight.envs.common import GameState, place_returns, seed_from
 from gamenight.envs.opponents import Opponent, centrix_opponent, colorcity_opponent
-from gamenight.envs.render import render_centrix, render_colorcity
 
 ILLEGAL_CHOICES = ("lose", "random")
 
 Observation = npt.NDArray[np.float32]
 StateT = TypeVar("StateT", bound=GameState)
 ActT = TypeVar("ActT")
-
-
-def _seed(rng: np.random.Generator) -> int:
-    return int(rng.integers(2**62))
 
 
 def _check_illegal_action(illegal_action: str) -> None:
@@ -86,8 +81,8 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         """The bot that plays ``seat``."""
 
     @abstractmethod
-    def _push(self, state: StateT, move: Any) -> None:
-        """Make ``move`` (a bot's, or a whole one of the agent's) in the game."""
+    def _push(self, state: StateT, move: Any) -> object:
+        """Make ``move`` (a bot's, or a whole one of the agent's); any result is unused."""
 
     @abstractmethod
     def _legal_actions(self, state: StateT) -> list[int] | None:
@@ -167,7 +162,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         return self._render(self.state, self.render_mode)
 
 
-class CentrixEnv(_SeatEnv[CentrixState, np.int64]):
+class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
     def __init__(
         self,
         num_players: int = 2,
@@ -199,24 +194,17 @@ class CentrixEnv(_SeatEnv[CentrixState, np.int64]):
         self._opponents: dict[int, Opponent] = {}
 
     def _new_episode(self, rng: np.random.Generator) -> CentrixState:
-        state = CentrixState.new(self.num_players, seed=_seed(rng), rules=self.rules)
+        state = CentrixState.new(self.num_players, seed=seed_from(rng), rules=self.rules)
         others = [s for s in range(self.num_players) if s != self.seat]
         self._opponents = {
-            s: centrix_opponent(spec, _seed(rng))
+            s: centrix_opponent(spec, seed_from(rng))
             for s, spec in zip(others, self.specs, strict=True)
         }
         self._builder.reset()
         return state
 
-    def _mover(self, state: CentrixState) -> int:
-        return state._seat
-
     def _opponent(self, seat: int) -> Opponent:
         return self._opponents[seat]
-
-    def _push(self, state: CentrixState, move: Any) -> None:
-        state._push(move)
-        state._stack.clear()
 
     def _legal_actions(self, state: CentrixState) -> list[int]:
         return self._builder.legal_actions(state.legal_plays())
@@ -238,14 +226,8 @@ class CentrixEnv(_SeatEnv[CentrixState, np.int64]):
             return np.zeros(centrix_codec.NUM_ACTIONS, dtype=np.int8)
         return self._builder.mask(state.legal_plays())
 
-    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
-        return {"places": list(outcome.places), "reason": outcome.reason}
 
-    def _render(self, state: CentrixState, mode: str) -> Any:
-        return render_centrix(state, mode)
-
-
-class ColorCityEnv(_SeatEnv[ColorCityState, Any]):
+class ColorCityEnv(ColorCityParts, _SeatEnv[ColorCityState, Any]):
     def __init__(
         self,
         opponent: str = "level2",
@@ -281,32 +263,13 @@ class ColorCityEnv(_SeatEnv[ColorCityState, Any]):
         seats = [(Gang.GREEN, mine), (Gang.PURPLE, theirs)]
         if self.gang is Gang.PURPLE:
             seats = [(Gang.GREEN, theirs), (Gang.PURPLE, mine)]
-        state = ColorCityState.new(seed=_seed(rng), seats=seats, table=self.table)
-        self._bot = colorcity_opponent(self.opponent_spec, _seed(rng))
+        state = ColorCityState.new(seed=seed_from(rng), seats=seats, table=self.table)
+        self._bot = colorcity_opponent(self.opponent_spec, seed_from(rng))
         return state
-
-    def _mover(self, state: ColorCityState) -> int:
-        pitcher = state.pitcher
-        assert pitcher is not None
-        return pitcher
 
     def _opponent(self, seat: int) -> Opponent:
         assert self._bot is not None
         return self._bot
-
-    def _push(self, state: ColorCityState, move: Any) -> None:
-        state.push(move)
-        state._stack.clear()
-
-    def _legal_actions(self, state: ColorCityState) -> list[int] | None:
-        if self.continuous:
-            return None
-        return self.grid.legal_actions(state.phase, state.legal_decisions())
-
-    def _decide(self, state: ColorCityState, action: Any) -> Shot | Decision:
-        if self.continuous:
-            return continuous_action(self.table, action, state.phase, state.legal_decisions())  # type: ignore[no-any-return]
-        return self.grid.action(int(action))
 
     def _observation(self) -> Observation:
         assert self.state is not None
@@ -316,12 +279,6 @@ class ColorCityEnv(_SeatEnv[ColorCityState, Any]):
         state = self.state
         assert state is not None
         return self.grid.mask(state.phase, state.legal_decisions())
-
-    def _end_info(self, outcome: Outcome) -> dict[str, Any]:
-        return {"reason": outcome.reason}
-
-    def _render(self, state: ColorCityState, mode: str) -> Any:
-        return render_colorcity(state, self.table, mode)
 
 
 gymnasium.register("gamenight/Centrix-v0", entry_point="gamenight.envs.gym:CentrixEnv")

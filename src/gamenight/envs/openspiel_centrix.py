@@ -112,14 +112,9 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
         return int(engine._seat)
 
     def _tree(self) -> codec.PlayTree:
-        # The decision tree is kept on the engine next to its own cache of legal plays, and
-        # rebuilt only when the engine has listed new ones (clones start without either).
         engine = self.engine
         assert engine is not None
-        engine.legal_plays()
-        tree = codec.tree_of(engine._legal or (), getattr(engine, "tree", None))
-        engine.tree = tree
-        return tree
+        return engine.play_tree()
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self._tree().legal_actions(self.prefix))

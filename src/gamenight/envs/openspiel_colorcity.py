@@ -26,7 +26,16 @@ from typing import Any
 import pyspiel
 
 from gamenight.colorcity.actions import Decision, Pitch
-from gamenight.colorcity.shots import SIGMAS, Noise, Shot, Skill, draw_noise, executed, flick
+from gamenight.colorcity.shots import (
+    SIGMAS,
+    Noise,
+    Shot,
+    Skill,
+    draw_noise,
+    executed,
+    flick,
+    noise_from,
+)
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang
 from gamenight.envs import colorcity_codec as codec
@@ -57,9 +66,8 @@ GAME_TYPE = game_type(
 
 
 def noise_of(outcome: int, skill: Skill) -> Noise:
-    (zd, zs, zw), _ = NOISE_GRID[outcome]
-    sigma = SIGMAS[skill]
-    return Noise(sigma.direction_deg * zd, max(0.0, 1.0 + sigma.speed * zs), sigma.spin * zw)
+    z, _ = NOISE_GRID[outcome]
+    return noise_from(SIGMAS[skill], z)
 
 
 class ColorCityGame(pyspiel.Game):  # type: ignore[misc]

@@ -6,6 +6,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
+from gamenight.core.outcome import win_share
 from gamenight.tournament.runner import GameResult
 
 Z95 = 1.959963984540054
@@ -49,12 +50,6 @@ class Summary:
     mean_think: dict[str, float]  # seconds per decision, by bot
 
 
-def _win_share(result: GameResult, seat: int) -> float:
-    if result.places[seat] != 1:
-        return 0.0
-    return 1.0 / sum(1 for p in result.places if p == 1)
-
-
 def summarise(results: list[GameResult]) -> Summary:
     bot_games: dict[str, int] = defaultdict(int)
     bot_wins: dict[str, float] = defaultdict(float)
@@ -66,7 +61,7 @@ def summarise(results: list[GameResult]) -> Summary:
     decisions: dict[str, int] = defaultdict(int)
     for result in results:
         for seat, label in enumerate(result.lineup):
-            share = _win_share(result, seat)
+            share = win_share(result.places, seat)
             bot_games[label] += 1
             bot_wins[label] += share
             bot_places[label] += result.places[seat]

@@ -84,9 +84,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             spec = TableIn.model_validate(body)
             table, seats = manager.create(spec)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise HTTPException(422, f"{where}: {first['msg']}") from None
+            where, what = protocol.describe(exc)
+            raise HTTPException(422, f"{where}: {what}") from None
         except GamenightError as exc:
             raise HTTPException(422, str(exc)) from None
         return JSONResponse({"id": table.id, "game": table.game.name, "seats": seats})
@@ -183,13 +182,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         try:
             while True:
                 raw = await socket.receive_text()
-                table = manager.tables.get(table_id, table)
                 await handle(table, connection, raw)
         except WebSocketDisconnect:
             pass
         finally:
             with contextlib.suppress(ValueError):
-                manager.tables.get(table_id, table).connections.remove(connection)
+                table.connections.remove(connection)
 
     async def handle(table: LiveTable, connection: Connection, raw: str) -> None:
         socket = connection.socket

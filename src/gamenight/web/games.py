@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamenight.bots.registry import game_bots
-from gamenight.centrix import CentrixState, Colour, Play, Rules, parse_play, square_name
-from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, OFF, TOP
+from gamenight.centrix import CentrixState, Colour, Play, Rules, square_name
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS
+from gamenight.centrix.plays import parse_rotation
 from gamenight.centrix.svg import board_svg as centrix_svg
 from gamenight.colorcity import ColorCityState, Decision, Gang, Shot, Table, parse_action
 from gamenight.colorcity.state import winning_sets
@@ -105,11 +106,7 @@ class WebGame:
     def bot_action(self, view: Any, level: int, seed: int) -> str:
         """A bot's action for ``view``, in notation (runs in a worker process)."""
         bot = game_bots(self.name).bot(f"level{level}", seed)
-        return str_action(bot.choose(view))
-
-
-def str_action(action: Any) -> str:
-    return action.value if isinstance(action, Decision) else str(action)
+        return str(bot.choose(view))
 
 
 # ---------------------------------------------------------------- Centrix
@@ -145,8 +142,7 @@ class CentrixGame(WebGame):
         """The board with one ring turned (public: no play is made, nothing is revealed)."""
         if state.to_move is None:
             return super().preview(state, rotation)
-        turn = parse_play(f"S {rotation}").rotation
-        assert turn is not None  # "S" plus a rotation token always parses to one
+        turn = parse_rotation(rotation)
         view = state.view(None).rotated(turn.ring, turn.amount)
         return {"rotation": rotation, "svg": centrix_svg(view, size=560, legend=False)}
 
@@ -287,13 +283,8 @@ class ColorCityGame(WebGame):
             return pushed.value, {"seat": seat, "decision": pushed.value}
         flick = state.last_flick
         trajectory = [] if flick is None else _frames(flick.trajectory.tolist())
-        return pushed.to_json(), {
-            "seat": seat,
-            "shot": str(pushed.shot),
-            "noise": list(pushed.noise),
-            "pose": list(pushed.pose),
-            "trajectory": trajectory,
-        }
+        payload = pushed.to_json()  # shot, noise, pose
+        return payload, {"seat": seat, **payload, "trajectory": trajectory}
 
     def view(self, state: ColorCityState, seat: int | None) -> dict[str, Any]:
         v = state.view(seat)
@@ -317,7 +308,7 @@ class ColorCityGame(WebGame):
             "cubes": {"green": v.cubes[0], "purple": v.cubes[1]},
             "powers": {"green": v.powers[0], "purple": v.powers[1]},
             "squares": {"green": v.cells.count(0), "purple": v.cells.count(1)},
-            "threats": threats(v.cells, t.city_size),
+            "threats": threats(v.cells, t),
             "pose": list(pose) if pose is not None else None,
             "covered": [t.square_name(q) for q in state.covered(pose)] if pose else [],
             "turn": v.turn,
@@ -337,9 +328,7 @@ class ColorCityGame(WebGame):
                 "max_speed": t.max_speed,
                 "max_spin": t.max_spin,
             },
-            "log": [
-                str_action(a) if isinstance(a, Decision) else str(a.shot) for a in state.actions
-            ],
+            "log": [str(a) for a in state.actions],
             "svg": colorcity_svg(state, width=520),
         }
 
@@ -360,21 +349,16 @@ def _frames(rows: list[list[float]]) -> list[list[float]]:
     return [[round(v, 4) for v in row] for row in rows]
 
 
-def threats(cells: tuple[int, ...], size: int) -> dict[str, list[str]]:
+def threats(cells: tuple[int, ...], table: Table) -> dict[str, list[str]]:
     """For each gang, the squares that would complete one of its lines or blocks when at
     most two are missing: what to take, or what to block."""
-    from gamenight.colorcity.table import FILES
-
     out: dict[str, set[int]] = {"green": set(), "purple": set()}
-    for _, squares in winning_sets(size):
+    for _, squares in winning_sets(table.city_size):
         for gang, label in ((0, "green"), (1, "purple")):
             missing = [q for q in squares if cells[q] != gang]
             if 0 < len(missing) <= 2:
                 out[label].update(missing)
-    return {
-        label: sorted(f"{FILES[q % size]}{q // size + 1}" for q in squares)
-        for label, squares in out.items()
-    }
+    return {label: sorted(table.square_name(q) for q in squares) for label, squares in out.items()}
 
 
 GAMES: dict[str, WebGame] = {"centrix": CentrixGame(), "colorcity": ColorCityGame()}
@@ -391,4 +375,4 @@ def new_seed() -> int:
     return random.SystemRandom().getrandbits(62)
 
 
-__all__ = ["GAMES", "OFF", "TOP", "SeatSpec", "WebGame", "get_game"]
+__all__ = ["GAMES", "SeatSpec", "WebGame", "get_game"]

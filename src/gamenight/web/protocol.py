@@ -68,13 +68,19 @@ class MessageError(ValueError):
     """A message that is not one of the protocol's; the text names the problem."""
 
 
+def describe(exc: ValidationError) -> tuple[str, str]:
+    """Where the first problem pydantic found is (dotted, ``message`` for the whole) and what
+    it is."""
+    first = exc.errors()[0]
+    return ".".join(str(p) for p in first["loc"]) or "message", first["msg"]
+
+
 def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | Ping:
     try:
         return _client.validate_json(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise MessageError(f"bad message ({where}): {first['msg']}") from None
+        where, what = describe(exc)
+        raise MessageError(f"bad message ({where}): {what}") from None
 
 
 def error(message: str) -> dict[str, Any]:

@@ -55,7 +55,7 @@ class RedisRelay:
                 data = json.loads(message["data"])
                 if data["origin"] == self.origin:
                     continue
-                table = await asyncio.to_thread(self.manager.refresh, data["table"])
+                table = await self.manager.refresh(data["table"])
                 if table is not None:
                     await self.manager.broadcast(table)
                     self.manager.schedule_bot(table)

@@ -7,7 +7,7 @@ from importlib import resources
 
 from markdown_it import MarkdownIt
 
-GAMES = ("centrix", "colorcity")
+from gamenight.web.games import GAMES
 
 
 @cache

@@ -8,7 +8,6 @@ game replays to exactly where it was.
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -188,7 +187,7 @@ class Store:
             rules=row.rules,
             seed=int(row.seed),
             setup=row.setup,
-            seats=json.loads(json.dumps(row.seats)),
+            seats=row.seats,
             status=row.status,
             outcome=row.outcome,
             created=row.created,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import multiprocessing
 import secrets
@@ -164,20 +165,32 @@ class TableManager:
         state = game.replay(stored.rules, stored.seed, stored.setup, stored.seats, stored.actions)
         return LiveTable(stored, game, state, list(stored.actions))
 
-    def refresh(self, table_id: str) -> LiveTable | None:
-        """Reload a table another server process has changed."""
-        if table_id not in self.tables:
+    async def refresh(self, table_id: str) -> LiveTable | None:
+        """Reload a table another server process has changed (None: not live here, or gone)."""
+        table = self.tables.get(table_id)
+        if table is None:
             return None
-        stored = self.store.load(table_id)
+        async with table.lock:
+            return table if await self._reload(table) else None
+
+    async def _reload(self, table: LiveTable) -> bool:
+        """Bring ``table`` up to the store in place, keeping its connections and its bot's
+        task; the caller holds its lock. False if the store has no such table."""
+        stored = await asyncio.to_thread(self.store.load, table.id)
         if stored is None:
-            return None
-        old = self.tables[table_id]
-        if len(stored.actions) == old.version:
-            return old
-        fresh = self._rebuild(stored)
-        fresh.connections, fresh.lock = old.connections, old.lock
-        self.tables[table_id] = fresh
-        return fresh
+            return False
+        if len(stored.actions) != table.version:
+            state = await asyncio.to_thread(
+                table.game.replay,
+                stored.rules,
+                stored.seed,
+                stored.setup,
+                stored.seats,
+                stored.actions,
+            )
+            table.stored, table.state, table.actions = stored, state, list(stored.actions)
+            table.last = None  # the action that moved it was made elsewhere: nothing to animate
+        return True
 
     def seats_for(self, table: LiveTable, tokens: list[str]) -> list[int]:
         hashes = {hash_token(t) for t in tokens}
@@ -202,7 +215,7 @@ class TableManager:
                 )
             except ConflictError:
                 table.state.pop()
-                self.refresh(table.id)
+                await self._reload(table)
                 raise TableError("the table moved on meanwhile; look again") from None
             except Exception:
                 table.state.pop()
@@ -236,11 +249,8 @@ class TableManager:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no loop yet: the first connection schedules it
-        table.bot_task = loop.create_task(self._bot_turn(table, actor, table.version))
+        # Every caller runs in the event loop (API handlers, the socket, the relay, bots).
+        table.bot_task = asyncio.create_task(self._bot_turn(table, actor, table.version))
 
     async def _bot_turn(self, table: LiveTable, seat: int, version: int) -> None:
         level = int(table.stored.seats[seat]["level"] or 1)
@@ -271,9 +281,16 @@ class TableManager:
     # ---------------------------------------------------------------- clients
 
     async def broadcast(self, table: LiveTable) -> None:
+        # Connections holding the same seats (spectators, above all) see the same view: build
+        # and serialise it once per broadcast, as send_json would.
+        texts: dict[tuple[int, ...], str] = {}
         for connection in list(table.connections):
             try:
-                await connection.socket.send_json(self.state_message(table, connection.seats))
+                key = tuple(connection.seats)
+                if key not in texts:
+                    message = self.state_message(table, connection.seats)
+                    texts[key] = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+                await connection.socket.send_text(texts[key])
             except Exception:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(connection)

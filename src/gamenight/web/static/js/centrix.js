@@ -1,5 +1,5 @@
 // The Centrix table: the board, your hand, choosing a play by clicking, and the animations.
-import { el, ordinal, svgElement, t } from "./common.js";
+import { el, mySeat, ordinal, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
 
 const PALETTE = {
   red: "#d7263d", orange: "#f7862a", yellow: "#f6d32d", green: "#2e9e4f", blue: "#2366c9", white: "#f4f1ea",
@@ -53,7 +53,7 @@ function isLeap(from, to) {
   return Math.abs(a.ring - b.ring) > 1;
 }
 
-export function symbolSvg(colour, size = 18) {
+function symbolSvg(colour, size = 18) {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", "-1.2 -1.2 2.4 2.4");
   svg.setAttribute("width", size);
@@ -119,24 +119,22 @@ function cardClass(card) {
   return `card-${CARD_COLOUR[card[0]]}`;
 }
 
-function rotationLabel(rotation) {
-  const ring = rotation.split(/[+-]/)[0];
-  const amount = rotation.slice(ring.length);
-  const arrow = amount[0] === "+" ? "↻" : "↺";
-  return t("ring_turn", { ring, arrow, n: amount.slice(1) });
-}
-
-function rotationAria(rotation) {
-  const ring = rotation.split(/[+-]/)[0];
-  const amount = rotation.slice(ring.length);
-  const way = amount[0] === "+" ? t("clockwise") : t("counter_clockwise");
-  return t("ring_turn_aria", { ring, n: amount.slice(1), way });
-}
-
 function parseRotation(rotation) {
   const ring = Number(rotation.split(/[+-]/)[0]);
   const amount = Number(rotation.slice(String(ring).length));
   return { ring, amount };
+}
+
+function rotationLabel(rotation) {
+  const { ring, amount } = parseRotation(rotation);
+  const arrow = amount > 0 ? "↻" : "↺";
+  return t("ring_turn", { ring, arrow, n: Math.abs(amount) });
+}
+
+function rotationAria(rotation) {
+  const { ring, amount } = parseRotation(rotation);
+  const way = amount > 0 ? t("clockwise") : t("counter_clockwise");
+  return t("ring_turn_aria", { ring, n: Math.abs(amount), way });
 }
 
 export function create(ctx) {
@@ -149,8 +147,6 @@ export function create(ctx) {
   let previewAnimation = null;
   let actedWithPreview = null; // the rotation already on screen when we sent our play
   let revealed = null; // hot seat: the seat whose hand was last revealed on this device
-  let queue = Promise.resolve();
-  let waiting = 0;
 
   const banner = el("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" });
   const board = el("div", { class: "board centrix-board-box", id: "board" });
@@ -189,8 +185,7 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- helpers
 
-  const mySeat = () => (msg && msg.active !== null && msg.seats.includes(msg.active) ? msg.active : null);
-  const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat() && !curtainShown();
+  const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat(msg) && !curtainShown();
   const curtainShown = () => !curtain.hidden;
   const legal = () => (myTurn() ? msg.view.legal : []);
   const colourOf = (seat) => msg.view.players[seat].colour;
@@ -220,11 +215,7 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- state
 
-  function onState(message) {
-    waiting += 1;
-    queue = queue.then(() => applyState(message, waiting > 3)).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
-  }
-
+  /** Show a new state, animating the play that led to it unless told to ``hurry``. */
   async function applyState(message, hurry) {
     const previous = msg;
     const last = message.last;
@@ -241,8 +232,6 @@ export function create(ctx) {
     }
     hotSeat();
     render();
-    ctx.shown(message);
-    if (message.view.outcome) ctx.gameOver(message);
   }
 
   function hotSeat() {
@@ -276,7 +265,7 @@ export function create(ctx) {
     highlight();
     undo.hidden = !(msg.can_undo && myTurn());
     undo.textContent = `↶ ${t("undo")}`;
-    handTitle.textContent = mySeat() === null ? t("spectating") : t("your_cards");
+    handTitle.textContent = mySeat(msg) === null ? t("spectating") : t("your_cards");
     playersTitle.textContent = t("players");
     logTitle.textContent = t("log");
     pile.textContent = t("draw_pile", { n: v.draw_size, d: v.discard_size });
@@ -284,22 +273,10 @@ export function create(ctx) {
 
   function renderBanner() {
     const v = msg.view;
-    banner.className = "turn-banner";
-    if (v.outcome) {
-      banner.textContent = t("game_over");
-      banner.classList.add("over");
-      return;
-    }
-    const actor = msg.actor;
-    const dot = el("span", { class: `seat-dot dot-${colourOf(actor)}`, "aria-hidden": "true" });
-    const plays = t(v.plays_left === 1 ? "one_play_left" : "plays_left", { n: v.plays_left });
-    if (myTurn()) {
-      banner.classList.add("mine");
-      banner.replaceChildren(dot, el("strong", {}, msg.seats.length > 1 ? t("turn_of_you_named", { name: nameOf(actor) }) : t("your_turn")), ` · ${plays}`);
-    } else {
-      banner.replaceChildren(dot, el("strong", {}, t("turn_of", { name: nameOf(actor) })), ` · ${plays}`);
-    }
-    banner.append(el("span", { class: "turn-no" }, t("turn_n", { n: v.turn + 1 })));
+    renderTurnBanner(banner, msg, myTurn(), () => ({
+      role: colourOf(msg.actor),
+      detail: t(v.plays_left === 1 ? "one_play_left" : "plays_left", { n: v.plays_left }),
+    }));
   }
 
   function renderHand() {
@@ -328,7 +305,7 @@ export function create(ctx) {
   function renderChoices() {
     choices.replaceChildren();
     if (!myTurn()) {
-      if (mySeat() !== null && !msg.view.outcome && !curtainShown()) {
+      if (mySeat(msg) !== null && !msg.view.outcome && !curtainShown()) {
         choices.append(el("p", { class: "hint" }, t("wait_for", { name: nameOf(msg.actor) })));
       }
       return;
@@ -393,7 +370,7 @@ export function create(ctx) {
   function renderTrays() {
     const v = msg.view;
     trays.replaceChildren(el("span", { class: "tray-title" }, t("off_board")), ...v.players.map((p, seat) => {
-      const movable = myTurn() && seat === mySeat() && sel.rotation !== undefined
+      const movable = myTurn() && seat === mySeat(msg) && sel.rotation !== undefined
         && playsFor(sel.card, sel.rotation, "off").length > 0;
       const pawns = Array.from({ length: p.off }, () => el("span", { class: `pawn-chip dot-${p.colour}` }, p.letter));
       const label = t("tray_of", { name: nameOf(seat), n: p.off });
@@ -415,8 +392,7 @@ export function create(ctx) {
     el("span", { class: `pawn-chip big dot-${p.colour}`, "aria-hidden": "true" }, p.letter),
     el("span", { class: "player-name" },
       el("strong", {}, nameOf(seat)),
-      msg.kinds[seat] === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
-      msg.seats.includes(seat) ? el("span", { class: "badge badge-you" }, t("you")) : null,
+      seatBadges(msg, seat),
     ),
     el("span", { class: "player-stats" },
       p.place ? el("span", { class: "place-badge" }, t("place_n", { place: ordinal(p.place) })) : [
@@ -497,7 +473,7 @@ export function create(ctx) {
 
   function play(p) {
     actedWithPreview = p.rotation;
-    send({ type: "act", seat: mySeat(), action: p.notation });
+    send({ type: "act", seat: mySeat(msg), action: p.notation });
     sel = { card: null, rotation: undefined, from: null };
     choices.replaceChildren(el("p", { class: "hint" }, "…"));
   }
@@ -505,7 +481,7 @@ export function create(ctx) {
   function clickSquare(name, node) {
     if (!myTurn() || !sel.card || sel.rotation === undefined) return;
     const plays = playsFor(sel.card, sel.rotation);
-    const isMyPawn = node.closest(".pawn") && Number(node.closest(".pawn").dataset.seat) === mySeat();
+    const isMyPawn = node.closest(".pawn") && Number(node.closest(".pawn").dataset.seat) === mySeat(msg);
     if (sel.from !== null) {
       const target = plays.find((p) => p.from === sel.from && p.to === name);
       if (target) {
@@ -529,7 +505,7 @@ export function create(ctx) {
     const plays = playsFor(sel.card, sel.rotation);
     if (sel.from === null) {
       for (const from of unique(plays.map((p) => p.from).filter((f) => f && f !== "off"))) {
-        const pawn = shownSvg.querySelector(`.pawn[data-square="${from}"][data-seat="${mySeat()}"]`)
+        const pawn = shownSvg.querySelector(`.pawn[data-square="${from}"][data-seat="${mySeat(msg)}"]`)
           || shownSvg.querySelector(`.pawn[data-square="${from}"]`);
         pawn?.classList.add("movable");
         ring(overlay, from, "ring-movable");
@@ -630,7 +606,7 @@ export function create(ctx) {
   }
 
   return {
-    onState,
+    applyState,
     onMessage,
     rerender: render,
     describe(seat, message) {

@@ -1,11 +1,12 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
-import { el, svgElement, t } from "./common.js";
+import { el, mySeat, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GANG_COLOUR = { green: "#1f7a3a", purple: "#5e2b80" };
 const DEAD_ZONE = 10; // mm of pull that still means "no shot": let go here to cancel
 const PULL_RANGE = 110; // mm of pull beyond the dead zone from the slowest to the fastest shot
 const PLACE_ZONE = 12; // mm of pulling back before a drag stops sliding the cube along its line
+const UNITS = { position: "mm", direction: "°", speed: "m/s", spin: "rad/s" }; // of the aim's sliders
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function svgNode(tag, attrs = {}) {
@@ -28,8 +29,7 @@ export function create(ctx) {
   let svg = null;
   let world = null;
   let aimLayer = null;
-  let queue = Promise.resolve();
-  let waiting = 0;
+  let sliders = {}; // the aim's sliders on screen: {key: {input, output}}
   const aim = { position: 0, direction: 0, speed: 1.3, spin: 0 };
   let drag = null;
   let lastPredictSent = 0;
@@ -54,13 +54,12 @@ export function create(ctx) {
     el("aside", { class: "side" }, powerBox, aimBox, el("div", { class: "card-box" }, gangs, threatToggle), el("div", { class: "card-box" }, logTitle, log)),
   );
 
-  const mySeat = () => (msg && msg.active !== null && msg.seats.includes(msg.active) ? msg.active : null);
-  const myGang = () => (mySeat() === null ? null : msg.view.seats[mySeat()].gang);
-  const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat();
+  const myGang = () => (mySeat(msg) === null ? null : msg.view.seats[mySeat(msg)].gang);
+  const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat(msg);
   const canShoot = () => myTurn() && msg.view.expects === "shot" && !sentShot;
   const table = () => msg.view.table;
   // Whose HQ is at the bottom of the screen: your own, or Green's for a spectator.
-  const viewGang = () => myGang() || (msg.view.to_move && mySeat() === null ? "green" : "green");
+  const viewGang = () => myGang() || "green";
   const pitcherGang = () => msg.view.to_move;
 
   // ---------------------------------------------------------------- geometry
@@ -89,11 +88,7 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- state
 
-  function onState(message) {
-    waiting += 1;
-    queue = queue.then(() => applyState(message, waiting > 3)).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
-  }
-
+  /** Show a new state, animating the flick that led to it unless told to ``hurry``. */
   async function applyState(message, hurry) {
     const previous = msg;
     const last = message.last;
@@ -113,8 +108,6 @@ export function create(ctx) {
       Object.assign(aim, { position: 0, direction: 0, speed: 1.3, spin: 0 });
     }
     render();
-    ctx.shown(message);
-    if (message.view.outcome) ctx.gameOver(message);
   }
 
   function render() {
@@ -134,6 +127,11 @@ export function create(ctx) {
     world = svgNode("g", { class: "world" });
     world.append(...[...svg.childNodes].filter((n) => n.nodeName !== "title"));
     svg.append(world);
+    const defs = svgNode("defs");
+    const marker = svgNode("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
+    marker.append(svgNode("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
+    defs.append(marker);
+    svg.prepend(defs); // the aim arrow's head
     if (viewGang() === "purple") {
       // Purple's HQ at the bottom: turn the board half a turn, keeping its labels upright.
       world.setAttribute("transform", "rotate(180)");
@@ -171,43 +169,34 @@ export function create(ctx) {
 
   function renderBanner() {
     const v = msg.view;
-    banner.className = "turn-banner";
-    if (v.outcome) {
-      banner.textContent = t("game_over");
-      banner.classList.add("over");
-      return;
-    }
-    const gang = v.to_move;
-    const name = msg.names[msg.actor];
-    const dot = el("span", { class: `seat-dot dot-${gang}`, "aria-hidden": "true" });
-    const what = v.phase === "power" ? t("deciding_power") : t("pitching");
-    if (myTurn()) {
-      banner.classList.add("mine");
-      banner.replaceChildren(dot, el("strong", {}, msg.seats.length > 1 ? t("turn_of_you_named", { name }) : t("your_turn")), ` · ${what}`);
-    } else {
-      banner.replaceChildren(dot, el("strong", {}, t("turn_of", { name })), ` · ${t(`gang_${gang}`)} · ${what}`);
-    }
-    banner.append(el("span", { class: "turn-no" }, t("turn_n", { n: v.turn + 1 })));
+    renderTurnBanner(banner, msg, myTurn(), () => {
+      const what = v.phase === "power" ? t("deciding_power") : t("pitching");
+      return { role: v.to_move, detail: what, theirs: `${t(`gang_${v.to_move}`)} · ${what}` };
+    });
   }
 
   // ---------------------------------------------------------------- aiming
 
-  function slider(key, label, min, max, step, unit) {
+  const aimValue = (key) => `${fmt(aim[key], 2)} ${UNITS[key]}`;
+
+  function slider(key, label, min, max, step) {
     const id = `aim-${key}`;
-    const output = el("output", { for: id, id: `${id}-value` }, `${fmt(aim[key], 2)} ${unit}`);
+    const output = el("output", { for: id, id: `${id}-value` }, aimValue(key));
     const input = el("input", { type: "range", id, min, max, step, value: aim[key], disabled: !canShoot() });
     input.addEventListener("input", () => {
       aim[key] = Number(input.value);
-      output.textContent = `${fmt(aim[key], 2)} ${unit}`;
+      output.textContent = aimValue(key);
       drawAim();
       schedulePredict();
     });
+    sliders[key] = { input, output };
     return el("div", { class: "slider-row" }, el("label", { for: id }, label), input, output);
   }
 
   function renderAim() {
     const tb = table();
     aimBox.hidden = !(myTurn() && msg.view.expects === "shot");
+    sliders = {};
     if (aimBox.hidden) {
       aimBox.replaceChildren();
       return;
@@ -216,10 +205,10 @@ export function create(ctx) {
     aimBox.replaceChildren(
       el("h3", {}, t("aim")),
       el("p", { class: "hint" }, t("aim_help")),
-      slider("position", t("aim_position"), -tb.launch_half_width, tb.launch_half_width, 0.5, "mm"),
-      slider("direction", t("aim_direction"), -tb.max_direction, tb.max_direction, 0.5, "°"),
-      slider("speed", t("aim_speed"), tb.min_speed, tb.max_speed, 0.01, "m/s"),
-      slider("spin", t("aim_spin"), -tb.max_spin, tb.max_spin, 0.5, "rad/s"),
+      slider("position", t("aim_position"), -tb.launch_half_width, tb.launch_half_width, 0.5),
+      slider("direction", t("aim_direction"), -tb.max_direction, tb.max_direction, 0.5),
+      slider("speed", t("aim_speed"), tb.min_speed, tb.max_speed, 0.01),
+      slider("spin", t("aim_spin"), -tb.max_spin, tb.max_spin, 0.5),
       el("p", { class: "prediction", id: "prediction-text", "aria-live": "polite" }, predictionText()),
       el("div", { class: "form-actions" },
         el("button", { type: "button", class: "btn btn-primary", id: "pitch", disabled: !canShoot(), onclick: pitch }, t("pitch"))),
@@ -228,12 +217,9 @@ export function create(ctx) {
   }
 
   function syncSliders() {
-    for (const key of ["position", "direction", "speed", "spin"]) {
-      const input = document.getElementById(`aim-${key}`);
-      if (!input) continue;
+    for (const [key, { input, output }] of Object.entries(sliders)) {
       input.value = aim[key];
-      const unit = { position: "mm", direction: "°", speed: "m/s", spin: "rad/s" }[key];
-      document.getElementById(`aim-${key}-value`).textContent = `${fmt(aim[key], 2)} ${unit}`;
+      output.textContent = aimValue(key);
     }
   }
 
@@ -323,13 +309,6 @@ export function create(ctx) {
       role: "img", "aria-label": t("cube_aria"),
     });
     aimLayer.append(cube);
-    if (!svg.querySelector("#arrowhead")) {
-      const defs = svgNode("defs");
-      const marker = svgNode("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
-      marker.append(svgNode("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
-      defs.append(marker);
-      svg.prepend(defs);
-    }
   }
 
   function pointerDown(event) {
@@ -392,7 +371,7 @@ export function create(ctx) {
     if (!canShoot()) return;
     clearTimeout(predictTimer);
     sentShot = true;
-    send({ type: "act", seat: mySeat(), action: shotText() });
+    send({ type: "act", seat: mySeat(msg), action: shotText() });
     aimLayer?.replaceChildren();
     for (const input of aimBox.querySelectorAll("input, button")) input.disabled = true;
   }
@@ -460,7 +439,7 @@ export function create(ctx) {
 
   function decide(decision) {
     for (const b of powerBox.querySelectorAll("button")) b.disabled = true;
-    send({ type: "act", seat: mySeat(), action: decision });
+    send({ type: "act", seat: mySeat(msg), action: decision });
   }
 
   function renderGangs() {
@@ -482,8 +461,7 @@ export function create(ctx) {
         ),
         el("ul", { class: "gang-seats" }, seats.map((s) => el("li", { class: s.i === msg.actor && !v.outcome ? "active" : "" },
           msg.names[s.i],
-          msg.kinds[s.i] === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
-          msg.seats.includes(s.i) ? el("span", { class: "badge badge-you" }, t("you")) : null,
+          seatBadges(msg, s.i),
           el("span", { class: "skill" }, t(`skill_${s.skill}`)),
         ))),
       );
@@ -503,7 +481,7 @@ export function create(ctx) {
   }
 
   return {
-    onState,
+    applyState,
     onMessage,
     onError() {
       // A refused shot: let the player aim again.

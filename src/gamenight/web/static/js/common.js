@@ -4,7 +4,7 @@ const LANG_KEY = "gamenight.lang";
 const strings = {};
 let current = "en";
 
-export function pickLanguage() {
+function pickLanguage() {
   const saved = localStorage.getItem(LANG_KEY);
   if (saved === "en" || saved === "ko") return saved;
   const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
@@ -33,15 +33,11 @@ export function t(key, vars = {}) {
   return text;
 }
 
-/** Fill every element marked with data-i18n (text), data-i18n-aria / -title / -placeholder. */
-export function translate(root = document) {
+/** Fill every element marked with data-i18n (its text) or data-i18n-aria (its aria-label). */
+function translate(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of root.querySelectorAll("[data-i18n-aria]")) {
     node.setAttribute("aria-label", t(node.dataset.i18nAria));
-  }
-  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
-  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
-    node.placeholder = t(node.dataset.i18nPlaceholder);
   }
 }
 
@@ -52,7 +48,7 @@ export function onLanguageChange(fn) {
   listeners.push(fn);
 }
 
-export async function setLanguage(code) {
+async function setLanguage(code) {
   await loadStrings("en");
   await loadStrings(code);
   current = code;
@@ -140,52 +136,53 @@ export async function api(path, options = {}) {
 const tokenKey = (table) => `gamenight.tokens.${table}`;
 const inviteKey = (table) => `gamenight.invites.${table}`;
 
-/** The seats this device holds at ``table``: {seat number: token}. */
-export function heldTokens(table) {
+/** The {seat: token} map stored under ``key``; empty when there is none (or it is unreadable). */
+function storedTokens(key) {
   try {
-    return JSON.parse(localStorage.getItem(tokenKey(table)) || "{}");
+    return JSON.parse(localStorage.getItem(key) || "{}");
   } catch {
     return {};
   }
 }
 
+function storeToken(key, seat, token) {
+  const all = storedTokens(key);
+  all[seat] = token;
+  localStorage.setItem(key, JSON.stringify(all));
+}
+
+/** The seats this device holds at ``table``: {seat number: token}. */
+export function heldTokens(table) {
+  return storedTokens(tokenKey(table));
+}
+
 export function keepToken(table, seat, token) {
-  const held = heldTokens(table);
-  held[seat] = token;
-  localStorage.setItem(tokenKey(table), JSON.stringify(held));
+  storeToken(tokenKey(table), seat, token);
 }
 
 /** Invite links made on this device, so their maker can copy them again later. */
 export function invites(table) {
-  try {
-    return JSON.parse(localStorage.getItem(inviteKey(table)) || "{}");
-  } catch {
-    return {};
-  }
+  return storedTokens(inviteKey(table));
 }
 
 export function keepInvite(table, seat, token) {
-  const all = invites(table);
-  all[seat] = token;
-  localStorage.setItem(inviteKey(table), JSON.stringify(all));
+  storeToken(inviteKey(table), seat, token);
 }
 
-export function inviteLink(table, token) {
+function inviteLink(table, token) {
   return `${location.origin}/table/${table}#token=${encodeURIComponent(token)}`;
 }
 
 /** Move a token from the URL fragment (an invite link) into storage, and clean the URL. */
-export async function claimTokenFromUrl(table) {
+export function claimTokenFromUrl(table) {
   const match = location.hash.match(/token=([^&]+)/);
   if (!match) return;
   const token = decodeURIComponent(match[1]);
   history.replaceState(null, "", location.pathname + location.search);
-  const held = heldTokens(table);
-  if (Object.values(held).includes(token)) return;
-  // Which seat the token opens is the server's secret until it answers hello; keep it under
-  // a provisional key and file it under its seat when the welcome names it.
-  held[`invite-${Date.now()}`] = token;
-  localStorage.setItem(tokenKey(table), JSON.stringify(held));
+  if (Object.values(heldTokens(table)).includes(token)) return;
+  // Which seat the token opens is the server's secret, so it stays under a provisional key:
+  // hello sends every token held for the table, whatever its key.
+  keepToken(table, `invite-${Date.now()}`, token);
 }
 
 // ---------------------------------------------------------------- the socket
@@ -200,7 +197,6 @@ export class TableSocket {
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
     this.delay = 300;
-    this.closed = false;
     this.connect();
   }
 
@@ -223,7 +219,6 @@ export class TableSocket {
       this.onMessage(message);
     });
     ws.addEventListener("close", () => {
-      if (this.closed) return;
       this.onStatus("closed");
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
@@ -239,6 +234,47 @@ export class TableSocket {
     toast(t("not_connected"), "error");
     return false;
   }
+}
+
+// ---------------------------------------------------------------- game tables
+
+/** The seat this device plays for in ``message``'s state, or null for a spectator. */
+export function mySeat(message) {
+  return message && message.active !== null && message.seats.includes(message.active) ? message.active : null;
+}
+
+/**
+ * The banner over the board: whose turn it is, or that the game is over. ``mine`` says it
+ * is this device's turn; ``details()`` (asked only while the game goes on) gives the role
+ * whose colour the dot shows, what follows the player's name, and what follows it on
+ * someone else's turn (``theirs``, by default the same).
+ */
+export function renderTurnBanner(banner, message, mine, details) {
+  const v = message.view;
+  banner.className = "turn-banner";
+  if (v.outcome) {
+    banner.textContent = t("game_over");
+    banner.classList.add("over");
+    return;
+  }
+  const { role, detail, theirs = detail } = details();
+  const name = message.names[message.actor];
+  const dot = el("span", { class: `seat-dot dot-${role}`, "aria-hidden": "true" });
+  if (mine) {
+    banner.classList.add("mine");
+    banner.replaceChildren(dot, el("strong", {}, message.seats.length > 1 ? t("turn_of_you_named", { name }) : t("your_turn")), ` · ${detail}`);
+  } else {
+    banner.replaceChildren(dot, el("strong", {}, t("turn_of", { name })), ` · ${theirs}`);
+  }
+  banner.append(el("span", { class: "turn-no" }, t("turn_n", { n: v.turn + 1 })));
+}
+
+/** The badges after a seat's name: "bot" for a bot, "you" for a seat this device holds. */
+export function seatBadges(message, seat) {
+  return [
+    message.kinds[seat] === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+    message.seats.includes(seat) ? el("span", { class: "badge badge-you" }, t("you")) : null,
+  ];
 }
 
 export function ordinal(n) {

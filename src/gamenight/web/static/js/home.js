@@ -1,7 +1,6 @@
 // The home page: choose a game, set up a table, list the tables in progress and finished.
 import {
   api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, onLanguageChange, t, toast,
-  translate,
 } from "./common.js";
 
 const CENTRIX_COLOURS = ["red", "orange", "yellow", "green", "blue", "white"];
@@ -83,7 +82,7 @@ function renderCentrix(box) {
   );
   const rows = s.seats.map((seat, i) => {
     const colour = el("select", {
-      id: `seat-${i}-colour`, class: `seat-colour swatch-${seat.role}`, "aria-label": t("colour_of", { n: i + 1 }),
+      id: `seat-${i}-colour`, class: "seat-colour", "aria-label": t("colour_of", { n: i + 1 }),
     }, CENTRIX_COLOURS.map((c) => option(c, t(`colour_${c}`), seat.role)));
     colour.addEventListener("change", () => {
       // Colours stay distinct: the seat that had the chosen colour takes this one's.
@@ -326,7 +325,6 @@ async function main() {
   onLanguageChange(() => {
     renderSetup();
     renderTables();
-    translate();
   });
   renderSetup();
   await loadTables();

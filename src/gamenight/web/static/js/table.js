@@ -32,7 +32,7 @@ function showInvites(info) {
   openDialog(t("invite_title"), [el("p", {}, t("invite_help")), ...rows]);
 }
 
-export function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
+function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
   document.getElementById(id)?.remove();
   const close = el("button", { type: "button", class: "btn", onclick: () => dialog.remove() }, t("close"));
   const dialog = el("div", { class: "overlay", id, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title` },
@@ -85,7 +85,7 @@ function gameOver(message, describe) {
 
 async function main() {
   await initPage();
-  await claimTokenFromUrl(tableId);
+  claimTokenFromUrl(tableId);
   let info;
   try {
     info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
@@ -105,23 +105,26 @@ async function main() {
   const root = document.getElementById("main");
   root.replaceChildren();
   let socket = null;
-  const game = module.create({
-    root,
-    tableId,
-    info,
-    send: (message) => socket.send(message),
-    // Set once a state is on screen (after its animation): what the browser tests wait for.
-    shown: (message) => {
+  const game = module.create({ root, send: (message) => socket.send(message) });
+  // States are shown one after another, each after the animation of the one before; when
+  // they pile up (a bot playing fast, a slow device) the game is told to hurry.
+  let queue = Promise.resolve();
+  let waiting = 0;
+  const onState = (message) => {
+    waiting += 1;
+    queue = queue.then(async () => {
+      await game.applyState(message, waiting > 3);
+      // Set once a state is on screen (after its animation): what the browser tests wait for.
       document.body.dataset.version = String(message.version);
       document.body.dataset.actor = String(message.actor);
-    },
-    gameOver: (message) => gameOver(message, (seat) => game.describe(seat, message)),
-  });
+      if (message.view.outcome) gameOver(message, (seat) => game.describe(seat, message));
+    }).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
+  };
   socket = new TableSocket(tableId, (message) => {
     if (message.type === "welcome") {
       document.body.dataset.seats = message.seats.join(",");
     } else if (message.type === "state") {
-      game.onState(message);
+      onState(message);
     } else if (message.type === "error") {
       toast(message.message, "error");
       game.onError?.(message);
