@@ -17,6 +17,11 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
         ("pettingzoo_bots.py", ["--games", "1"], "mean reward"),
         ("openspiel_search.py", ["--games", "1", "--simulations", "2"], "scored"),
         (
+            "centrix_four_player_ceiling.py",
+            ["--games", "2", "--deals", "1", "--candidates", "sampled,sees-all"],
+            "sees-all   first in",
+        ),
+        (
             "gymnasium_reinforce.py",
             ["--episodes", "2", "--eval", "2", "--max-turns", "6"],
             "after:",
