@@ -88,9 +88,6 @@ def test_two_devices_play_through_an_invite_while_a_third_watches(
     assert watcher.locator("#log li").count() == 1
     # The first play moved a pawn or turned a ring (or both): the board looks different.
     assert watcher.evaluate(BOARD_DRAWING) != start
-    assert watcher.locator("#board .pawn").count() >= 1 or "-" in (
-        watcher.text_content("#log li") or ""
-    )
     shot(watcher, "online-05-replay")
 
     with watcher.expect_download() as download:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from gamenight.centrix import CentrixState, Rules
+from gamenight.centrix.position import Position
 
 
 def random_positions(
@@ -23,3 +24,14 @@ def random_positions(
         if not state.is_over:
             out.append(state)
     return out
+
+
+def hidden_twin(state: CentrixState, seat: int) -> CentrixState:
+    """``state`` with ``seat``'s hand swapped for cards of the draw pile."""
+    p = state.to_position()
+    hands = [list(h) for h in p.hands]
+    draw = list(p.draw)
+    size = len(hands[seat])
+    hands[seat], draw[:size] = sorted(draw[:size]), hands[seat]
+    changed = {**vars(p), "hands": tuple(map(tuple, hands)), "draw": tuple(draw)}
+    return CentrixState(state.rules, state.players, Position(**changed))

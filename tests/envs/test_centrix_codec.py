@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 from gamenight.centrix import CentrixState, Play
-from gamenight.centrix.position import Position
 from gamenight.envs import centrix_codec as codec
 
-from .helpers import random_positions
+from .helpers import hidden_twin, random_positions
 
 
 def leaves(builder: codec.PlayBuilder, plays: list[Play]) -> list[Play]:
@@ -100,16 +99,7 @@ def test_what_a_seat_cannot_see_does_not_change_its_observation() -> None:
     rng = random.Random(4)
     for _ in range(20):
         state._push(rng.choice(state.legal_plays()))
-    p = state.to_position()
-    hands = [list(h) for h in p.hands]
-    draw = list(p.draw)
-    size = len(hands[1])
-    hands[1], draw[:size] = sorted(draw[:size]), hands[1]
-    twin = CentrixState(
-        state.rules,
-        state.players,
-        Position(**{**vars(p), "hands": tuple(map(tuple, hands)), "draw": tuple(draw)}),
-    )
+    twin = hidden_twin(state, 1)
     assert twin.hands[1] != state.hands[1]
     assert np.array_equal(codec.encode(twin.view(0), ()), codec.encode(state.view(0), ()))
     assert not np.array_equal(codec.encode(twin.view(1), ()), codec.encode(state.view(1), ()))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from gamenight.centrix import CentrixState, Play
-from gamenight.centrix.position import Position
 from gamenight.colorcity import ColorCityState, Shot
 from gamenight.envs.opponents import centrix_opponent, colorcity_opponent
+
+from .helpers import hidden_twin
 
 
 def test_centrix_opponents_are_registry_bots_that_see_their_view() -> None:
@@ -16,17 +17,6 @@ def test_centrix_opponents_are_registry_bots_that_see_their_view() -> None:
     play = opponent.act(state, 0)
     assert isinstance(play, Play)
     assert play in state.legal_plays()
-
-
-def hidden_twin(state: CentrixState, seat: int) -> CentrixState:
-    """``state`` with ``seat``'s hand swapped for cards of the draw pile."""
-    p = state.to_position()
-    hands = [list(h) for h in p.hands]
-    draw = list(p.draw)
-    size = len(hands[seat])
-    hands[seat], draw[:size] = sorted(draw[:size]), hands[seat]
-    changed = {**vars(p), "hands": tuple(map(tuple, hands)), "draw": tuple(draw)}
-    return CentrixState(state.rules, state.players, Position(**changed))
 
 
 @pytest.mark.parametrize("spec", ["level1", "level2", "ismcts:30it"])

@@ -106,7 +106,7 @@ def test_colorcity_grid_actions_are_the_documented_shots() -> None:
     assert abs(flick.pose.x) < 1
     assert abs(flick.pose.y) < 3
     assert grid.nearest(shot) == ((4 * 5 + 2) * 9 + 4) * 3 + 1
-    assert grid.action_of(shot) == grid.nearest(shot)
+    assert grid.action_of(shot) == ((4 * 5 + 2) * 9 + 4) * 3 + 1
     for decision in DECISIONS:
         assert grid.action(grid.action_of(decision)) is decision
     mask = env.observe("player_0")["action_mask"]

@@ -9,7 +9,7 @@ from gamenight.bots.base import Budget, SeededBot
 from gamenight.bots.centrix_eval import DEFAULT, Weights, scores, value
 from gamenight.centrix.board import NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.plays import Play
-from gamenight.centrix.state import EMPTY, CentrixState, CentrixView
+from gamenight.centrix.state import EMPTY, PAWNS, CentrixState, CentrixView
 
 
 class RandomBot(SeededBot):
@@ -286,7 +286,7 @@ def fast_play(state: CentrixState, rng: random.Random) -> Play:
     seat = state._seat
     cells = state.cells
     mine = [sq for sq, owner in enumerate(cells) if owner == seat]
-    has_off = len(mine) + state.top[seat] < 3
+    has_off = len(mine) + state.top[seat] < PAWNS
     if rng.random() < 0.85:
         groups = state._moves(cells, state.rows, mine, has_off)
         own = state.players[seat]

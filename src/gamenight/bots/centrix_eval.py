@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.rules import Bottom
-from gamenight.centrix.state import EMPTY, CentrixState
+from gamenight.centrix.state import EMPTY, PAWNS, CentrixState
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def opportunities(state: CentrixState, seat: int) -> int:
     if not hand:
         return 0
     mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
-    has_off = len(mine) + state.top[seat] < 3
+    has_off = len(mine) + state.top[seat] < PAWNS
     groups = state._moves(state.cells, state.rows, mine, has_off)
     upward = [any(_climbs(mv.from_square, mv.to_square) for mv in group) for group in groups]
     own = state.players[seat]

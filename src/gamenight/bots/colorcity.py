@@ -23,7 +23,16 @@ from gamenight.bots.base import Budget, SeededBot
 from gamenight.colorcity.actions import Decision
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.position import EMPTY
-from gamenight.colorcity.shots import SIGMAS, Shot, Skill, executed, flick, noise_from, predict
+from gamenight.colorcity.shots import (
+    SIGMAS,
+    Shot,
+    Skill,
+    executed,
+    flick,
+    noise_from,
+    normals,
+    predict,
+)
 from gamenight.colorcity.state import ColorCityView, Phase, winning_sets
 from gamenight.colorcity.table import Gang, Table
 from gamenight.core.outcome import win_share
@@ -98,11 +107,7 @@ def wobbled(table: Table, shot: Shot, aim: Skill, rng: random.Random) -> Shot:
     budget alone barely shows against the hands' noise (docs/ai.md)."""
     if aim is Skill.EXACT:
         return shot
-    return _clamp(table, executed(shot, noise_from(SIGMAS[aim], _normals(rng))))
-
-
-def _normals(rng: random.Random) -> tuple[float, float, float]:
-    return (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
+    return _clamp(table, executed(shot, noise_from(SIGMAS[aim], normals(rng))))
 
 
 class SimpleBot(SeededBot):
@@ -628,7 +633,7 @@ class PlannerBot(SeededBot):
             if r == rounds - 1:
                 per = max(per, (total - flicks) // len(alive))
             for _ in range(per):
-                noise = noise_from(sigma, _normals(rng))  # the same draw for every candidate
+                noise = noise_from(sigma, normals(rng))  # the same draw for every candidate
                 for i in alive:
                     if not clock.tick():
                         out_of_time = True

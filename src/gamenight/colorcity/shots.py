@@ -136,8 +136,12 @@ def draw_noise(key: int, skill: Skill) -> tuple[Noise, int]:
     depend on who pitches (decision D16).
     """
     rng = random.Random(key)
-    z = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
-    return noise_from(SIGMAS[skill], z), rng.getrandbits(64)
+    return noise_from(SIGMAS[skill], normals(rng)), rng.getrandbits(64)
+
+
+def normals(rng: random.Random) -> tuple[float, float, float]:
+    """Three standard normal draws (direction, speed, spin), for ``noise_from``."""
+    return (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
 
 
 def noise_from(sigma: Sigma, z: tuple[float, float, float]) -> Noise:

@@ -82,7 +82,12 @@ class ColorCityView:
 
     def skill_for_turn(self, gang: Gang, turn: int) -> Skill:
         """The skill of the seat that pitches for ``gang`` in ``turn``."""
-        return self.seats[seat_for_turn(self.seats, gang, turn)][1]
+        return skill_for_turn(self.seats, gang, turn)
+
+
+def skill_for_turn(seats: Sequence[tuple[Gang, Skill]], gang: Gang, turn: int) -> Skill:
+    """The skill of the seat that pitches for ``gang`` in ``turn``."""
+    return seats[seat_for_turn(seats, gang, turn)][1]
 
 
 def seat_for_turn(seats: Sequence[tuple[Gang, Skill]], gang: Gang, turn: int) -> int:
@@ -323,7 +328,7 @@ class ColorCityState:
                 pose = Pose.from_values(tuple(action.pose))
             except ValueError as exc:
                 raise IllegalActionError(f"pitch {shot}: {exc}") from None
-            skill = self.seats[self.seat_for_turn(self._gang, self.turn)][1]
+            skill = skill_for_turn(self.seats, self._gang, self.turn)
             noise, key = draw_noise(self.key, skill)
             if noise != action.noise:
                 raise IllegalActionError(
@@ -337,7 +342,7 @@ class ColorCityState:
             return pitch
         if isinstance(action, Shot):
             shot = self._check_shot(action)
-            skill = self.seats[self.seat_for_turn(self._gang, self.turn)][1]
+            skill = skill_for_turn(self.seats, self._gang, self.turn)
             noise, key = draw_noise(self.key, skill)
             result = flick(self.table, self._gang, executed(shot, noise))
             pitch = Pitch(shot, noise, result.pose)

@@ -54,7 +54,8 @@ class DealtCentrix(CentrixState):
         and rebuilt only when the engine has listed new ones."""
         if self._legal is None:
             self.legal_plays()
-        plays = self._legal or ()
+        plays = self._legal
+        assert plays is not None
         tree = self.tree
         if tree is None or tree.source is not plays:
             tree = self.tree = PlayTree(plays)

@@ -43,6 +43,15 @@ def env(**kwargs: Any) -> raw_env:
 class CentrixParts:
     """What the Centrix adapters share (this one and gamenight.envs.gym's CentrixEnv)."""
 
+    _builder: codec.PlayBuilder
+
+    def _decide(self, state: CentrixState, action: Any) -> Play | None:
+        """Add one decision to the play being built; the whole play once it is complete."""
+        play = self._builder.choose(state.legal_plays(), int(action))
+        if play is not None:
+            self._builder.reset()
+        return play
+
     def _mover(self, state: CentrixState) -> int:
         return state._seat
 
@@ -104,9 +113,8 @@ class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — Petting
         return {"observation": observation, "action_mask": mask}
 
     def _apply(self, state: CentrixState, action: Any) -> dict[str, Any] | None:
-        play = self._builder.choose(state.legal_plays(), int(action))
+        play = self._decide(state, action)
         if play is None:
             return None  # a decision short of a whole play: the game has not moved
         self._push(state, play)
-        self._builder.reset()
         return {"play": str(play)}

@@ -209,12 +209,6 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
     def _legal_actions(self, state: CentrixState) -> list[int]:
         return self._builder.legal_actions(state.legal_plays())
 
-    def _decide(self, state: CentrixState, action: Any) -> Any:
-        play = self._builder.choose(state.legal_plays(), int(action))
-        if play is not None:
-            self._builder.reset()
-        return play
-
     def _observation(self) -> Observation:
         assert self.state is not None
         return centrix_codec.encode(self.state.view(self.seat), self._builder.prefix)  # type: ignore[no-any-return]

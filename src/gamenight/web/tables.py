@@ -66,6 +66,11 @@ class LiveTable:
         return ("playing", None) if outcome is None else (outcome.reason, outcome.to_dict())
 
 
+def _replay(game: WebGame, stored: StoredTable) -> Any:
+    """The table's state, rebuilt from its stored actions by the game's own replay."""
+    return game.replay(stored.rules, stored.seed, stored.setup, stored.seats, stored.actions)
+
+
 def _bot_worker(game: str, view: Any, level: int, seed: int) -> str:
     return get_game(game).bot_action(view, level, seed)
 
@@ -162,8 +167,7 @@ class TableManager:
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
         game = get_game(stored.game)
-        state = game.replay(stored.rules, stored.seed, stored.setup, stored.seats, stored.actions)
-        return LiveTable(stored, game, state, list(stored.actions))
+        return LiveTable(stored, game, _replay(game, stored), list(stored.actions))
 
     async def refresh(self, table_id: str) -> LiveTable | None:
         """Reload a table another server process has changed (None: not live here, or gone)."""
@@ -180,14 +184,7 @@ class TableManager:
         if stored is None:
             return False
         if len(stored.actions) != table.version:
-            state = await asyncio.to_thread(
-                table.game.replay,
-                stored.rules,
-                stored.seed,
-                stored.setup,
-                stored.seats,
-                stored.actions,
-            )
+            state = await asyncio.to_thread(_replay, table.game, stored)
             table.stored, table.state, table.actions = stored, state, list(stored.actions)
             table.last = None  # the action that moved it was made elsewhere: nothing to animate
         return True
