@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+from gamenight.bots.centrix import TurnPlannerBot
 from gamenight.centrix import CentrixState
 from gamenight.cli import main
 
@@ -29,6 +31,30 @@ def test_play_a_whole_game_by_numbers_and_save_it(
     state = CentrixState.replay(record.read_text())
     assert state.is_over
     assert json.loads(record.read_text())["seats"][0]["name"] == "you"
+
+
+def test_play_against_the_bots_you_choose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    argv = ["centrix", "play", "--players", "3", "--seed", "4", "--first", "1", "--bot", "planner"]
+    assert run([*argv, "--save", str(record)], "1\n" * 4000, monkeypatch) == 0
+    played = CentrixState.replay(record.read_text())
+    # Every bot play is the one a planner seeded as the command seeds its bots would choose.
+    seeds = random.Random(4)
+    bots = [TurnPlannerBot(seeds.getrandbits(32)) for _ in range(3)]
+    state = CentrixState.new(3, seed=4, first=1)
+    bot_plays = 0
+    for play in played.plays:
+        seat = state.to_move
+        assert seat is not None
+        if seat != 0:
+            assert bots[seat].choose(state.view(seat)) == play
+            bot_plays += 1
+        state.push(play)
+    assert bot_plays > 20
+    assert run([*argv[:-1], "nobody"], "", monkeypatch) == 2
+    assert "no centrix bot called 'nobody'" in capsys.readouterr().err
 
 
 def test_play_accepts_notation_reports_errors_and_quits(

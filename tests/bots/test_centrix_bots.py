@@ -20,20 +20,7 @@ from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState
 from gamenight.centrix.position import Position
 from gamenight.core.errors import NotationError
-
-
-def positions(count: int, seed: int = 1) -> list[CentrixState]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state = CentrixState.new(rng.randint(2, 6), seed=rng.getrandbits(32))
-        for _ in range(rng.randint(0, 120)):
-            if state.is_over:
-                break
-            state.push(rng.choice(state.legal_plays()))
-        if not state.is_over:
-            out.append(state)
-    return out
+from tests.centrix.helpers import random_positions
 
 
 def make_bots(seed: int) -> list[object]:
@@ -46,7 +33,7 @@ def make_bots(seed: int) -> list[object]:
 
 
 def test_every_bot_move_is_legal_over_many_positions() -> None:
-    for i, state in enumerate(positions(40)):
+    for i, state in enumerate(random_positions(40, seed=1)):
         seat = state.to_move
         legal = set(state.legal_plays())
         for bot in make_bots(i):
@@ -55,7 +42,7 @@ def test_every_bot_move_is_legal_over_many_positions() -> None:
 
 def test_the_fast_rollout_policy_is_legal() -> None:
     rng = random.Random(2)
-    for state in positions(40, seed=2):
+    for state in random_positions(40, seed=2):
         assert fast_play(state, rng) in set(state.legal_plays())
 
 
@@ -63,7 +50,7 @@ def test_the_fast_rollout_policy_is_legal() -> None:
 def test_seeded_bots_with_an_iteration_budget_repeat_their_choices(index: int) -> None:
     def choices() -> list[str]:
         bot = make_bots(7)[index]
-        return [str(bot.choose(s.view(s.to_move))) for s in positions(12, seed=3)]  # type: ignore[attr-defined]
+        return [str(bot.choose(s.view(s.to_move))) for s in random_positions(12, seed=3)]  # type: ignore[attr-defined]
 
     assert choices() == choices()
 
@@ -87,7 +74,7 @@ def hidden_twin(state: CentrixState, seat: int, rng: random.Random) -> CentrixSt
 @pytest.mark.parametrize("index", [0, 1, 2, 3])
 def test_bots_do_not_peek(index: int) -> None:
     rng = random.Random(5)
-    for i, state in enumerate(positions(8, seed=4)):
+    for i, state in enumerate(random_positions(8, seed=4)):
         seat = state.to_move
         assert seat is not None
         twin = hidden_twin(state, seat, rng)
@@ -110,7 +97,7 @@ def test_greedy_beats_random_and_ismcts_beats_random() -> None:
 
 
 def test_rewards_are_places_at_the_end_and_bounded_before() -> None:
-    state = positions(1)[0]
+    state = random_positions(1, seed=1)[0]
     values = rewards(state)
     assert all(0 < v < 1 for v in values)
     finished = CentrixState.new(3, seed=1)
@@ -144,16 +131,16 @@ def test_levels_and_specs() -> None:
 
 def test_budget_counts_iterations() -> None:
     bot = IsmctsBot(1, Budget(iterations=17))
-    state = positions(1, seed=9)[0]
+    state = random_positions(1, seed=9)[0]
     while len(state.legal_plays()) < 2:
-        state = positions(1, seed=10)[0]
+        state = random_positions(1, seed=10)[0]
     bot.choose(state.view(state.to_move))
     assert bot.last_iterations == 17
 
 
 def test_turn_plans_are_whole_legal_turns_best_first() -> None:
     rng = random.Random(4)
-    for state in positions(8, seed=7):
+    for state in random_positions(8, seed=7):
         seat = state.to_move
         assert seat is not None
         before = state.position()
@@ -171,16 +158,20 @@ def test_turn_plans_are_whole_legal_turns_best_first() -> None:
 
 
 def test_ismcts_chooses_the_first_play_of_one_of_its_best_plans() -> None:
-    for i, state in enumerate(positions(10, seed=8)):
+    for i, state in enumerate(random_positions(10, seed=8)):
         seat = state.to_move
         assert seat is not None
+        view = state.view(seat)
+        # The plans the bot makes at its root: on the deal it samples first, with the same
+        # random tie-breaks (a twin with the same seed draws the same numbers).
+        twin = IsmctsBot(i, Budget(iterations=30), plans=4)
+        plans = turn_plans(view.sample(twin.rng), seat, twin.rng, twin.beam)[:4]
         bot = IsmctsBot(i, Budget(iterations=30), plans=4)
-        firsts = {p[0] for _, p in turn_plans(state.copy(), seat, random.Random(0), bot.beam)[:4]}
-        assert bot.choose(state.view(seat)) in firsts
+        assert bot.choose(view) in {p[0] for _, p in plans}
 
 
 def test_greedy_with_epsilon_sometimes_plays_at_random() -> None:
-    states = positions(30, seed=9)
+    states = random_positions(30, seed=9)
     greedy = [GreedyBot(1).choose(s.view(s.to_move)) for s in states]  # type: ignore[arg-type]
     sloppy = [GreedyBot(1, epsilon=0.5).choose(s.view(s.to_move)) for s in states]  # type: ignore[arg-type]
     differ = sum(a != b for a, b in zip(greedy, sloppy, strict=True))

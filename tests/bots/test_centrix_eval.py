@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from gamenight.bots.centrix_eval import DEFAULT, Weights, opportunities, scores, value
-from gamenight.centrix import Bottom, CentrixState, Rules
+from gamenight.centrix import Bottom, CentrixState
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS
 from gamenight.centrix.state import EMPTY
+from tests.centrix.helpers import random_positions
 
 
 def slow_score(state: CentrixState, seat: int, w: Weights) -> float:
@@ -34,20 +33,6 @@ def slow_score(state: CentrixState, seat: int, w: Weights) -> float:
     if state.to_move == seat:
         total += w.opportunity * opportunities(state, seat)
     return total
-
-
-def random_positions(count: int, seed: int) -> list[CentrixState]:
-    rng = random.Random(seed)
-    out = []
-    for i in range(count):
-        rules = Rules(bottom=list(Bottom)[i % 3])
-        state = CentrixState.new(rng.randint(2, 6), seed=rng.getrandbits(32), rules=rules)
-        for _ in range(rng.randint(0, 150)):
-            if state.is_over:
-                break
-            state.push(rng.choice(state.legal_plays()))
-        out.append(state)
-    return out
 
 
 @pytest.mark.parametrize("weights", [DEFAULT, Weights(top=7, opportunity=0, threat=1.5)])

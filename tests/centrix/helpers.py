@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
-from gamenight.centrix import CentrixState, Rules
+from gamenight.centrix import Bottom, CentrixState, Rules
 from gamenight.centrix.cards import DECK, format_cards, parse_cards
 
 EMPTY_RING = "." * 12
+
+
+def random_positions(
+    count: int, seed: int, *, bottoms: tuple[Bottom, ...] = tuple(Bottom), max_plays: int = 150
+) -> list[CentrixState]:
+    """Unfinished positions of random games of 2–6 players, each after up to ``max_plays``
+    uniformly random plays, under a bottom variant drawn from ``bottoms``."""
+    rng = random.Random(seed)
+    out: list[CentrixState] = []
+    while len(out) < count:
+        rules = Rules(bottom=rng.choice(bottoms))
+        state = CentrixState.new(rng.randint(2, 6), seed=rng.getrandbits(32), rules=rules)
+        for _ in range(rng.randint(0, max_plays)):
+            if state.is_over:
+                break
+            state._push(rng.choice(state.legal_plays()))
+        if not state.is_over:
+            out.append(state)
+    return out
 
 
 def position(

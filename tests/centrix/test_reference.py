@@ -19,9 +19,9 @@ from gamenight.centrix import (
     Move,
     Play,
     Rotation,
-    Rules,
     square,
 )
+from tests.centrix.helpers import random_positions
 
 Where = tuple[int, int]  # (level 1–6, slot)
 
@@ -127,23 +127,9 @@ def _rot(rot: tuple[int, int] | None) -> Rotation | None:
     return None if rot is None else Rotation(*rot)
 
 
-def random_positions(seed: int, bottom: Bottom, count: int) -> list[CentrixState]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state = CentrixState.new(rng.randint(2, 6), seed=rng.getrandbits(32), rules=Rules(bottom))
-        for _ in range(rng.randint(0, 900)):
-            if state.is_over:
-                break
-            state._push(rng.choice(state.legal_plays()))
-        if not state.is_over:
-            out.append(state)
-    return out
-
-
 @pytest.mark.parametrize("bottom", list(Bottom))
 def test_legal_plays_match_the_reference(bottom: Bottom) -> None:
-    for state in random_positions(len(bottom.value), bottom, 40):
+    for state in random_positions(40, seed=len(bottom.value), bottoms=(bottom,), max_plays=900):
         listed = state.legal_plays()
         assert len(listed) == len(set(listed)), state.position()
         assert set(listed) == reference_plays(state), state.position()
@@ -151,7 +137,7 @@ def test_legal_plays_match_the_reference(bottom: Bottom) -> None:
 
 def test_every_listed_play_is_legal_and_others_are_not() -> None:
     rng = random.Random(5)
-    for state in random_positions(17, Bottom.PROTECT, 15):
+    for state in random_positions(15, seed=17, bottoms=(Bottom.PROTECT,), max_plays=900):
         legal = set(state.legal_plays())
         for play in legal:
             assert state.is_legal(play)

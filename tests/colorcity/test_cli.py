@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from gamenight.bots.registry import game_bots
 from gamenight.cli import main
-from gamenight.colorcity import replay
+from gamenight.cli.colorcity import _describe
+from gamenight.colorcity import ColorCityState, Gang, replay
 
 
 def test_bench_json_prints_the_two_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -68,6 +70,24 @@ def test_play_stops_at_the_end_of_input(
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["colorcity", "play", "--seed", "1", "--gang", "purple", "--first", "green"]) == 0
     assert "Bot (green)" in capsys.readouterr().out
+
+
+def test_play_against_the_bot_you_choose(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    argv = ["colorcity", "play", "--seed", "1", "--gang", "purple", "--first", "green", "--plain"]
+    assert main([*argv, "--bot", "nobody"]) == 2
+    assert "no colorcity bot called 'nobody'" in capsys.readouterr().err
+    # The same first shot as the registry's level-1 bot seeded with the game's seed.
+    assert main([*argv, "--bot", "level1"]) == 0
+    out = capsys.readouterr().out
+    state = ColorCityState.new(
+        seed=1, first=Gang.GREEN, seats=[(Gang.GREEN, "normal"), (Gang.PURPLE, "normal")]
+    )
+    shot = game_bots("colorcity").bot("level1", state.seed).choose(state.view(state.pitcher))
+    done = state.push(shot)
+    assert f"Bot (green): {_describe(done)}" in out
 
 
 def test_bad_record_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

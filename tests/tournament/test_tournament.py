@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -54,10 +55,42 @@ def test_the_same_seed_plays_the_same_games() -> None:
 
 
 def test_bad_set_ups_fail_before_any_game() -> None:
-    with pytest.raises(ValueError, match="2–6 players"):
+    with pytest.raises(ValueError, match="centrix is for 2–6 players, not 7"):
         Tournament("centrix", ["greedy"], players=7, games=1)
+    with pytest.raises(ValueError, match="colorcity is for 2 players, not 3"):
+        Tournament("colorcity", ["planner"], players=3, games=1)
     with pytest.raises(ValueError, match="no centrix bot"):
         Tournament("centrix", ["greedy", "genius"], players=2, games=1)
+    with pytest.raises(ValueError, match="at least one game"):
+        Tournament("centrix", ["greedy"], players=2, games=0)
+    with pytest.raises(ValueError, match="bottom must be one of"):
+        Tournament("centrix", ["greedy"], players=2, games=1, rules={"bottom": "lava"})
+    with pytest.raises(ValueError, match="skills is a list of two"):
+        Tournament("colorcity", ["planner"], players=2, games=1, rules={"skills": "exact"})
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--games", "0"], "a tournament needs at least one game, not 0"),
+        (["--workers", "0"], "--workers must be at least 1, not 0"),
+        (["--rules", "{bottom: floor}"], "--rules is not JSON"),
+        (["--rules", '["floor"]'], "--rules must be a JSON object"),
+        (["--rules", '{"bottom": "lava"}'], "bottom must be one of protect, knock_off, floor"),
+        (["--out", "{missing}/r.jsonl"], "cannot write results to .*missing"),
+    ],
+)
+def test_the_command_refuses_bad_options_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    out = tmp_path / "r.jsonl"
+    options = [o.replace("{missing}", str(tmp_path / "missing")) for o in options]
+    argv = ["tournament", "centrix", "--bots", "greedy,random", "--games", "2", "--out", str(out)]
+    assert main([*argv, *options]) == 2
+    captured = capsys.readouterr()
+    assert re.search(message, captured.err), captured.err
+    assert "Traceback" not in captured.err
+    assert not out.exists() or not out.read_text()  # no game was played
 
 
 def test_the_command_prints_a_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamenight.bots.base import Budget
-from gamenight.core.errors import NotationError
+from gamenight.core.errors import NotationError, RulesError
 
 BotFactory = Callable[..., Any]
 
@@ -98,8 +98,10 @@ def _colorcity() -> GameBots:
         # in the rules (one skill per seat) sets the hands; the rest is the table.
         table_fields = dict(rules or {})
         skills = table_fields.pop("skills", ["normal", "normal"])
-        if players != 2 or len(skills) != 2:
+        if players != 2:
             raise ValueError("colorcity is for 2 players, one per gang")
+        if not isinstance(skills, list) or len(skills) != 2:
+            raise RulesError(f"skills is a list of two skill levels, one per gang, not {skills!r}")
         return ColorCityState.new(
             seed=seed,
             first=Gang(first),

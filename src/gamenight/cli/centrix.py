@@ -13,6 +13,7 @@ from typing import Any
 from rich.columns import Columns
 from rich.console import Console
 
+from gamenight.bots.registry import game_bots
 from gamenight.centrix import Bottom, CentrixState, Colour, Rules
 from gamenight.centrix.perft import divide, perft_stats
 from gamenight.centrix.text import render
@@ -36,6 +37,11 @@ def register(games: Any) -> None:
     play.add_argument("--bottom", choices=[b.value for b in Bottom], default="protect")
     play.add_argument("--max-turns", type=int, help="end the game after this many turns")
     play.add_argument("--save", type=Path, help="write the game record here at the end")
+    play.add_argument(
+        "--bot",
+        default="level2",
+        help="the bots: level1 (random) to level5, or a spec like ismcts:0.25s (default level2)",
+    )
     play.set_defaults(run=run_play)
 
     replay = commands.add_parser("replay", help="step through a game record")
@@ -75,12 +81,14 @@ def run_play(ns: argparse.Namespace) -> int:
     count = ns.players if not ns.colours else len(colours)
     if not 0 <= ns.seat < count:
         raise SystemExit(f"gamenight: --seat must be 0–{count - 1}")
+    game_bots("centrix").bot(ns.bot)  # a bad spec fails before any question
     console = Console()
     first = ns.first
     if first is None:
         first = _ask_first(console, count)
     state = CentrixState.new(colours, seed=ns.seed, first=first, rules=rules)
-    bots = random.Random(state.seed)
+    seeds = random.Random(state.seed)
+    bots = [game_bots("centrix").bot(ns.bot, seeds.getrandbits(32)) for _ in range(count)]
     names = ["you" if i == ns.seat else f"bot {i}" for i in range(count)]
     console.print(
         f"Centrix, {count} players. You play [bold]{state.players[ns.seat].name.lower()}[/]. "
@@ -90,7 +98,7 @@ def run_play(ns: argparse.Namespace) -> int:
         seat = state.to_move
         assert seat is not None
         if seat != ns.seat:
-            play = bots.choice(state.legal_plays())
+            play = bots[seat].choose(state.view(seat))
             state.push(play)
             console.print(f"  {names[seat]} ({state.players[seat].name.lower()}): {play}")
             continue

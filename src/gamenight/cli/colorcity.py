@@ -1,4 +1,4 @@
-"""``gamenight colorcity …``: play in the terminal against a simple bot, replay a record,
+"""``gamenight colorcity …``: play in the terminal against a bot, replay a record,
 bench the physics."""
 
 from __future__ import annotations
@@ -21,12 +21,17 @@ def register(games: Any) -> None:
     parser.set_defaults(run=lambda ns: parser.print_help())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play against a simple bot in the terminal")
+    play = commands.add_parser("play", help="play against a bot in the terminal")
     play.add_argument("--seed", type=int, default=None, help="the game's seed")
     play.add_argument("--gang", default="green", help="your gang: green or purple")
     play.add_argument("--first", default="green", help="the gang that starts")
     play.add_argument("--skill", default="normal", help="your hand: exact/steady/normal/shaky")
     play.add_argument("--bot-skill", default="normal", help="the bot's hand")
+    play.add_argument(
+        "--bot",
+        default="level2",
+        help="the bot: level1 (random) to level5, or a spec like planner (default level2)",
+    )
     play.add_argument("--max-turns", type=int, default=None, help="end the game at this turn")
     play.add_argument("--record", type=Path, default=None, help="write the game's record here")
     play.add_argument("--plain", action="store_true", help="no colours")
@@ -73,13 +78,14 @@ def _show(state: Any, plain: bool, out: TextIO) -> None:
 
 
 def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    from gamenight.bots.colorcity import SimpleBot
+    from gamenight.bots.registry import game_bots
     from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, covered_squares
     from gamenight.colorcity.record import to_record
 
     inp = inp or sys.stdin
     out = out or sys.stdout
     me = Gang.parse(ns.gang)
+    game_bots("colorcity").bot(ns.bot)  # a bad spec fails before the game starts
     table = None
     if ns.max_turns is not None:
         from gamenight.colorcity.table import Table
@@ -89,7 +95,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     if me is Gang.PURPLE:
         seats.reverse()
     state = ColorCityState.new(seed=ns.seed, first=ns.first, seats=seats, table=table)
-    bot = SimpleBot(state.seed)
+    bot = game_bots("colorcity").bot(ns.bot, state.seed)
     print(
         "Color City. A shot is: position (mm, + to your right, within ±"
         f"{state.table.launch_half_width:g}), direction (degrees, + to your left, ±60),"

@@ -59,13 +59,19 @@ def run_results(ns: argparse.Namespace) -> int:
 
 
 def run(ns: argparse.Namespace) -> int:
-    rules = json.loads(ns.rules) if ns.rules else None
+    rules = read_rules(ns.rules) if ns.rules else None
     bots = [b for b in ns.bots.split(",") if b.strip()]
+    if ns.workers < 1:
+        raise NotationError(f"--workers must be at least 1, not {ns.workers}")
     try:
         tournament = Tournament(ns.game, bots, ns.players, ns.games, ns.seed, rules)
     except ValueError as exc:
         raise NotationError(str(exc)) from exc
     out = ns.out or Path(f"results-{ns.game}-{ns.players}p-seed{ns.seed}.jsonl")
+    try:
+        out.open("a").close()  # an unwritable file fails now, not after the games
+    except OSError as exc:
+        raise NotationError(f"cannot write results to {out}: {exc.strerror}") from exc
     console = Console(stderr=True)
     with Progress(
         "[progress.description]{task.description}",
@@ -83,6 +89,16 @@ def run(ns: argparse.Namespace) -> int:
     else:
         print_summary(Console(width=110), summary, out)
     return 0
+
+
+def read_rules(text: str) -> dict[str, Any]:
+    try:
+        rules = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"--rules is not JSON: {exc}") from exc
+    if not isinstance(rules, dict):
+        raise NotationError(f'--rules must be a JSON object, like {{"bottom": "floor"}}: {text}')
+    return rules
 
 
 def summary_dict(summary: Summary) -> dict[str, Any]:

@@ -91,10 +91,16 @@ class Tournament:
 
     def __post_init__(self) -> None:
         spec = game_bots(self.game)
-        if not spec.min_players <= self.players <= spec.max_players:
-            raise ValueError(f"{self.game} is for {spec.min_players}–{spec.max_players} players")
+        low, high = spec.min_players, spec.max_players
+        if not low <= self.players <= high:
+            count = f"{low}" if low == high else f"{low}–{high}"
+            raise ValueError(f"{self.game} is for {count} players, not {self.players}")
+        if self.games < 1:
+            raise ValueError(f"a tournament needs at least one game, not {self.games}")
+        # Bad bot specs and bad rules fail here, before any game starts.
         for entry in self.bots:
-            spec.bot(entry, 0)  # a bad spec fails here, before any game starts
+            spec.bot(entry, 0)
+        spec.new_state(self.players, 0, 0, self.rules)
 
     def jobs(self) -> list[tuple[str, list[str], int, int, dict[str, Any] | None]]:
         rng = random.Random(self.seed)
