@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,56 @@ def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str]) -> No
                     with pytest.raises(SystemExit) as exit_:
                         main([name, command, "--help"])
                     assert exit_.value.code == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["centrix", "replay", "{binary}"], "cannot read .*: not UTF-8 text"),
+        (["colorcity", "replay", "{missing}"], "cannot read .*: No such file"),
+        (["colorcity", "replay", "{folder}"], "cannot read .*: Is a directory"),
+        (["colorcity", "replay", "{binary}"], "cannot read .*: not UTF-8 text"),
+        (
+            ["centrix", "play", "--first", "0", "--save", "{folder}"],
+            "cannot write .*: it is a folder",
+        ),
+        (["colorcity", "play", "--record", "{missing}/g.json"], "there is no folder .*missing"),
+        (["serve", "--port", "70000"], "--port must be from 0 to 65535, not 70000"),
+        (["serve", "--data-dir", "{binary}"], "cannot use .* for the data"),
+        (["centrix", "bench", "--games", "0"], "argument --games: must be at least 1, not 0"),
+        (["envs", "compare", "--seconds", "-1"], "argument --seconds: must be a positive number"),
+        (["envs", "compare", "--workers", "0"], "argument --workers: must be at least 1"),
+        (["envs", "compare", "--out", "{missing}/c.json"], "there is no folder .*missing"),
+    ],
+)
+def test_bad_arguments_and_files_get_one_clear_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    message: str,
+) -> None:
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe{")
+    places = {"{binary}": binary, "{missing}": tmp_path / "missing", "{folder}": tmp_path}
+    for key, path in places.items():
+        argv = [a.replace(key, str(path)) for a in argv]
+    monkeypatch.delenv("GAMENIGHT_DATABASE_URL", raising=False)
+    try:
+        code = run(argv, "quit\n", monkeypatch)
+    except SystemExit as exc:  # argparse refuses a bad number itself
+        code = int(exc.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert re.search(message, err), err
+    assert "Traceback" not in err
+    assert not (tmp_path / "missing").exists()
+
+
+def test_serve_refuses_a_bad_bot_worker_count(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GAMENIGHT_BOT_WORKERS", "many")
+    monkeypatch.setenv("GAMENIGHT_DATABASE_URL", "sqlite://")
+    assert main(["serve"]) == 2
+    assert "GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not 'many'" in capsys.readouterr().err

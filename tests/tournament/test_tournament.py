@@ -72,12 +72,14 @@ def test_bad_set_ups_fail_before_any_game() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["--games", "0"], "a tournament needs at least one game, not 0"),
-        (["--workers", "0"], "--workers must be at least 1, not 0"),
+        (["--games", "0"], "argument --games: must be at least 1, not 0"),
+        (["--workers", "0"], "argument --workers: must be at least 1, not 0"),
+        (["--workers", "two"], "argument --workers: 'two' is not a whole number"),
         (["--rules", "{bottom: floor}"], "--rules is not JSON"),
         (["--rules", '["floor"]'], "--rules must be a JSON object"),
         (["--rules", '{"bottom": "lava"}'], "bottom must be one of protect, knock_off, floor"),
-        (["--out", "{missing}/r.jsonl"], "cannot write results to .*missing"),
+        (["--out", "{missing}/r.jsonl"], "cannot write .*r.jsonl: there is no folder .*missing"),
+        (["--out", "{folder}"], "cannot write .*: it is a folder"),
     ],
 )
 def test_the_command_refuses_bad_options_before_any_game(
@@ -85,8 +87,13 @@ def test_the_command_refuses_bad_options_before_any_game(
 ) -> None:
     out = tmp_path / "r.jsonl"
     options = [o.replace("{missing}", str(tmp_path / "missing")) for o in options]
+    options = [o.replace("{folder}", str(tmp_path)) for o in options]
     argv = ["tournament", "centrix", "--bots", "greedy,random", "--games", "2", "--out", str(out)]
-    assert main([*argv, *options]) == 2
+    try:
+        code = main([*argv, *options])
+    except SystemExit as exc:  # argparse refuses a bad number itself
+        code = int(exc.code or 0)
+    assert code == 2
     captured = capsys.readouterr()
     assert re.search(message, captured.err), captured.err
     assert "Traceback" not in captured.err
@@ -127,6 +134,15 @@ def test_results_are_summarised_again_from_the_file(
     assert summary["games"] == 4
     assert {row["label"] for row in summary["by_bot"]} == {"greedy", "random"}
     broken = tmp_path / "broken.jsonl"
-    broken.write_text("{not json\n")
+    good = out.read_text().splitlines()[0]
+    for line, message in (
+        ("{not json", "line 2: Invalid JSON"),
+        (good.replace('"places": [', '"places": [7, '), "line 2: places must give each"),
+        (good.replace('"lineup": [', '"lineup": [3, '), "line 2: lineup.0: Input should be"),
+    ):
+        broken.write_text(f"{good}\n{line}\n")
+        assert main(["results", str(broken)]) == 2
+        assert f"{broken}, {message}" in capsys.readouterr().err
+    broken.write_bytes(b"\xff\xfe")
     assert main(["results", str(broken)]) == 2
-    assert "cannot read results" in capsys.readouterr().err
+    assert "not UTF-8 text" in capsys.readouterr().err

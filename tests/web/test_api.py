@@ -62,6 +62,8 @@ def test_create_list_and_inspect_tables(client: TestClient) -> None:
         ({**CENTRIX_2, "rules": {"bottom": "lava"}}, "bottom must be one of"),
         ({**CENTRIX_2, "surprise": 1}, "Extra inputs"),
         ({"game": "centrix", "seats": [{"kind": "device"}] * 7}, "2–6 seats"),
+        ({**COLORCITY, "first": 5}, "first must be a seat from 0 to 1, not 5"),
+        ({**COLORCITY, "first": 2**70}, "first must be a seat from 0 to 1"),
     ],
 )
 def test_bad_set_ups_are_refused_with_a_reason(
@@ -261,6 +263,26 @@ def test_replay_steps_and_rules(client: TestClient, join: Join) -> None:
     rules = client.get("/api/rules/centrix").json()["html"]
     assert "<h1>Centrix" in rules
     assert client.get("/api/rules/chess").status_code == 404
+    korean = client.get("/api/rules/centrix", params={"lang": "ko"}).json()
+    assert korean["lang"] == "ko"
+    assert korean["html"] != rules
+    # Any other language, however long, is English (and not a file name to look up).
+    for lang in ("fr", "a" * 300, "../centrix"):
+        answer = client.get("/api/rules/centrix", params={"lang": lang})
+        assert answer.status_code == 200
+        assert answer.json() == {"html": rules, "lang": "en"}
+
+
+def test_a_binary_frame_is_read_as_the_same_json(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    receive(ann, "state")
+    ann.send_bytes(b'{"type": "ping"}')
+    assert receive(ann, "pong")["type"] == "pong"
+    ann.send_bytes(b"\xff\xfe not json")
+    assert "bad message" in receive(ann, "error")["message"]
+    ann.send_json({"type": "ping"})  # the socket is still open
+    assert receive(ann, "pong")["type"] == "pong"
 
 
 def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> None:

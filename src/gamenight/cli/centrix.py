@@ -17,6 +17,8 @@ from gamenight.bots.registry import game_bots
 from gamenight.centrix import Bottom, CentrixState, Colour, Rules
 from gamenight.centrix.perft import divide, perft_stats
 from gamenight.centrix.text import render
+from gamenight.cli.counts import count, seconds
+from gamenight.cli.files import check_writable, read_text
 from gamenight.core.errors import GamenightError, RecordError
 
 
@@ -35,7 +37,7 @@ def register(games: Any) -> None:
     play.add_argument("--first", type=int, help="the seat that starts: the youngest player")
     play.add_argument("--seed", type=int, help="seed for the shuffle (default: random)")
     play.add_argument("--bottom", choices=[b.value for b in Bottom], default="protect")
-    play.add_argument("--max-turns", type=int, help="end the game after this many turns")
+    play.add_argument("--max-turns", type=count, help="end the game after this many turns")
     play.add_argument("--save", type=Path, help="write the game record here at the end")
     play.add_argument(
         "--bot",
@@ -57,13 +59,13 @@ def register(games: Any) -> None:
 
     bench = commands.add_parser("bench", help="measure play generation and random games")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--games", type=int, default=20, help="random games per player count")
-    bench.add_argument("--positions", type=int, default=60, help="sampled positions")
+    bench.add_argument("--games", type=count, default=20, help="random games per player count")
+    bench.add_argument("--positions", type=count, default=60, help="sampled positions")
     bench.add_argument(
-        "--bot-positions", type=int, default=12, help="4-player midgame positions for the bots"
+        "--bot-positions", type=count, default=12, help="4-player midgame positions for the bots"
     )
     bench.add_argument(
-        "--think", type=float, default=0.25, help="ISMCTS seconds per decision (default 0.25)"
+        "--think", type=seconds, default=0.25, help="ISMCTS seconds per decision (default 0.25)"
     )
     bench.set_defaults(run=run_bench)
 
@@ -82,6 +84,8 @@ def run_play(ns: argparse.Namespace) -> int:
     if not 0 <= ns.seat < count:
         raise SystemExit(f"gamenight: --seat must be 0–{count - 1}")
     game_bots("centrix").bot(ns.bot)  # a bad spec fails before any question
+    if ns.save:
+        check_writable(ns.save)
     console = Console()
     first = ns.first
     if first is None:
@@ -165,11 +169,7 @@ def _human_turn(console: Console, state: CentrixState, seat: int) -> bool:
 
 
 def run_replay(ns: argparse.Namespace) -> int:
-    try:
-        text = ns.record.read_text()
-    except OSError as exc:
-        raise RecordError(f"cannot read {ns.record}: {exc.strerror}") from exc
-    final = CentrixState.replay(text)
+    final = CentrixState.replay(read_text(ns.record, RecordError))
     plays = final.plays
     while final.plays:
         final.pop()

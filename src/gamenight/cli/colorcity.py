@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from gamenight.core.errors import GamenightError
+from gamenight.cli.counts import count
+from gamenight.cli.files import check_writable, read_text
+from gamenight.core.errors import GamenightError, RecordError
 
 
 def register(games: Any) -> None:
@@ -32,7 +34,7 @@ def register(games: Any) -> None:
         default="level2",
         help="the bot: level1 (random) to level5, or a spec like planner (default level2)",
     )
-    play.add_argument("--max-turns", type=int, default=None, help="end the game at this turn")
+    play.add_argument("--max-turns", type=count, default=None, help="end the game at this turn")
     play.add_argument("--record", type=Path, default=None, help="write the game's record here")
     play.add_argument("--plain", action="store_true", help="no colours")
     play.set_defaults(run=_play)
@@ -47,7 +49,7 @@ def register(games: Any) -> None:
     bench.add_argument(
         "--convergence", action="store_true", help="also print the time-step convergence table"
     )
-    bench.add_argument("--repeat", type=int, default=3, help="timing rounds (best is kept)")
+    bench.add_argument("--repeat", type=count, default=3, help="timing rounds (best is kept)")
     bench.set_defaults(run=_bench)
 
     aims = commands.add_parser(
@@ -57,12 +59,12 @@ def register(games: Any) -> None:
         " alternating) and counts, over its pitches, how often the cube covered the target"
         " square of its plan; also its wins, lost cubes and seconds per decision.",
     )
-    aims.add_argument("--games", type=int, default=20)
+    aims.add_argument("--games", type=count, default=20)
     aims.add_argument("--planner", default="planner", help="a Planner spec, e.g. planner:480it")
     aims.add_argument("--opponent", default="random", help="the other bot's spec")
     aims.add_argument("--skill", default="normal", help="both hands: exact/steady/normal/shaky")
     aims.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    aims.add_argument("--workers", type=int, default=1, help="local processes")
+    aims.add_argument("--workers", type=count, default=1, help="local processes")
     aims.set_defaults(run=_aim)
 
 
@@ -86,6 +88,8 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     out = out or sys.stdout
     me = Gang.parse(ns.gang)
     game_bots("colorcity").bot(ns.bot)  # a bad spec fails before the game starts
+    if ns.record:
+        check_writable(ns.record)
     table = None
     if ns.max_turns is not None:
         from gamenight.colorcity.table import Table
@@ -214,7 +218,7 @@ def _aim(ns: argparse.Namespace) -> int:
 def _replay(ns: argparse.Namespace) -> int:
     from gamenight.colorcity.record import replay
 
-    state = replay(ns.record.read_text(encoding="utf-8"))
+    state = replay(read_text(ns.record, RecordError))
     _show(state, ns.plain, sys.stdout)
     return 0
 

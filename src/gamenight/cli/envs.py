@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
+
+from gamenight.cli.counts import count, seconds
+from gamenight.cli.files import check_writable
 
 
 def register(commands: Any) -> None:
@@ -20,21 +24,23 @@ def register(commands: Any) -> None:
     compare = sub.add_parser(
         "compare", help="gamenight ISMCTS vs OpenSpiel's ISMCTSBot on Centrix, equal time"
     )
-    compare.add_argument("--games", type=int, default=100)
-    compare.add_argument("--seconds", type=float, default=0.25, help="per decision")
-    compare.add_argument("--workers", type=int, default=1)
+    compare.add_argument("--games", type=count, default=100)
+    compare.add_argument("--seconds", type=seconds, default=0.25, help="per decision")
+    compare.add_argument("--workers", type=count, default=1)
     compare.add_argument("--seed", type=int, default=2026)
-    compare.add_argument("--max-turns", type=int, default=200, help="the rules' turn cap")
+    compare.add_argument("--max-turns", type=count, default=200, help="the rules' turn cap")
     compare.add_argument("--out", help="JSON file of every game and the summary")
     compare.set_defaults(run=_compare)
     bench = sub.add_parser("bench", help="steps per second: native engine and each adapter")
-    bench.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    bench.add_argument("--seconds", type=seconds, default=3.0, help="per measurement")
     bench.set_defaults(run=_bench)
 
 
 def _compare(ns: argparse.Namespace) -> int:
     from gamenight.envs.compare import run
 
+    if ns.out:
+        check_writable(Path(ns.out))
     summary = run(ns.games, ns.seconds, ns.workers, ns.seed, ns.out, ns.max_turns)
     print(json.dumps(summary, indent=1))
     return 0

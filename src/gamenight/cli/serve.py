@@ -7,6 +7,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from gamenight.core.errors import RulesError
+
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
@@ -25,6 +27,8 @@ def run(ns: argparse.Namespace) -> int:
     from gamenight.web.app import create_app
     from gamenight.web.settings import Settings
 
+    if not 0 <= ns.port <= 65535:
+        raise RulesError(f"--port must be from 0 to 65535, not {ns.port}")
     settings = Settings.from_env(ns.data_dir)
     address = f"http://{ns.host}:{ns.port}/"
     print(f"gamenight is at {address}  (Ctrl+C stops it)", flush=True)

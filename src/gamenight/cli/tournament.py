@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from gamenight.cli.counts import count
+from gamenight.cli.files import check_writable, read_text
 from gamenight.core.errors import NotationError
 from gamenight.tournament import GameResult, Summary, Tournament, summarise
 
@@ -27,8 +29,8 @@ def register(commands: Any) -> None:
         "--bots", required=True, help="comma-separated bot specs, e.g. ismcts:0.25s,greedy"
     )
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--workers", type=int, default=1, help="local processes")
+    parser.add_argument("--games", type=count, default=100)
+    parser.add_argument("--workers", type=count, default=1, help="local processes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the game seeds")
     parser.add_argument("--out", type=Path, help="JSON-lines results (default: results-*.jsonl)")
     parser.add_argument("--rules", help='rules as JSON, e.g. \'{"bottom": "floor"}\'')
@@ -46,10 +48,7 @@ def register(commands: Any) -> None:
 def run_results(ns: argparse.Namespace) -> int:
     games: list[GameResult] = []
     for path in ns.files:
-        try:
-            games += load(path)
-        except (OSError, ValueError, TypeError) as exc:
-            raise NotationError(f"cannot read results from {path}: {exc}") from exc
+        games += load(path)
     summary = summarise(games)
     if ns.json:
         print(json.dumps(summary_dict(summary)))
@@ -61,17 +60,12 @@ def run_results(ns: argparse.Namespace) -> int:
 def run(ns: argparse.Namespace) -> int:
     rules = read_rules(ns.rules) if ns.rules else None
     bots = [b for b in ns.bots.split(",") if b.strip()]
-    if ns.workers < 1:
-        raise NotationError(f"--workers must be at least 1, not {ns.workers}")
     try:
         tournament = Tournament(ns.game, bots, ns.players, ns.games, ns.seed, rules)
     except ValueError as exc:
         raise NotationError(str(exc)) from exc
     out = ns.out or Path(f"results-{ns.game}-{ns.players}p-seed{ns.seed}.jsonl")
-    try:
-        out.open("a").close()  # an unwritable file fails now, not after the games
-    except OSError as exc:
-        raise NotationError(f"cannot write results to {out}: {exc.strerror}") from exc
+    check_writable(out)
     console = Console(stderr=True)
     with Progress(
         "[progress.description]{task.description}",
@@ -153,4 +147,12 @@ def print_summary(console: Console, summary: Summary, out: Path | None = None) -
 
 
 def load(path: Path) -> list[GameResult]:
-    return [GameResult.from_json(line) for line in path.read_text().splitlines() if line]
+    """The games of a results file; NotationError names the file, the line and the fault."""
+    games = []
+    for number, line in enumerate(read_text(path).splitlines(), 1):
+        if line.strip():
+            try:
+                games.append(GameResult.from_json(line))
+            except ValueError as exc:
+                raise NotationError(f"{path}, line {number}: {exc}") from None
+    return games

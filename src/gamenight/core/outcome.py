@@ -48,11 +48,14 @@ class Outcome:
 
     @classmethod
     def from_dict(cls, data: Any) -> Outcome:
+        problem = RecordError("an outcome is an object with 'places' (integers) and 'reason'")
+        if not isinstance(data, dict) or not isinstance(data.get("places"), list):
+            raise problem
         try:
             places = tuple(int(p) for p in data["places"])
             reason = str(data["reason"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"an outcome needs 'places' (integers) and 'reason': {exc}") from exc
+        except (KeyError, TypeError, ValueError):
+            raise problem from None
         return cls(places, reason)
 
     @staticmethod

@@ -53,15 +53,17 @@ class GameRecord:
             raise RecordError(f"unknown record format {found!r} (this reads {FORMAT_VERSION})")
         if game is not None and data.get("game") != game:
             raise RecordError(f"this is a record of {data.get('game')!r}, not of {game!r}")
-        for key, kind in (
-            ("game", str),
-            ("rules", dict),
-            ("seed", int),
-            ("seats", list),
-            ("actions", list),
+        for key, kind, name in (
+            ("game", str, "a string"),
+            ("rules", dict, "an object"),
+            ("seed", int, "a whole number"),
+            ("seats", list, "a list"),
+            ("actions", list, "a list"),
         ):
             if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-                raise RecordError(f"the record's {key!r} must be a {kind.__name__}")
+                raise RecordError(f"the record's {key!r} must be {name}")
+        if not all(isinstance(seat, dict) for seat in data["seats"]):
+            raise RecordError("each of the record's 'seats' must be an object")
         setup = data.get("setup", {})
         if not isinstance(setup, dict):
             raise RecordError("the record's 'setup' must be an object")

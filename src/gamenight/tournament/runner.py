@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from gamenight.bots.registry import game_bots
 
 
@@ -31,7 +33,25 @@ class GameResult:
 
     @classmethod
     def from_json(cls, line: str) -> GameResult:
-        return cls(**json.loads(line))
+        """One line of a results file; ValueError names what is wrong with it."""
+        try:
+            result = _RESULT.validate_json(line, strict=True)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ValueError(f"{where}: {first['msg']}" if where else first["msg"]) from None
+        seats = len(result.lineup)
+        if seats < 2:
+            raise ValueError(f"a game has at least 2 seats, not {seats}")
+        if len(result.places) != seats or not all(1 <= p <= seats for p in result.places):
+            raise ValueError(f"places must give each of the {seats} seats a place 1–{seats}")
+        for name in ("think", "decisions"):
+            if len(getattr(result, name)) not in (0, seats):
+                raise ValueError(f"{name} must have one entry per seat ({seats})")
+        return result
+
+
+_RESULT = TypeAdapter(GameResult)
 
 
 def schedule(bots: list[str], players: int, games: int) -> list[list[str]]:

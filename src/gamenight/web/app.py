@@ -181,15 +181,19 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         manager.schedule_bot(table)
         try:
             while True:
-                raw = await socket.receive_text()
-                await handle(table, connection, raw)
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                # A binary frame is read as the same JSON (receive_text would fail on one).
+                raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
+                await handle(table, connection, raw or "")
         except WebSocketDisconnect:
             pass
         finally:
             with contextlib.suppress(ValueError):
                 table.connections.remove(connection)
 
-    async def handle(table: LiveTable, connection: Connection, raw: str) -> None:
+    async def handle(table: LiveTable, connection: Connection, raw: str | bytes) -> None:
         socket = connection.socket
         try:
             message = parse_client(raw)

@@ -245,6 +245,8 @@ class ColorCityGame(WebGame):
         gangs = [
             (s.role or ("green" if i % 2 == 0 else "purple"), s.skill) for i, s in enumerate(seats)
         ]
+        if isinstance(first, int) and not 0 <= first < len(gangs):
+            raise RulesError(f"first must be a seat from 0 to {len(gangs) - 1}, not {first}")
         first_gang = first if isinstance(first, str) else gangs[first][0]
         table = Table.from_dict(rules) if rules else None
         state = ColorCityState.new(seed=seed, first=first_gang, seats=gangs, table=table)

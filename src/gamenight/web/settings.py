@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from gamenight.core.errors import RulesError
+
 
 def default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -27,7 +29,12 @@ class Settings:
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
-            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise RulesError(f"cannot use {folder} for the data: {exc.strerror}") from exc
             url = f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        workers = int(os.environ.get("GAMENIGHT_BOT_WORKERS", "1") or 1)
-        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, max(1, workers))
+        text = os.environ.get("GAMENIGHT_BOT_WORKERS") or "1"
+        if not text.strip().isdigit() or int(text) < 1:
+            raise RulesError(f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {text!r}")
+        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, int(text))
