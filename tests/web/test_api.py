@@ -64,6 +64,11 @@ def test_create_list_and_inspect_tables(client: TestClient) -> None:
         ({"game": "centrix", "seats": [{"kind": "device"}] * 7}, "2–6 seats"),
         ({**COLORCITY, "first": 5}, "first must be a seat from 0 to 1, not 5"),
         ({**COLORCITY, "first": 2**70}, "first must be a seat from 0 to 1"),
+        ({**CENTRIX_2, "first": True}, "first.int: Input should be a valid integer"),
+        (
+            {"game": "centrix", "seats": [{"kind": "device"}, {"kind": "bot", "level": True}]},
+            "seats.1.level: Input should be a valid integer",
+        ),
     ],
 )
 def test_bad_set_ups_are_refused_with_a_reason(
@@ -131,6 +136,7 @@ def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> Non
         (json.dumps({"type": "act", "seat": 0, "action": "B1 a5-a6"}), "B1 a5-a6"),
         (json.dumps({"type": "act", "seat": 1, "action": "A off-a1"}), "token"),
         (json.dumps({"type": "act", "seat": 0, "action": "A off-a1", "x": 1}), "Extra"),
+        (json.dumps({"type": "act", "seat": False, "action": "A off-a1"}), "seat"),
         (json.dumps({"type": "undo", "seat": 0}), "taken back"),
         (json.dumps({"type": "predict", "shot": "0 0 1 0"}), "only Color City"),
         (json.dumps({"type": "preview", "rotation": "9+9"}), "ring"),

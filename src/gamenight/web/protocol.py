@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 
 class _Message(BaseModel):
@@ -35,13 +35,13 @@ class Hello(_Message):
 
 class Act(_Message):
     type: Literal["act"]
-    seat: int = Field(ge=0, le=15)
+    seat: StrictInt = Field(ge=0, le=15)
     action: str = Field(min_length=1, max_length=200)
 
 
 class Undo(_Message):
     type: Literal["undo"]
-    seat: int = Field(ge=0, le=15)
+    seat: StrictInt = Field(ge=0, le=15)
 
 
 class Predict(_Message):
@@ -93,7 +93,7 @@ def error(message: str) -> dict[str, Any]:
 class SeatIn(_Message):
     kind: Literal["device", "invite", "bot"]
     name: str = Field(default="", max_length=40)
-    level: int | None = Field(default=None, ge=1, le=5)
+    level: StrictInt | None = Field(default=None, ge=1, le=5)
     role: str = Field(default="", max_length=20)  # Centrix colour, Color City gang
     skill: str = Field(default="normal", max_length=20)
 
@@ -101,6 +101,6 @@ class SeatIn(_Message):
 class TableIn(_Message):
     game: Literal["centrix", "colorcity"]
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
-    first: int | str = 0
+    first: StrictInt | str = 0
     rules: dict[str, Any] = Field(default_factory=dict)
-    seed: int | None = Field(default=None, ge=0, lt=2**62)
+    seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
