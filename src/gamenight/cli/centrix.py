@@ -83,7 +83,8 @@ def run_play(ns: argparse.Namespace) -> int:
     count = ns.players if not ns.colours else len(colours)
     if not 0 <= ns.seat < count:
         raise SystemExit(f"gamenight: --seat must be 0–{count - 1}")
-    game_bots("centrix").bot(ns.bot)  # a bad spec fails before any question
+    bot_spec = game_bots("centrix")
+    bot_spec.bot(ns.bot)  # a bad spec fails before any question
     if ns.save:
         check_writable(ns.save)
     console = Console()
@@ -92,7 +93,7 @@ def run_play(ns: argparse.Namespace) -> int:
         first = _ask_first(console, count)
     state = CentrixState.new(colours, seed=ns.seed, first=first, rules=rules)
     seeds = random.Random(state.seed)
-    bots = [game_bots("centrix").bot(ns.bot, seeds.getrandbits(32)) for _ in range(count)]
+    bots = [bot_spec.bot(ns.bot, seeds.getrandbits(32)) for _ in range(count)]
     names = ["you" if i == ns.seat else f"bot {i}" for i in range(count)]
     console.print(
         f"Centrix, {count} players. You play [bold]{state.players[ns.seat].name.lower()}[/]. "

@@ -87,7 +87,8 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     inp = inp or sys.stdin
     out = out or sys.stdout
     me = Gang.parse(ns.gang)
-    game_bots("colorcity").bot(ns.bot)  # a bad spec fails before the game starts
+    bot_spec = game_bots("colorcity")
+    bot_spec.bot(ns.bot)  # a bad spec fails before the game starts
     if ns.record:
         check_writable(ns.record)
     table = None
@@ -99,7 +100,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     if me is Gang.PURPLE:
         seats.reverse()
     state = ColorCityState.new(seed=ns.seed, first=ns.first, seats=seats, table=table)
-    bot = game_bots("colorcity").bot(ns.bot, state.seed)
+    bot = bot_spec.bot(ns.bot, state.seed)
     print(
         "Color City. A shot is: position (mm, + to your right, within ±"
         f"{state.table.launch_half_width:g}), direction (degrees, + to your left, ±60),"

@@ -48,15 +48,12 @@ class Outcome:
 
     @classmethod
     def from_dict(cls, data: Any) -> Outcome:
-        problem = RecordError("an outcome is an object with 'places' (integers) and 'reason'")
-        if not isinstance(data, dict) or not isinstance(data.get("places"), list):
-            raise problem
-        try:
-            places = tuple(int(p) for p in data["places"])
-            reason = str(data["reason"])
-        except (KeyError, TypeError, ValueError):
-            raise problem from None
-        return cls(places, reason)
+        if isinstance(data, dict) and isinstance(data.get("places"), list):
+            try:
+                return cls(tuple(int(p) for p in data["places"]), str(data["reason"]))
+            except (KeyError, TypeError, ValueError):
+                pass
+        raise RecordError("an outcome is an object with 'places' (integers) and 'reason'")
 
     @staticmethod
     def places_from_scores(scores: list[tuple[float, ...]], first_place: int = 1) -> list[int]:

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from gamenight.bots.registry import game_bots
+from gamenight.core.validation import describe
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,8 @@ class GameResult:
         try:
             result = _RESULT.validate_json(line, strict=True)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise ValueError(f"{where}: {first['msg']}" if where else first["msg"]) from None
+            where, what = describe(exc, whole="")
+            raise ValueError(f"{where}: {what}" if where else what) from None
         seats = len(result.lineup)
         if seats < 2:
             raise ValueError(f"a game has at least 2 seats, not {seats}")

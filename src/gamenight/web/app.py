@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
+from gamenight.core.validation import describe
 from gamenight.web import protocol
 from gamenight.web.protocol import TableIn, parse_client
 from gamenight.web.rules import rules_html
@@ -84,7 +85,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             spec = TableIn.model_validate(body)
             table, seats = manager.create(spec)
         except ValidationError as exc:
-            where, what = protocol.describe(exc)
+            where, what = describe(exc)
             raise HTTPException(422, f"{where}: {what}") from None
         except GamenightError as exc:
             raise HTTPException(422, str(exc)) from None
@@ -185,8 +186,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                 if frame["type"] == "websocket.disconnect":
                     break
                 # A binary frame is read as the same JSON (receive_text would fail on one).
-                raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
-                await handle(table, connection, raw or "")
+                await handle(table, connection, frame.get("text") or frame.get("bytes") or "")
         except WebSocketDisconnect:
             pass
         finally:

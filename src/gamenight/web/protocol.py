@@ -23,6 +23,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from gamenight.core.validation import describe
+
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -66,13 +68,6 @@ _client = TypeAdapter(ClientMessage)
 
 class MessageError(ValueError):
     """A message that is not one of the protocol's; the text names the problem."""
-
-
-def describe(exc: ValidationError) -> tuple[str, str]:
-    """Where the first problem pydantic found is (dotted, ``message`` for the whole) and what
-    it is."""
-    first = exc.errors()[0]
-    return ".".join(str(p) for p in first["loc"]) or "message", first["msg"]
 
 
 def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | Ping:

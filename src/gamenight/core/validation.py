@@ -1,0 +1,12 @@
+"""pydantic's validation errors, read as one problem a person can act on."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+def describe(exc: ValidationError, whole: str = "message") -> tuple[str, str]:
+    """Where the first problem pydantic found is (dotted; ``whole`` when it is the input
+    itself) and what it is."""
+    first = exc.errors()[0]
+    return ".".join(str(p) for p in first["loc"]) or whole, first["msg"]
