@@ -157,6 +157,7 @@ def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str]) -> No
             ["centrix", "play", "--first", "0", "--save", "{folder}"],
             "cannot write .*: it is a folder",
         ),
+        (["centrix", "play", "--players", "3", "--seat", "3"], "--seat must be 0–2, not 3"),
         (["colorcity", "play", "--record", "{missing}/g.json"], "there is no folder .*missing"),
         (["serve", "--port", "70000"], "--port must be from 0 to 65535, not 70000"),
         (["serve", "--data-dir", "{binary}"], "cannot use .* for the data"),

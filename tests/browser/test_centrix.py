@@ -91,6 +91,8 @@ def test_hot_seat_hides_the_next_hand_until_its_player_is_there(
     page.fill("#seat-0-name", "Ann")
     page.fill("#seat-1-name", "Bo")
     page.select_option("#seat-1-kind", "device")
+    page.click(".variants summary")
+    page.fill("#rule-turns", "2")  # a short game: it ends after one turn each
     page.click("#start")
     page.wait_for_selector("#curtain:not([hidden])")
     assert "Ann" in (page.text_content("#curtain") or "")
@@ -110,3 +112,10 @@ def test_hot_seat_hides_the_next_hand_until_its_player_is_there(
     wait_my_turn(page)
     assert "Bo" in (page.text_content("#turn-banner") or "")
     assert page.locator(".play-card").count() == 3
+    centrix_finish_turn(page)
+    # One screen, two players: the game-over screen names the winner instead of "You won!".
+    page.wait_for_selector("#game-over")
+    winners = page.locator("#game-over .place-1 .place-name").all_text_contents()
+    headline = "It's a draw" if len(winners) == 2 else f"{winners[0]} won!"
+    assert page.text_content("#game-over-title") == headline
+    assert "(you)" not in (page.text_content("#game-over .places") or "")

@@ -96,3 +96,51 @@ def test_two_devices_play_through_an_invite_while_a_third_watches(
     assert record["game"] == "centrix"
     assert len(record["actions"]) == total
     assert [s["name"] for s in record["seats"]] == ["Ann", "Bo"]
+
+
+def test_an_invite_link_opens_its_seat_on_one_device_until_it_is_renewed(
+    server: Server, new_page: NewPage
+) -> None:
+    ann = new_page()
+    ann.on("dialog", lambda dialog: dialog.accept())  # "Make a new link for Bo?"
+    ann.goto(server.url + "/")
+    ann.click("#choose-centrix")
+    ann.fill("#seat-0-name", "Ann")
+    ann.fill("#seat-1-name", "Bo")
+    ann.select_option("#seat-1-kind", "invite")
+    ann.click("#start")
+    ann.wait_for_selector("#invite-panel:not([hidden])")
+    link = ann.input_value(".invite-row[data-seat='1'] input")
+    ann.click("#go-table")
+    ann.wait_for_selector("body[data-version='0']")
+    # The record (and with it the seed: every hand) is for games that are over.
+    assert ann.locator("#download-record").count() == 0
+
+    bo = new_page()
+    bo.goto(link)
+    bo.wait_for_selector("body[data-seats='1']")
+    assert bo.locator(".play-card").count() == 3
+
+    # The same link on a third device opens nothing: it watches, and is told why.
+    eve = new_page()
+    eve.goto(link)
+    eve.wait_for_selector("body[data-seats='']")
+    eve.wait_for_selector(".toast-error")
+    assert "already used on another device" in (eve.text_content(".toast-error") or "")
+    assert eve.text_content("#hand-title") == "You are watching"
+    bo.reload()  # Bo's device kept a token of its own
+    bo.wait_for_selector("body[data-seats='1']")
+
+    # Ann gives the seat a new link: Bo's device watches from now on, the new link opens it.
+    ann.click("#show-invites")
+    ann.click("[data-renew='1']")
+    ann.wait_for_function(
+        "old => document.querySelector('.invite-row input').value !== old", arg=link
+    )
+    renewed = ann.input_value(".invite-row[data-seat='1'] input")
+    bo.wait_for_selector("body[data-seats='']")
+    assert "new invite link" in (bo.text_content(".toast-error") or "")
+    shot(bo, "online-06-seat-renewed")
+    eve.goto(renewed)  # pasted into the page it has open: only the fragment changes
+    eve.wait_for_selector("body[data-seats='1']")
+    assert eve.locator(".play-card").count() == 3

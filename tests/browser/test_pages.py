@@ -57,6 +57,13 @@ def test_the_interface_speaks_korean_by_browser_or_by_choice(
     korean.wait_for_selector("html[lang='ko']")
     assert korean.text_content(".hero h1") == "우리 집 게임의 밤"
     assert korean.text_content("#start") == "게임 시작"
+    # Seats left unnamed are named in Korean, and the board speaks Korean too.
+    korean.click("#start")
+    korean.wait_for_selector("body[data-version]")
+    players = korean.text_content("#players") or ""
+    assert "플레이어 1" in players, players
+    assert "봇 2" in players, players
+    assert korean.text_content("#board [data-label='board_top']") == "정상"
 
     page = new_page()
     page.goto(server.url + "/")

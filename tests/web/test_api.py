@@ -48,6 +48,15 @@ def test_create_list_and_inspect_tables(client: TestClient) -> None:
     assert client.get("/api/tables/nope").status_code == 404
 
 
+def test_seats_left_unnamed_are_named_by_seat(client: TestClient) -> None:
+    body = {
+        "game": "centrix",
+        "seats": [{"kind": "device"}, *[{"kind": "bot", "level": 2, "name": " "}] * 3],
+    }
+    made = create(client, body)
+    assert [s["name"] for s in made["seats"]] == ["Player 1", "Bot 2", "Bot 3", "Bot 4"]
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -225,10 +234,72 @@ def test_bots_play_their_seats(client: TestClient, join: Join) -> None:
         state = receive(watcher, "state")
     assert state["view"]["status"] == "finished"
     record = client.get(f"/api/tables/{made['id']}/record")
+    assert record.status_code == 200
     assert record.headers["content-disposition"].startswith("attachment")
     replayed = CentrixState.replay(record.text)
     assert replayed.outcome is not None
     assert replayed.outcome.to_dict() == state["view"]["outcome"]
+
+
+def welcome(client: TestClient, table: str, *tokens: str) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "tokens": list(tokens)})
+        return receive(ws, "welcome")
+
+
+def test_an_invite_link_opens_its_seat_once(client: TestClient) -> None:
+    made = create(client)
+    invite = made["seats"][1]["token"]
+    assert made["seats"][1]["renew"]
+    assert made["seats"][0]["renew"] is None
+    first = welcome(client, made["id"], invite)
+    assert first["seats"] == [1]
+    device = first["tokens"]["1"]  # the device that used the link gets a token of its own
+    assert device != invite
+    assert first["taken"] == []
+    # The link again, from another device: it is a spectator, told the seat is taken.
+    second = welcome(client, made["id"], invite)
+    assert (second["seats"], second["tokens"], second["taken"]) == ([], {}, [1])
+    # The first device comes back with its own token (and the link, say, clicked again).
+    again = welcome(client, made["id"], device, invite)
+    assert (again["seats"], again["tokens"], again["taken"]) == ([1], {"1": device}, [])
+    # A seat made on the device itself is no invite: its token keeps opening it.
+    ann = made["seats"][0]["token"]
+    assert [welcome(client, made["id"], ann)["seats"] for _ in range(2)] == [[0], [0]]
+
+
+def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> None:
+    made = create(client)
+    invite, key = made["seats"][1]["token"], made["seats"][1]["renew"]
+    device = welcome(client, made["id"], invite)["tokens"]["1"]
+    bo = join(made["id"], device)
+    receive(bo, "state")
+    url = f"/api/tables/{made['id']}/invites/1"
+    for seat, body, status, message in [
+        (1, {"renew": "guess"}, 403, "that key does not renew seat 1's invite link"),
+        (1, {"renew": made["seats"][0]["token"]}, 403, "does not renew"),
+        (0, {"renew": key}, 422, "seat 0 was not given an invite link"),
+        (7, {"renew": key}, 422, "seat 7 was not given an invite link"),
+        (1, {}, 422, "renew: Field required"),
+    ]:
+        answer = client.post(url.replace("/1", f"/{seat}"), json=body)
+        assert answer.status_code == status
+        assert message in answer.json()["detail"]
+    assert welcome(client, made["id"], device)["seats"] == [1]  # nothing changed
+
+    renewed = client.post(url, json={"renew": key})
+    assert renewed.status_code == 200
+    link = renewed.json()["token"]
+    # The device that held the seat is told at once, and watches from now on.
+    told = receive(bo, "revoked")
+    assert (told["seat"], told["seats"]) == (1, [])
+    assert receive(bo, "state")["view"]["hand"] is None
+    bo.send_json({"type": "act", "seat": 1, "action": "pass"})
+    assert "you do not hold seat 1" in receive(bo, "error")["message"]
+    assert welcome(client, made["id"], device, invite)["seats"] == []
+    fresh = welcome(client, made["id"], link)
+    assert fresh["seats"] == [1]
+    assert fresh["tokens"]["1"] != link
 
 
 def test_a_restarted_server_has_every_game_where_it_was(database: str) -> None:
@@ -315,7 +386,20 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     both.send_json({"type": "act", "seat": 0, "action": "pass"})
     state = receive(both, "state")
     assert state["actor"] == 1
-    record = client.get(f"/api/tables/{made['id']}/record").text
+    # The record holds the seed, and so the hands' next wobbles: not while the game is on.
+    refused = client.get(f"/api/tables/{made['id']}/record")
+    assert refused.status_code == 409
+    assert refused.json()["detail"] == "the record can be downloaded once the game is over"
+
+    # Once the game is over, the record replays it.
+    short = create(client, {**COLORCITY, "rules": {"max_turns": 1}})
+    both = join(short["id"], *(s["token"] for s in short["seats"]))
+    receive(both, "state")
+    for action in ("0 0 1.3 0", "pass"):
+        both.send_json({"type": "act", "seat": 0, "action": action})
+        state = receive(both, "state")
+    assert state["view"]["status"] == "turn_cap"
+    record = client.get(f"/api/tables/{short['id']}/record").text
     assert colorcity_replay(record).turn == 1
 
 

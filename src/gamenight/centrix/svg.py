@@ -317,7 +317,8 @@ def _top(facts: TableFacts) -> list[str]:
     if not seats:
         out.append(
             f'<text x="{_n(CX)}" y="{_n(CY + 9)}" font-size="26" font-weight="bold" '
-            'fill="#6d6d6d" text-anchor="middle" letter-spacing="3">TOP</text>'
+            'fill="#6d6d6d" text-anchor="middle" letter-spacing="3" data-label="board_top">'
+            "TOP</text>"
         )
     for (x, y, r), s in zip(_top_spots(len(seats)), seats, strict=True):
         out += pawn(facts.players[s], x, y, r, _pawn_attrs(facts, TOP, s))

@@ -19,7 +19,7 @@ from gamenight.centrix.perft import divide, perft_stats
 from gamenight.centrix.text import render
 from gamenight.cli.counts import count, seconds
 from gamenight.cli.files import check_writable, read_text
-from gamenight.core.errors import GamenightError, RecordError
+from gamenight.core.errors import GamenightError, RecordError, RulesError
 
 
 def register(games: Any) -> None:
@@ -82,7 +82,7 @@ def run_play(ns: argparse.Namespace) -> int:
     rules = Rules(bottom=Bottom(ns.bottom), max_turns=ns.max_turns)
     count = ns.players if not ns.colours else len(colours)
     if not 0 <= ns.seat < count:
-        raise SystemExit(f"gamenight: --seat must be 0–{count - 1}")
+        raise RulesError(f"--seat must be 0–{count - 1}, not {ns.seat}")
     bot_spec = game_bots("centrix")
     bot_spec.bot(ns.bot)  # a bad spec fails before any question
     if ns.save:

@@ -21,11 +21,11 @@ from gamenight import __version__
 from gamenight.core.errors import GamenightError
 from gamenight.core.validation import describe
 from gamenight.web import protocol
-from gamenight.web.protocol import TableIn, parse_client
+from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.rules import rules_html
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
-from gamenight.web.tables import Connection, LiveTable, TableError, TableManager
+from gamenight.web.tables import Connection, LiveTable, SeatKeyError, TableError, TableManager
 
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
@@ -79,17 +79,35 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     # ---------------------------------------------------------------- API
 
+    def refused(exc: ValidationError | GamenightError) -> HTTPException:
+        if isinstance(exc, ValidationError):
+            where, what = describe(exc)
+            return HTTPException(422, f"{where}: {what}")
+        return HTTPException(403 if isinstance(exc, SeatKeyError) else 422, str(exc))
+
+    def live(table_id: str) -> LiveTable:
+        try:
+            return manager.get(table_id)
+        except GamenightError as exc:
+            raise HTTPException(404, str(exc)) from None
+
     @app.post("/api/tables")
     async def create_table(body: dict[str, Any]) -> JSONResponse:
         try:
-            spec = TableIn.model_validate(body)
-            table, seats = manager.create(spec)
-        except ValidationError as exc:
-            where, what = describe(exc)
-            raise HTTPException(422, f"{where}: {what}") from None
-        except GamenightError as exc:
-            raise HTTPException(422, str(exc)) from None
+            table, seats = manager.create(TableIn.model_validate(body))
+        except (ValidationError, GamenightError) as exc:
+            raise refused(exc) from None
         return JSONResponse({"id": table.id, "game": table.game.name, "seats": seats})
+
+    @app.post("/api/tables/{table_id}/invites/{seat}")
+    async def renew_invite(table_id: str, seat: int, body: dict[str, Any]) -> dict[str, str]:
+        """A new invite link for ``seat``; the old one, and whoever used it, lose the seat."""
+        table = live(table_id)
+        try:
+            key = RenewIn.model_validate(body).renew
+            return {"token": await manager.renew_invite(table, seat, key)}
+        except (ValidationError, GamenightError) as exc:
+            raise refused(exc) from None
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
@@ -109,12 +127,6 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             for t in stored
         ]
 
-    def live(table_id: str) -> LiveTable:
-        try:
-            return manager.get(table_id)
-        except GamenightError as exc:
-            raise HTTPException(404, str(exc)) from None
-
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
         table = live(table_id)
@@ -132,6 +144,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> Response:
         table = live(table_id)
+        if table.state.outcome is None:
+            # A record holds the seed, so every hand and every future draw or wobble: it is
+            # for games that are over.
+            raise HTTPException(409, "the record can be downloaded once the game is over")
         text = table.game.record(table.state, table.stored.seats).to_json()
         filename = f"{table.game.name}-{table.id}.json"
         return Response(
@@ -198,8 +214,16 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         try:
             message = parse_client(raw)
             if isinstance(message, protocol.Hello):
-                connection.seats = manager.seats_for(table, message.tokens)
-                await socket.send_json({"type": "welcome", "seats": connection.seats})
+                opened = await manager.hello(table, message.tokens)
+                connection.seats = opened.seats
+                await socket.send_json(
+                    {
+                        "type": "welcome",
+                        "seats": opened.seats,
+                        "tokens": opened.tokens,
+                        "taken": opened.taken,
+                    }
+                )
                 await socket.send_json(manager.state_message(table, connection.seats))
                 if connection not in table.connections:
                     table.connections.append(connection)  # updates only after the welcome

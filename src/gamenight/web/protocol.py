@@ -3,7 +3,8 @@
 Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON object each:
 
 - ``{"type": "hello", "tokens": ["…"]}`` — claim the seats whose secret tokens you hold
-  (none: watch as a spectator). Answered by ``welcome`` and a ``state``.
+  (none: watch as a spectator). Answered by ``welcome`` and a ``state``. An invite link's
+  token opens its seat once: the welcome gives that device a token of its own for it.
 - ``{"type": "act", "seat": 0, "action": "R2 3+2 c3-d3"}`` — an action in the game's
   notation (Centrix plays; Color City shots ``position direction speed spin`` and power
   decisions ``lucky-day``, ``purple-pain``, ``pass``).
@@ -12,9 +13,11 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
 - ``{"type": "preview", "rotation": "3+2"}`` — Centrix: the board with a ring turned.
 - ``{"type": "ping"}``.
 
-Server → client: ``welcome`` (your seats), ``state`` (your view, legal actions, the last
-action for animation), ``prediction``, ``preview``, ``pong`` and ``error`` (a message naming
-the problem; the table is never disturbed by a bad message).
+Server → client: ``welcome`` (``seats``; ``tokens``, the token to keep for each seat;
+``taken``, seats whose invite link another device used first), ``revoked`` (a seat of yours
+was given a new invite link), ``state`` (your view, legal actions, the last action for
+animation), ``prediction``, ``preview``, ``pong`` and ``error`` (a message naming the
+problem; the table is never disturbed by a bad message).
 """
 
 from __future__ import annotations
@@ -99,3 +102,9 @@ class TableIn(_Message):
     first: StrictInt | str = 0
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
+
+
+class RenewIn(_Message):
+    """``POST /api/tables/{id}/invites/{seat}``: the key the invite's maker was given."""
+
+    renew: str = Field(min_length=1, max_length=200)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -58,6 +58,9 @@ class ActionRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)  # 0, 1, 2 … in order
     payload: Mapped[Any] = mapped_column(JSON)
+
+
+T = TypeVar("T")
 
 
 def hash_token(token: str) -> str:
@@ -158,6 +161,21 @@ class Store:
             row = session.get(TableRow, table_id)
             if row is not None:
                 row.status, row.outcome, row.updated = status, None, datetime.now(UTC)
+
+    def change_seats(
+        self, table_id: str, change: Callable[[list[dict[str, Any]]], T]
+    ) -> tuple[T, list[dict[str, Any]]]:
+        """Let ``change`` edit the table's seats in place, in one transaction that holds the
+        row (so two servers cannot both hand out one invited seat). Returns what ``change``
+        returned and the seats as stored; an exception from ``change`` stores nothing."""
+        with self.session() as session:
+            row = session.get(TableRow, table_id, with_for_update=True)
+            if row is None:
+                raise KeyError(table_id)
+            seats = [dict(seat) for seat in row.seats]
+            result = change(seats)
+            row.seats = seats  # a new list, so the JSON column is written
+            return result, seats
 
     def load(self, table_id: str) -> StoredTable | None:
         with self.session() as session:

@@ -33,6 +33,33 @@ class TableError(GamenightError):
     """Something a client asked that cannot be done; the message says why."""
 
 
+class SeatKeyError(TableError):
+    """A key that does not open what it was brought for."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def is_open_invite(seat: dict[str, Any]) -> bool:
+    """An invited seat whose link no device has used yet."""
+    return bool(seat.get("invite")) and not seat.get("claimed")
+
+
+@dataclass
+class Opened:
+    """What a hello's tokens open: for each seat held, the token the device keeps for it
+    (for an invite used just now, a new token of the device's own), and the seats whose
+    invite another device has used."""
+
+    tokens: dict[int, str]
+    taken: list[int]
+
+    @property
+    def seats(self) -> list[int]:
+        return sorted(self.tokens)
+
+
 @dataclass
 class Connection:
     socket: WebSocket
@@ -109,11 +136,12 @@ class TableManager:
         for i, seat in enumerate(body.seats):
             if seat.kind == "bot" and seat.level is None:
                 raise TableError(f"seat {i} is a bot: give it a level from 1 to 5")
-            name = seat.name.strip() or (f"Bot {seat.level}" if seat.kind == "bot" else "")
+            # Numbered by seat, so that two bots of one level are told apart.
+            default = f"Bot {i + 1}" if seat.kind == "bot" else f"Player {i + 1}"
             specs.append(
                 SeatSpec(
                     "bot" if seat.kind == "bot" else "human",
-                    name or f"Player {i + 1}",
+                    seat.name.strip() or default,
                     seat.level,
                     seat.role,
                     seat.skill,
@@ -122,10 +150,14 @@ class TableManager:
         seed = body.seed if body.seed is not None else new_seed()
         state, setup = game.new(specs, body.first, body.rules, seed)
         tokens: list[str | None] = []
+        renew_keys: list[str | None] = []
         stored_seats: list[dict[str, Any]] = []
         for spec, seat_in in zip(specs, body.seats, strict=True):
-            token = secrets.token_urlsafe(18) if spec.kind == "human" else None
+            token = new_token() if spec.kind == "human" else None
+            # An invited seat's maker keeps a key to make a new link for it.
+            renew = new_token() if seat_in.kind == "invite" else None
             tokens.append(token)
+            renew_keys.append(renew)
             stored_seats.append(
                 {
                     "name": spec.name,
@@ -135,6 +167,7 @@ class TableManager:
                     "role": game.role(state, len(stored_seats)),
                     "skill": spec.skill,
                     "token_hash": hash_token(token) if token else None,
+                    "renew_hash": hash_token(renew) if renew else None,
                 }
             )
         stored = self.store.create(body.game, game.rules_of(state), seed, setup, stored_seats)
@@ -147,6 +180,7 @@ class TableManager:
                 "kind": s["kind"],
                 "invite": s["invite"],
                 "token": tokens[i],
+                "renew": renew_keys[i],
             }
             for i, s in enumerate(stored_seats)
         ]
@@ -189,9 +223,68 @@ class TableManager:
             table.last = None  # the action that moved it was made elsewhere: nothing to animate
         return True
 
-    def seats_for(self, table: LiveTable, tokens: list[str]) -> list[int]:
-        hashes = {hash_token(t) for t in tokens}
-        return [i for i, s in enumerate(table.stored.seats) if s.get("token_hash") in hashes]
+    # ---------------------------------------------------------------- seats and invites
+
+    async def hello(self, table: LiveTable, tokens: list[str]) -> Opened:
+        """The seats ``tokens`` open. An invite link opens its seat once: the first device
+        to bring it gets a token of its own for the seat, and the link opens nothing after."""
+        by_hash = {hash_token(t): t for t in tokens}
+        hashes = set(by_hash)
+        claimed: dict[int, str] = {}
+        # A token that is not a device's own may be an invite to claim (perhaps one made on
+        # another server): the seats are then read and changed in the store, where they are
+        # current. A device's own token needs no write.
+        own = {s["token_hash"] for s in table.stored.seats if not is_open_invite(s)}
+        if hashes - own:
+
+            def claim(seats: list[dict[str, Any]]) -> None:
+                for i, seat in enumerate(seats):
+                    if is_open_invite(seat) and seat["token_hash"] in hashes:
+                        claimed[i] = new_token()
+                        seat["invite_hash"] = seat["token_hash"]
+                        seat["token_hash"] = hash_token(claimed[i])
+                        seat["claimed"] = True
+
+            table.stored.seats = await self._change_seats(table, claim)
+        seats = table.stored.seats
+        held = {
+            i: by_hash[s["token_hash"]] for i, s in enumerate(seats) if s["token_hash"] in hashes
+        }
+        held.update(claimed)
+        taken = [i for i, s in enumerate(seats) if s.get("invite_hash") in hashes and i not in held]
+        return Opened(held, taken)
+
+    async def renew_invite(self, table: LiveTable, seat: int, key: str) -> str:
+        """A new invite link's token for ``seat``, given the key its maker holds. The old link
+        and the device that used it lose the seat (that device is told at once)."""
+        token = new_token()
+
+        def renew(seats: list[dict[str, Any]]) -> None:
+            if not 0 <= seat < len(seats) or not seats[seat].get("invite"):
+                raise TableError(f"seat {seat} was not given an invite link")
+            if seats[seat].get("renew_hash") != hash_token(key):
+                raise SeatKeyError(f"that key does not renew seat {seat}'s invite link")
+            seats[seat].update(token_hash=hash_token(token), claimed=False, invite_hash=None)
+
+        table.stored.seats = await self._change_seats(table, renew)
+        for connection in list(table.connections):
+            if seat in connection.seats:
+                connection.seats = [s for s in connection.seats if s != seat]
+                with contextlib.suppress(Exception):
+                    await connection.socket.send_json(
+                        {"type": "revoked", "seat": seat, "seats": connection.seats}
+                    )
+                    await connection.socket.send_json(self.state_message(table, connection.seats))
+        return token
+
+    async def _change_seats(
+        self, table: LiveTable, change: Callable[[list[dict[str, Any]]], None]
+    ) -> list[dict[str, Any]]:
+        try:
+            _, seats = await asyncio.to_thread(self.store.change_seats, table.id, change)
+        except KeyError:
+            raise TableError(f"there is no table {table.id!r}") from None
+        return seats
 
     # ---------------------------------------------------------------- actions
 

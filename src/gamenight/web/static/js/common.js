@@ -104,6 +104,8 @@ export function svgElement(markup) {
   const svg = document.importNode(doc.documentElement, true);
   svg.removeAttribute("width");
   svg.removeAttribute("height");
+  // The engines write their few words in English and mark them for the page's language.
+  for (const node of svg.querySelectorAll("[data-label]")) node.textContent = t(node.dataset.label);
   return svg;
 }
 
@@ -160,13 +162,32 @@ export function keepToken(table, seat, token) {
   storeToken(tokenKey(table), seat, token);
 }
 
-/** Invite links made on this device, so their maker can copy them again later. */
+/** Invite links made on this device, so their maker can copy or renew them later:
+ * {seat number: {token, renew}} (``renew`` is the key that makes a new link). */
 export function invites(table) {
-  return storedTokens(inviteKey(table));
+  const all = storedTokens(inviteKey(table));
+  for (const [seat, invite] of Object.entries(all)) {
+    if (typeof invite === "string") all[seat] = { token: invite, renew: null }; // kept before renewal keys
+  }
+  return all;
 }
 
-export function keepInvite(table, seat, token) {
-  storeToken(inviteKey(table), seat, token);
+export function keepInvite(table, seat, token, renew) {
+  storeToken(inviteKey(table), seat, { token, renew });
+}
+
+/** After the server's welcome the device keeps exactly the tokens it names, by seat: an
+ * invite link just used is swapped for the device's own token, and tokens that opened
+ * nothing (a link used elsewhere first, a seat given a new link) are dropped. */
+function settleTokens(table, welcome) {
+  localStorage.setItem(tokenKey(table), JSON.stringify(welcome.tokens || {}));
+}
+
+/** A seat this device held was given a new invite link: its token opens nothing now. */
+function dropToken(table, seat) {
+  const all = heldTokens(table);
+  delete all[seat];
+  localStorage.setItem(tokenKey(table), JSON.stringify(all));
 }
 
 function inviteLink(table, token) {
@@ -216,6 +237,8 @@ export class TableSocket {
       } catch {
         return;
       }
+      if (message.type === "welcome") settleTokens(this.table, message);
+      if (message.type === "revoked") dropToken(this.table, message.seat);
       this.onMessage(message);
     });
     ws.addEventListener("close", () => {
@@ -283,13 +306,27 @@ export function ordinal(n) {
   return `${n}${suffix}`;
 }
 
-/** A row with a seat's invite link and a button that copies it. */
-export function inviteRow(table, seat, name, token) {
-  const link = inviteLink(table, token);
+/** A row with a seat's invite link, a button that copies it and, when ``renew`` is given,
+ * one that makes a new link (``renew()`` resolves to the new token). */
+export function inviteRow(table, seat, name, token, renew = null) {
+  let link = inviteLink(table, token);
   const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link", "aria-label": t("invite_for", { name }) });
+  const renewButton = renew && el("button", {
+    type: "button", class: "btn", "data-renew": seat, onclick: async () => {
+      if (!confirm(t("renew_confirm", { name }))) return;
+      try {
+        link = inviteLink(table, await renew());
+        input.value = link;
+        toast(t("renewed", { name }));
+      } catch (exc) {
+        toast(exc.message, "error");
+      }
+    },
+  }, t("renew"));
   return el("div", { class: "invite-row", "data-seat": seat },
     el("span", { class: "invite-name" }, name),
     input,
+    renewButton,
     el("button", {
       type: "button", class: "btn", onclick: async () => {
         input.select();

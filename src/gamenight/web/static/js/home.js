@@ -59,8 +59,14 @@ function levelSelect(seat, index) {
   return select;
 }
 
+/** The name a seat left blank gets, in the page's language ("Bot 3": numbered by seat, so
+ * that bots of one level are told apart). */
+function defaultName(seat, index) {
+  return seat.kind === "bot" ? t("bot_name", { n: index + 1 }) : t("player_n", { n: index + 1 });
+}
+
 function nameInput(seat, index) {
-  const placeholder = seat.kind === "bot" ? t("bot_name", { n: seat.level }) : t("player_n", { n: index + 1 });
+  const placeholder = defaultName(seat, index);
   const input = el("input", {
     type: "text", id: `seat-${index}-name`, maxlength: 40, value: seat.name, placeholder,
     "aria-label": t("name_of", { n: index + 1 }), class: "seat-name", autocomplete: "off",
@@ -198,9 +204,9 @@ function renderSetup() {
 
 function requestBody() {
   const s = setup[setup.game];
-  const seats = s.seats.map((seat) => ({
+  const seats = s.seats.map((seat, index) => ({
     kind: seat.kind,
-    name: seat.name.trim(),
+    name: seat.name.trim() || defaultName(seat, index),
     level: seat.kind === "bot" ? seat.level : null,
     role: seat.role,
     ...(setup.game === "colorcity" ? { skill: seat.skill } : {}),
@@ -233,7 +239,7 @@ async function submit(event) {
     for (const seat of made.seats) {
       if (!seat.token) continue;
       if (seat.invite) {
-        keepInvite(made.id, seat.seat, seat.token);
+        keepInvite(made.id, seat.seat, seat.token, seat.renew);
         invited.push(seat);
       } else {
         keepToken(made.id, seat.seat, seat.token);

@@ -66,7 +66,10 @@ function render() {
     el("h3", {}, title),
     el("p", {}, v.outcome ? `${t("game_over")} · ${t(`reason_${v.outcome.reason}`)}` : t(current.finished ? "replay_finished_step" : "replay_live")),
     el("ul", { class: "replay-seats" }, rows),
-    el("a", { class: "btn", href: `/api/tables/${tableId}/record`, download: `${v.game}-${tableId}.json`, id: "download-record" }, t("download_record")),
+    // The record holds the seed (every hand, every draw): the server gives it once the game is over.
+    ...(current.finished
+      ? [el("a", { class: "btn", href: `/api/tables/${tableId}/record`, download: `${v.game}-${tableId}.json`, id: "download-record" }, t("download_record"))]
+      : []),
   );
   const log = document.getElementById("log");
   log.replaceChildren(...v.log.map((entry, i) => el("li", { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : "" }, entry)));

@@ -1,6 +1,6 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
-  TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites,
+  TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites, keepInvite,
   onLanguageChange, ordinal, t, toast,
 } from "./common.js";
 
@@ -20,16 +20,25 @@ function nav(info) {
       ? el("button", { type: "button", class: "linkish", id: "show-invites", onclick: () => showInvites(info) }, t("invites"))
       : null,
     el("a", { href: `/rules/${info.game}`, target: "_blank", rel: "noopener" }, t("rules")),
-    el("a", { href: `/api/tables/${tableId}/record`, download: `${info.game}-${tableId}.json`, id: "download-record" }, t("download_record")),
+    // The record holds the seed (every hand, every draw): the server gives it once the game is over.
+    info.status !== "playing"
+      ? el("a", { href: `/api/tables/${tableId}/record`, download: `${info.game}-${tableId}.json`, id: "download-record" }, t("download_record"))
+      : null,
     el("a", { href: `/replay/${tableId}` }, t("replay")),
   ].filter(Boolean));
 }
 
 function showInvites(info) {
   const mine = invites(tableId);
-  const rows = Object.entries(mine).map(([seat, token]) =>
-    inviteRow(tableId, seat, info.seats[seat]?.name || `#${seat}`, token));
-  openDialog(t("invite_title"), [el("p", {}, t("invite_help")), ...rows]);
+  const rows = Object.entries(mine).map(([seat, { token, renew }]) => {
+    const again = async () => {
+      const made = await api(`/api/tables/${encodeURIComponent(tableId)}/invites/${seat}`, { method: "POST", body: { renew } });
+      keepInvite(tableId, seat, made.token, renew);
+      return made.token;
+    };
+    return inviteRow(tableId, seat, info.seats[seat]?.name || `#${seat}`, token, renew ? again : null);
+  });
+  openDialog(t("invite_title"), [el("p", {}, t("invite_help")), el("p", { class: "hint" }, t("invite_renew_help")), ...rows]);
 }
 
 function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
@@ -55,12 +64,14 @@ function gameOver(message, describe) {
   const outcome = message.view.outcome;
   if (!outcome || document.getElementById("game-over")) return;
   const order = outcome.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
-  const mine = new Set(message.seats);
-  const won = message.seats.some((s) => outcome.places[s] === 1);
-  const draw = outcome.places.every((p) => p === 1);
+  // "You" only means someone on a device that holds one seat; on a shared screen the
+  // winner is named.
+  const mine = new Set(message.seats.length === 1 ? message.seats : []);
+  const winners = order.filter(({ place }) => place === 1).map(({ seat }) => message.names[seat]);
   let headline = t("game_over");
-  if (draw) headline = t("draw");
-  else if (won) headline = t("you_won");
+  if (winners.length === outcome.places.length) headline = t("draw");
+  else if (message.seats.length === 1 && outcome.places[message.seats[0]] === 1) headline = t("you_won");
+  else if (winners.length) headline = t("won_by", { name: winners.join(", ") });
   const list = el("ol", { class: "places" }, order.map(({ place, seat }) => {
     const who = describe(seat);
     return el("li", { class: `place place-${place}`, "data-seat": seat },
@@ -86,6 +97,10 @@ function gameOver(message, describe) {
 async function main() {
   await initPage();
   claimTokenFromUrl(tableId);
+  // An invite link pasted into this very page changes only the fragment: load it afresh.
+  window.addEventListener("hashchange", () => {
+    if (location.hash.includes("token=")) location.reload();
+  });
   let info;
   try {
     info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
@@ -117,12 +132,23 @@ async function main() {
       // Set once a state is on screen (after its animation): what the browser tests wait for.
       document.body.dataset.version = String(message.version);
       document.body.dataset.actor = String(message.actor);
-      if (message.view.outcome) gameOver(message, (seat) => game.describe(seat, message));
+      if (message.view.outcome) {
+        if (info.status === "playing") {
+          info.status = message.view.outcome.reason;
+          nav(info);
+        }
+        gameOver(message, (seat) => game.describe(seat, message));
+      }
     }).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
   };
   socket = new TableSocket(tableId, (message) => {
     if (message.type === "welcome") {
       document.body.dataset.seats = message.seats.join(",");
+      // An invite link another device used first, or a seat its inviter gave a new link.
+      if (message.taken?.length) toast(t("invite_taken"), "error");
+    } else if (message.type === "revoked") {
+      document.body.dataset.seats = message.seats.join(",");
+      toast(t("seat_revoked"), "error");
     } else if (message.type === "state") {
       onState(message);
     } else if (message.type === "error") {
