@@ -74,6 +74,48 @@ def test_play_accepts_notation_reports_errors_and_quits(
     assert "Game left unfinished." in out
 
 
+def test_play_prints_what_was_typed_and_its_help_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = "[/]\n[red]x\nhelp\nquit\n"
+    argv = ["centrix", "play", "--players", "2", "--seed", "3", "--first", "0"]
+    assert run(argv, script, monkeypatch) == 0
+    out = " ".join(capsys.readouterr().out.split())  # Rich wraps long lines
+    assert "'[/]' is not a card" in out
+    assert "'[red]x' is not a card" in out
+    assert "card [ring±n] [from-to], e.g. 'R2 3+2 c3-d3'" in out
+    assert "Game left unfinished." in out
+
+
+def test_play_numbers_out_of_range_name_the_range(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plays = len(CentrixState.new(2, seed=3).legal_plays())
+    argv = ["centrix", "play", "--players", "2", "--seed", "3", "--first", "0"]
+    assert run(argv, "99\n0\nquit\n", monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert f"there is no play 99: choose 1–{plays}" in out
+    assert f"there is no play 0: choose 1–{plays}" in out
+    assert "is not a card" not in out
+
+
+def test_save_and_record_are_one_option_of_both_play_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gamenight.cli import build_parser
+
+    parser = build_parser()
+    for game, shown, alias in (("centrix", "save", "record"), ("colorcity", "record", "save")):
+        for spelling in (shown, alias):
+            ns = parser.parse_args([game, "play", f"--{spelling}", "g.json"])
+            assert getattr(ns, shown) == Path("g.json")
+        with pytest.raises(SystemExit):
+            main([game, "play", "--help"])
+        help_text = capsys.readouterr().out
+        assert f"--{shown}" in help_text
+        assert f"--{alias}" not in help_text
+
+
 def test_replay_prints_every_play(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -105,6 +147,8 @@ def test_perft_prints_the_count(
     out = capsys.readouterr().out
     assert "perft(2) = 324" in out
     assert "plays/s" in out
+    assert run(["centrix", "perft", "new", "0"], "", monkeypatch) == 0
+    assert "perft(0) = 1" in capsys.readouterr().out
     assert run(["centrix", "perft", "not a position", "1"], "", monkeypatch) == 2
     assert "13 fields" in capsys.readouterr().err
 
@@ -146,6 +190,30 @@ def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str]) -> No
                     assert exit_.value.code == 0
 
 
+def test_every_option_has_help_that_shows_its_default() -> None:
+    import argparse
+
+    from gamenight.cli import build_parser
+
+    def parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        found = [parser]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in dict.fromkeys(action.choices.values()):
+                    found += parsers(sub)
+        return found
+
+    for parser in parsers(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction) or action.help == argparse.SUPPRESS:
+                continue
+            where = f"{parser.prog} {action.dest}"
+            assert action.help, f"{where} has no help"
+            if action.default not in (None, False, argparse.SUPPRESS):
+                shown = action.help % {"default": action.default}
+                assert f"default {action.default}" in shown, f"{where}: {action.help}"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -158,6 +226,31 @@ def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str]) -> No
             "cannot write .*: it is a folder",
         ),
         (["centrix", "play", "--players", "3", "--seat", "3"], "--seat must be 0–2, not 3"),
+        (["centrix", "play", "--players", "3", "--first", "3"], "--first must be 0–2, not 3"),
+        (
+            ["centrix", "play", "--players", "2", "--colours", "RBG"],
+            "--players 2 but --colours RBG is 3 pawn colours",
+        ),
+        (["centrix", "play", "--colours", "RXB"], "--colours: 'X' is not a colour"),
+        (["centrix", "play", "--colours", "RBR"], "--colours: .* not R twice"),
+        (["centrix", "play", "--players", "7"], "--players: Centrix is for 2–6 players, not 7"),
+        (
+            ["centrix", "play", "--bot", "foo"],
+            "--bot: no centrix bot called 'foo': choose from level1–level5, random, greedy",
+        ),
+        (
+            ["colorcity", "play", "--bot", "foo"],
+            "--bot: no colorcity bot called 'foo': choose from level1–level5, random",
+        ),
+        (["centrix", "play", "--bot", "level9"], "--bot: 'level9': centrix has levels 1–5"),
+        (["colorcity", "play", "--gang", "red"], "--gang: a gang is 'green' or 'purple'"),
+        (["colorcity", "play", "--first", "5"], "--first: a gang is 'green' or 'purple'"),
+        (["colorcity", "play", "--skill", "wobbly"], "--skill: a skill level is one of"),
+        (["colorcity", "play", "--bot-skill", "wobbly"], "--bot-skill: a skill level is one of"),
+        (["colorcity", "play", "--save", "{missing}/g.json"], "there is no folder .*missing"),
+        (["centrix", "play", "--first", "0", "--record", "{folder}"], "it is a folder"),
+        (["centrix", "perft", "new", "-1"], "argument depth: must be at least 0, not -1"),
+        (["centrix", "perft", "new", "0", "--divide"], "--divide needs a depth of 1 or more"),
         (["colorcity", "play", "--record", "{missing}/g.json"], "there is no folder .*missing"),
         (["serve", "--port", "70000"], "--port must be from 0 to 65535, not 70000"),
         (["serve", "--data-dir", "{binary}"], "cannot use .* for the data"),

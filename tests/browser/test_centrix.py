@@ -83,6 +83,53 @@ def test_reload_in_the_middle_of_a_game_and_continue(server: Server, new_page: N
     shot(page, "centrix-05-after-reload")
 
 
+FOCUSED = "(() => { const a = document.activeElement;"
+FOCUSED += " return a && a !== document.body ? a.outerHTML.slice(0, 80) : null; })()"
+
+
+def test_a_play_by_keyboard_keeps_the_focus(server: Server, new_page: NewPage) -> None:
+    made = server.create(
+        {
+            "game": "centrix",
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+            "first": 0,
+            "seed": 7,
+        }
+    )
+    page = new_page()
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    page.locator(".play-card:not([disabled])").first.focus()
+    page.keyboard.press("Enter")
+    assert page.locator(".play-card[aria-pressed='true']").count() == 1
+    assert "play-card" in page.evaluate(FOCUSED), "the chosen card keeps the focus"
+    page.keyboard.press("Escape")  # steps out of the half-made play
+    assert page.locator(".play-card[aria-pressed='true']").count() == 0
+    assert "play-card" in page.evaluate(FOCUSED)
+
+    # Card, rotation, pawn, square: every step by keyboard, the focus never lost.
+    page.keyboard.press("Enter")
+    for step in ("[data-rotation]", "[data-from]", "[data-to]"):
+        if page.locator(f"#choices {step}").count() == 0:
+            continue  # this card offers no rotation, say
+        page.locator(f"#choices {step}").first.focus()
+        if step == "[data-to]":
+            break
+        page.keyboard.press("Enter")
+        assert page.evaluate(FOCUSED), f"focus lost after {step}"
+    # The play goes; until the answer lands, the hand on screen (the one before it) takes no
+    # new choice: a card chosen now would be lost when the new state replaces the hand.
+    cards = page.evaluate(
+        "(() => { document.activeElement.click();"
+        " return [...document.querySelectorAll('.play-card')].map(c => c.disabled); })()"
+    )
+    assert cards, "the hand is still on screen"
+    assert all(cards)
+    wait_version(page, 1)
+    # The play landed and it is still Ann's turn: the focus is on a card she can play.
+    page.wait_for_function("document.activeElement.classList.contains('play-card')")
+
+
 def test_hot_seat_hides_the_next_hand_until_its_player_is_there(
     server: Server, new_page: NewPage
 ) -> None:

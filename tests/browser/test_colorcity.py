@@ -49,6 +49,9 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     page.wait_for_url("**/table/*")
     wait_my_turn(page)
     page.wait_for_selector("#launch-cube")
+    # The cube on the launch line is one of the gang's four: its place in the HQ is empty.
+    assert page.locator(f"rect.cube-{gang}").count() == 4
+    assert page.locator(f"rect.cube-{gang}.in-hand").count() == 1
 
     # Slide the cube to the left along the launch line, then pull it back down and to the
     # right: a slingshot sends it up and to the left on screen, whichever gang is at the
@@ -63,6 +66,12 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     page.mouse.down()
     page.mouse.move(x - 28 * mm, y, steps=4)
     assert float(page.input_value("#aim-position")) < 0  # to the gang's left
+    # Most of the pull is spent on the speeds that reach the city: from about 40 mm of pull
+    # (in from the dead zone) to about 90 mm, a straight pull back stops in the city.
+    for pull in (40, 88):
+        page.mouse.move(x - 28 * mm, y + pull * mm, steps=4)
+        wait_prediction(page)
+        assert page.locator("rect.square.predicted").count(), f"{pull} mm of pull"
     # 56 mm of pull: about 1.3 m/s, which stops in the middle of the city.
     page.mouse.move(x - 16 * mm, y + 55 * mm, steps=8)
     wait_prediction(page)

@@ -63,7 +63,7 @@ def test_the_interface_speaks_korean_by_browser_or_by_choice(
     players = korean.text_content("#players") or ""
     assert "플레이어 1" in players, players
     assert "봇 2" in players, players
-    assert korean.text_content("#board [data-label='board_top']") == "정상"
+    assert korean.text_content("#board [data-label='board_top']") == "꼭대기"
 
     page = new_page()
     page.goto(server.url + "/")
@@ -79,6 +79,28 @@ def test_the_interface_speaks_korean_by_browser_or_by_choice(
     page.wait_for_selector("html[lang='ko']")
     page.click("#choose-colorcity")
     assert page.text_content("#choose-colorcity .game-name") == "컬러 시티"
+    # A bad turn limit is refused in the page's language, before anything is sent.
+    page.click(".variants summary")
+    page.fill("#rule-turns", "0")
+    page.click("#start")
+    assert (
+        page.text_content("#setup-error")
+        == "턴 제한은 1부터 999까지의 정수예요. 제한이 없으면 비워 두세요."
+    )
+    page.fill("#rule-turns", "")
+    page.click("#lang-switch")  # the open "Rule variants" stay open in the other language
+    page.wait_for_selector("html[lang='en']")
+    assert page.locator("details.variants[open]").count() == 1
+    page.click("#lang-switch")
+    page.wait_for_selector("html[lang='ko']")
+    # The game choice is a radio group: one Tab stop, the arrow keys move the choice.
+    page.focus("#choose-colorcity")
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("#choose-centrix", "aria-checked") == "true"
+    assert page.evaluate("document.activeElement.id") == "choose-centrix"
+    assert page.get_attribute("#choose-colorcity", "tabindex") == "-1"
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("#choose-colorcity", "aria-checked") == "true"
     page.click("#lang-switch")
     page.wait_for_selector("html[lang='en']")
     assert page.text_content(".hero h1") == "Game night at home"
@@ -92,13 +114,13 @@ def test_rules_pages_render_in_both_languages(
     page.goto(f"{server.url}/rules/{game}")
     page.wait_for_selector("#rules h1")
     assert title in (page.text_content("#rules h1") or "")
-    assert page.locator("#rules h2").count() >= 3
+    assert page.locator("#rules h2").count() >= 2
     assert page.locator("#rules-note").is_hidden()
     shot(page, f"rules-{game}-en", full_page=False)
     english = page.text_content("#rules h2")
     page.click("#lang-switch")
     page.wait_for_selector("html[lang='ko']")
-    translated = (resources.files("gamenight.web") / "rules_docs" / f"{game}.ko.md").is_file()
+    translated = (resources.files("gamenight.web") / "guides" / f"{game}.ko.md").is_file()
     if translated:
         page.wait_for_function(
             "t => document.querySelector('#rules h2').textContent !== t", arg=english
@@ -109,3 +131,22 @@ def test_rules_pages_render_in_both_languages(
         page.wait_for_selector("#rules-note:not([hidden])")
         assert "영어" in (page.text_content("#rules-note") or "")
     shot(page, f"rules-{game}-ko", full_page=False)
+    # The guide leads on to every rule decision, and back.
+    page.click("#other-part")
+    page.wait_for_url("**?part=full")
+    page.wait_for_selector("#rules h1")
+    assert page.locator("#rules strong", has_text="D1 —").count() == 1
+    page.click("#other-part")
+    page.wait_for_selector("#rules h1")
+    assert "?part=full" not in page.url
+
+
+def test_the_replay_of_an_unknown_table_says_so(
+    server: Server, new_page: NewPage, console: Console
+) -> None:
+    console.allowed.append("404 (Not Found)")  # the browser's own note of the API's answer
+    page = new_page()
+    page.goto(server.url + "/replay/nope")
+    page.wait_for_selector("#replay-error")
+    assert "there is no table 'nope'" in (page.text_content("#replay-error") or "")
+    assert page.locator(".replay-controls").count() == 0

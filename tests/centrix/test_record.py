@@ -64,3 +64,21 @@ def test_broken_records_name_the_problem() -> None:
     for text, message in cases:
         with pytest.raises(RecordError, match=message):
             CentrixState.replay(text)
+
+
+@pytest.mark.parametrize("name", ["NotationError", "RecordError"])
+def test_the_errors_the_docs_name_are_exported(name: str) -> None:
+    import gamenight.centrix
+    import gamenight.core.errors
+
+    assert name in gamenight.centrix.__all__
+    assert getattr(gamenight.centrix, name) is getattr(gamenight.core.errors, name)
+
+
+def test_a_bad_record_is_caught_by_the_exported_error() -> None:
+    from gamenight.centrix import RecordError as Exported
+
+    with pytest.raises(Exported, match="replay"):
+        CentrixState.replay(
+            played(2, 3).record().to_json().replace('"actions": [', '"actions": ["S 9+1", ')
+        )

@@ -16,11 +16,12 @@ from gamenight.centrix import (
     Layout,
     Move,
     Play,
+    Rotation,
     Rules,
     square,
 )
 from gamenight.centrix.state import shuffled
-from gamenight.core.errors import RulesError
+from gamenight.core.errors import NotationError, RulesError
 
 from .helpers import moves, ring, state
 
@@ -540,3 +541,69 @@ def test_effects_describe_the_move_and_the_bump_chain_without_playing() -> None:
     ]
     with pytest.raises(IllegalPlayError):
         s.effects(parse_play_text("A c2-c5"))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- the state's API
+
+
+@pytest.mark.parametrize(
+    ("play", "legal"),
+    [
+        ("O3 off-b1", True),
+        (Play(Card.O3, None, Move(OFF, 1)), True),
+        ("O3 off-a1", False),  # a1 is red
+        ("R3 off-a1", False),  # not in the hand
+        ("O3 off-z9", False),  # does not read as a play: False, not an error
+        ("", False),
+        (Play(Card.O3, None, Move(OFF, 99)), False),
+    ],
+)
+def test_is_legal_takes_what_push_takes(play: Play | str, legal: bool) -> None:
+    s = CentrixState.new(2, seed=1)
+    assert s.hands[0] == [Card.O3, Card.W2, Card.SPIN]
+    assert s.is_legal(play) is legal
+    if legal:
+        s.push(play)
+        assert s.peek() == Play(Card.O3, None, Move(OFF, 1))
+
+
+@pytest.mark.parametrize(
+    ("play", "message"),
+    [
+        (Play(Card.O3, None, Move(OFF, 99)), "99 is not a square"),
+        (Play(Card.O3, None, Move(-1, 1)), "-1 is not a square"),
+        (Play(Card.O3, None, Move(OFF, TOP + 1)), "74 is not a square"),
+        (Play(Card.O3, None, (OFF, 1)), "not a move"),  # type: ignore[arg-type]
+        (Play(Card.O3, None, Move(OFF, "b1")), "not a move"),  # type: ignore[arg-type]
+        (Play(Card.O3, None, Move(OFF, True)), "not a move"),  # type: ignore[arg-type]
+        (Play(Card.O3, Rotation(1, 1.5), None), "not a rotation"),  # type: ignore[arg-type]
+        (Play(Card.O3, (1, 3), None), "not a rotation"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_hand_built_play_that_is_malformed_is_an_illegal_play(play: Play, message: str) -> None:
+    s = CentrixState.new(2, seed=1)
+    before = s.position()
+    with pytest.raises(IllegalPlayError, match=message):
+        s.push(play)
+    assert not s.is_legal(play)
+    assert s.position() == before
+    assert s.plays == []
+
+
+@pytest.mark.parametrize(
+    ("play", "error"),
+    [
+        ("R2 9+2", NotationError),
+        ("", NotationError),
+        ("R3 off-a1", IllegalPlayError),
+        (5, IllegalPlayError),
+        (Play(Card.O3, None, Move(OFF, 99)), IllegalPlayError),
+    ],
+)
+def test_push_raises_what_its_docstring_names(play: object, error: type[Exception]) -> None:
+    s = CentrixState.new(2, seed=1)
+    before = s.position()
+    with pytest.raises(error):
+        s.push(play)  # type: ignore[arg-type]
+    assert s.position() == before
+    assert error.__name__ in (CentrixState.push.__doc__ or "")

@@ -25,7 +25,8 @@ def with_class(root: ET.Element, cls: str) -> list[ET.Element]:
 
 def position_with(state: CentrixState, **fields: str) -> CentrixState:
     """``state`` with some fields of its position string replaced (by name)."""
-    names = ["seats", "offsets", "rings", "top"]
+    names = ["seats", "offsets", "rings", "top", "hands", "draw", "discard", "key"]
+    names += ["to_move", "plays", "turn", "places", "status"]
     parts = state.position().split()
     for name, value in fields.items():
         parts[names.index(name)] = value
@@ -128,7 +129,7 @@ def test_a_view_draws_the_same_board_as_its_state() -> None:
 
 
 def test_the_top_shows_its_pawns() -> None:
-    state = position_with(CentrixState.new(4, seed=2), top="2103")
+    state = position_with(CentrixState.new(4, seed=2), top="2103", places="-,-,-,1")
     root = parse(board_svg(state))
     (top,) = [el for el in root.iter() if el.get("class") == "top"]
     assert top.get("data-pawns") == "6"
@@ -142,7 +143,9 @@ def test_the_top_shows_its_pawns() -> None:
 
 
 def test_a_crowded_top_keeps_every_pawn() -> None:
-    state = position_with(CentrixState.new(6, seed=2), top="333332")
+    state = position_with(
+        CentrixState.new(6, seed=2), top="333332", places="1,2,3,4,5,6", status="finished"
+    )
     pawns = with_class(parse(board_svg(state)), "pawn")
     assert sum(el.get("data-square") == "top" for el in pawns) == 17
 

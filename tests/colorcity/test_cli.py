@@ -72,6 +72,24 @@ def test_play_stops_at_the_end_of_input(
     assert "Bot (green)" in capsys.readouterr().out
 
 
+def test_play_asks_again_on_an_unclear_answer_and_says_when_it_is_left(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = ["[/]", "0 0 1.3 0", "maybe", "help", "n", "help"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["colorcity", "play", "--seed", "5", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert "not '[/]'" in out  # refused like any unreadable shot
+    assert "'maybe': answer y (or Enter) to pitch it, n to choose another" in out
+    assert "Your hand added" not in out  # neither 'maybe' nor 'help' pitched the shot
+    assert out.count("Example: 0 0 1.3 0.") == 3  # the greeting, then each 'help'
+    assert out.rstrip().endswith("Game left unfinished.")
+    for script in ("quit\n", "0 0 1.3 0\nquit\n", ""):
+        monkeypatch.setattr("sys.stdin", io.StringIO(script))
+        assert main(["colorcity", "play", "--seed", "5", "--plain"]) == 0
+        assert capsys.readouterr().out.rstrip().endswith("Game left unfinished.")
+
+
 def test_play_against_the_bot_you_choose(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

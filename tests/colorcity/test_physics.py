@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import re
+from decimal import Decimal
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +17,7 @@ from gamenight.colorcity import (
     Pose,
     Shot,
     Table,
+    covered_squares,
     predict,
     stopping_distance,
 )
@@ -144,8 +148,6 @@ def test_the_launch_line_is_160_mm_from_the_city() -> None:
 
 
 def test_flicks_of_about_1_to_1_7_m_s_reach_the_city() -> None:
-    from gamenight.colorcity import covered_squares
-
     def covers(speed: float) -> tuple[int, ...]:
         return covered_squares(T, predict(T, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0)).pose)
 
@@ -153,6 +155,41 @@ def test_flicks_of_about_1_to_1_7_m_s_reach_the_city() -> None:
     assert covers(1.05) == (T.parse_square("e1"),)
     assert covers(1.6) == (T.parse_square("e9"),)
     assert covers(1.7) == ()  # passes the city and stops beyond it
+
+
+RULES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+@pytest.mark.parametrize("page", ["colorcity.md", "colorcity.ko.md"])
+def test_the_documented_speed_thresholds_hold(page: str) -> None:
+    # The slide length jitters a little from speed to speed, so the page's figures are
+    # "about": each must hold at the figure itself and for the speeds just beyond it, and
+    # be wrong well short of it (ten units of its last digit).
+    text = (RULES_DOCS / page).read_text(encoding="utf-8")
+    paragraph = text[text.index("test_flicks_of_about_1_to_1_7_m_s_reach_the_city") :]
+    paragraph = paragraph.split("\n\n", 1)[0]
+    figures = [Decimal(f) for f in re.findall(r"\*\*(\d+\.\d+) m/s\*\*", paragraph)]
+    assert len(figures) == 3, figures
+    first, last, falls = figures
+
+    def unit(figure: Decimal) -> Decimal:
+        return Decimal(1).scaleb(int(figure.as_tuple().exponent))
+
+    def covers(speed: Decimal) -> bool:
+        pose = predict(T, Gang.GREEN, Shot(0.0, 0.0, float(speed), 0.0)).pose
+        return bool(covered_squares(T, pose))
+
+    def stays(speed: Decimal) -> bool:
+        return predict(T, Gang.GREEN, Shot(0.0, 0.0, float(speed), 0.0)).pose.on_table
+
+    beyond = [Decimal(k) / 100_000 for k in range(6)]
+    assert all(covers(first + d) for d in beyond)
+    assert not covers(first - 10 * unit(first))
+    assert covers(last)
+    assert not covers(last + unit(last))  # this edge is sharp
+    assert stays(falls)
+    assert not any(stays(falls + unit(falls) + d) for d in beyond)
+    assert stays(falls - 10 * unit(falls))
 
 
 def test_trajectory_frames_are_30_per_second_or_more_and_end_at_the_pose() -> None:

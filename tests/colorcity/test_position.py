@@ -96,10 +96,64 @@ def test_malformed_positions_name_the_field(text: str, field: str) -> None:
 def test_a_position_must_fit_the_table() -> None:
     small = "...../...../...../...../..... 4,4 LP g pitch - 0 0000000000000001 g:exact,p:exact -"
     Position.parse(small)  # readable
-    with pytest.raises(RulesError, match="squares"):
+    with pytest.raises(PositionError, match="city: the table's city is 9×9 squares, not 5×5"):
         ColorCityState.from_position(small)
-    with pytest.raises(RulesError, match="at most 4"):
+    with pytest.raises(PositionError, match="cubes: a gang has at most 4 cubes; green has 5"):
         ColorCityState.from_position(bad(1, "5,4"))
+    with pytest.raises(PositionError, match=r"cubes: .* purple has 9"):
+        ColorCityState.from_position(bad(1, "4,9"))
+    # Built from values rather than read from text, a misfit stays a set-up (rules) error.
+    with pytest.raises(RulesError, match="at most 4"):
+        ColorCityState(DEFAULT_TABLE, Position.parse(bad(1, "5,4")))
+
+
+def fields(**changed: str) -> str:
+    names = ["city", "cubes", "powers", "to_move", "phase", "pose", "turn", "key", "seats"]
+    parts = START.split()
+    for name, value in changed.items():
+        parts[[*names, "result"].index(name)] = value
+    return " ".join(parts)
+
+
+def city(*rows: str) -> str:
+    """A city from its rows, north row (9) first; rows not given are empty."""
+    return "/".join([*rows, *["." * 9] * (9 - len(rows))])
+
+
+POSE = "0.0,0.0,8.0,1.0,0.0,0.0,0.0"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (fields(cubes="0,4"), "cubes: green has no cube left"),
+        (fields(cubes="3,0", to_move="p"), "cubes: purple has no cube left"),
+        (fields(city=city("ggggggggg")), "city: green has a full row or column of 9"),
+        (fields(city=city(*["....p...."] * 9)), "city: purple has a full row or column"),
+        (fields(city=city(*["gggg....."] * 4)), "city: green has a full 4×4 block"),
+        (fields(city=city("ggggggggg"), phase="power", pose=POSE), "city: green has a full"),
+        (fields(powers="-P", phase="power", pose=POSE), "phase: green's power is spent"),
+        (fields(powers="L-", to_move="p", phase="power", pose=POSE), "phase: purple's power"),
+    ],
+)
+def test_a_running_game_play_cannot_reach_is_refused(text: str, message: str) -> None:
+    Position.parse(text)  # well-formed: the game, not the text, is wrong
+    with pytest.raises(PositionError, match=message):
+        ColorCityState.from_position(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        fields(city=city("ggggggggg"), phase="over", result="g:line"),
+        fields(cubes="0,4", phase="over", result="p:elimination"),
+        fields(cubes="0,0", phase="over", result="=:elimination"),
+        fields(city=city("gggggggg.", *["g........"] * 7)),  # 8 in a row: no line yet
+        fields(powers="-P", to_move="p", phase="power", pose=POSE),
+    ],
+)
+def test_positions_that_play_can_reach_are_read(text: str) -> None:
+    assert ColorCityState.from_position(text).position() == text
 
 
 def test_a_position_state_plays_on() -> None:

@@ -127,3 +127,12 @@ def test_only_seeded_games_are_recorded() -> None:
     state = ColorCityState.new(seed=1)
     state.push(Shot(0.0, 0.0, 1.3, 0.0))
     assert to_record(state).final_position == state.position()
+
+
+@pytest.mark.parametrize("name", ["NotationError", "RecordError", "IllegalActionError"])
+def test_the_errors_the_docs_name_are_exported(name: str) -> None:
+    import gamenight.colorcity
+    import gamenight.core.errors
+
+    assert name in gamenight.colorcity.__all__
+    assert getattr(gamenight.colorcity, name) is getattr(gamenight.core.errors, name)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gamenight.cli import main
-from gamenight.tournament import GameResult, Tournament, schedule, summarise, wilson
+from gamenight.tournament import GameResult, Tournament, rotation, schedule, summarise, wilson
 
 
 def test_every_bot_entry_sits_in_every_seat_equally_often() -> None:
@@ -20,6 +20,19 @@ def test_every_bot_entry_sits_in_every_seat_equally_often() -> None:
     lineups = schedule(["x", "g", "g", "g"], players=4, games=8)
     assert all(Counter(lineup) == {"x": 1, "g": 3} for lineup in lineups)
     assert [lineup.index("x") for lineup in lineups] == [0, 3, 2, 1, 0, 3, 2, 1]
+
+
+def test_the_rotation_is_the_shortest_balanced_run() -> None:
+    assert rotation(["a", "b", "c"]) == 3
+    assert rotation(["x", "g", "g", "g"]) == 4
+    assert rotation(["a", "b", "a", "b"]) == 2
+    assert rotation(["g", "g"]) == 1
+    for bots in (["a", "b", "a", "b"], ["a", "b", "c"]):
+        lineups = schedule(bots, players=3, games=rotation(bots))
+        for seat in range(3):
+            counts = Counter(lineup[seat] for lineup in lineups)
+            assert len(set(counts.values())) == 1
+            assert set(counts) == set(bots)
 
 
 def test_wilson_interval() -> None:
@@ -63,6 +76,8 @@ def test_bad_set_ups_fail_before_any_game() -> None:
         Tournament("centrix", ["greedy", "genius"], players=2, games=1)
     with pytest.raises(ValueError, match="at least one game"):
         Tournament("centrix", ["greedy"], players=2, games=0)
+    with pytest.raises(ValueError, match="at least one bot"):
+        Tournament("centrix", [], players=2, games=1)
     with pytest.raises(ValueError, match="bottom must be one of"):
         Tournament("centrix", ["greedy"], players=2, games=1, rules={"bottom": "lava"})
     with pytest.raises(ValueError, match="skills is a list of two"):
@@ -75,6 +90,12 @@ def test_bad_set_ups_fail_before_any_game() -> None:
         (["--games", "0"], "argument --games: must be at least 1, not 0"),
         (["--workers", "0"], "argument --workers: must be at least 1, not 0"),
         (["--workers", "two"], "argument --workers: 'two' is not a whole number"),
+        (["--bots", ","], "--bots names no bot"),
+        (
+            ["--bots", "greedy,foo"],
+            "--bots: no centrix bot called 'foo': choose from level1–level5, random",
+        ),
+        (["--players", "9"], "--players: centrix is for 2–6 players, not 9"),
         (["--rules", "{bottom: floor}"], "--rules is not JSON"),
         (["--rules", '["floor"]'], "--rules must be a JSON object"),
         (["--rules", '{"bottom": "lava"}'], "bottom must be one of protect, knock_off, floor"),
@@ -116,12 +137,29 @@ def test_the_command_prints_a_summary(tmp_path: Path, capsys: pytest.CaptureFixt
         "--json",
     ]
     assert main(argv) == 0
-    summary = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    assert "warning" not in captured.err
+    summary = json.loads(captured.out)
     assert summary["games"] == 4
     assert summary["by_bot"][0]["label"] == "greedy"
     assert summary["by_bot"][0]["ci95"][1] == pytest.approx(1.0)
     assert len(out.read_text().splitlines()) == 4
     assert main(["tournament", "centrix", "--bots", "nobody", "--games", "1"]) == 2
+
+
+def test_a_game_count_that_cannot_share_the_seats_is_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.jsonl"
+    argv = ["tournament", "centrix", "--bots", "greedy,random", "--games", "3"]
+    assert main([*argv, "--out", str(out), "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "gamenight: warning: 3 games do not share the seats evenly" in err
+    assert "use 2 or 4 games" in err
+    assert len(out.read_text().splitlines()) == 3  # played all the same
+    argv = ["tournament", "centrix", "--bots", "ismcts,greedy,greedy,greedy", "--players", "4"]
+    assert main([*argv, "--games", "2", "--out", str(tmp_path / "no" / "r")]) == 2
+    assert "warning" not in capsys.readouterr().err  # nothing said before a refusal
 
 
 def test_results_are_summarised_again_from_the_file(

@@ -338,7 +338,11 @@ def test_replay_steps_and_rules(client: TestClient, join: Join) -> None:
     assert step1["view"]["hand"] is None
     assert client.get(f"/api/tables/{made['id']}/replay/5").status_code == 404
     rules = client.get("/api/rules/centrix").json()["html"]
-    assert "<h1>Centrix" in rules
+    assert "<h1>Centrix — how to play" in rules  # the players' guide
+    assert "test_" not in rules
+    full = client.get("/api/rules/centrix", params={"part": "full"}).json()["html"]
+    assert "D14 — The bottom of the board" in full  # every decision, exactly
+    assert client.get("/api/rules/centrix", params={"part": "all"}).status_code == 422
     assert client.get("/api/rules/chess").status_code == 404
     korean = client.get("/api/rules/centrix", params={"lang": "ko"}).json()
     assert korean["lang"] == "ko"

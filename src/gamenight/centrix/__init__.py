@@ -22,6 +22,7 @@ from gamenight.centrix.plays import Move, Play, Rotation, parse_play
 from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
 from gamenight.centrix.state import CentrixState, CentrixView, IllegalPlayError
+from gamenight.core.errors import NotationError, RecordError
 
 __all__ = [
     "DECK",
@@ -37,9 +38,11 @@ __all__ = [
     "IllegalPlayError",
     "Layout",
     "Move",
+    "NotationError",
     "Play",
     "Position",
     "PositionError",
+    "RecordError",
     "Rotation",
     "Rules",
     "parse_play",

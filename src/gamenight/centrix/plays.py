@@ -29,6 +29,8 @@ class Rotation(NamedTuple):
     amount: int  # slots clockwise; negative is counter-clockwise
 
     def __str__(self) -> str:
+        if not isinstance(self.amount, int):
+            return f"{self.ring}{self.amount!r}"  # hand-built; still printable in its error
         return f"{self.ring}{self.amount:+d}"
 
 
@@ -37,7 +39,7 @@ class Move(NamedTuple):
     to_square: int
 
     def __str__(self) -> str:
-        return f"{square_name(self.from_square)}-{square_name(self.to_square)}"
+        return f"{square_text(self.from_square)}-{square_text(self.to_square)}"
 
 
 class Play(NamedTuple):
@@ -51,6 +53,15 @@ class Play(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Play:
         return parse_play(text)
+
+
+def square_text(sq: object) -> str:
+    """A square's name, or the value itself when it is no square (messages about a
+    hand-built Move must still print it, and a negative index must not read as a name from
+    the end of the table)."""
+    if isinstance(sq, int) and 0 <= sq <= TOP:
+        return square_name(sq)
+    return repr(sq)
 
 
 def spin_amount(amount: int) -> int:

@@ -1,9 +1,10 @@
 """The one-line position format (Centrix's FEN).
 
-Twelve fields separated by single spaces::
+Thirteen fields separated by single spaces, on one line (wrapped here at field boundaries)::
 
-    ROYG 000000 ..r........./............/............/............/............/............
-    0000 B1G3S,O2R1W3,A B2Y1,G1O1R3 Y3R2...W1 - 6d2c0e51a9b3f744 0 0 0 -,-,-,- playing
+    ROYG a10000 ...yro.r..rg/..g.......o./............/............/............/............
+    0000 R1R3G3,O3Y2S,B2B3W3,O2Y3S W3R2SB3O2R3AY1G3W1G1B1W1W2Y3R2B2B1 AAG1G2O3G2Y1Y2W2O1O1R1
+    b83e90ec17e0aa3c 0 0 4 -,-,-,- playing
 
 1. seats: each seat's pawn colour, in seat order (``ROYG``).
 2. ring offsets: one base-12 digit (0–9, a, b) per ring, ring 1 first: how many slots the
@@ -19,6 +20,13 @@ Twelve fields separated by single spaces::
 9. the seat to move; 10. plays it has made this turn; 11. turns completed.
 12. places by seat (``-`` while unplaced), separated by ``,``; 13. status: ``playing``,
     ``finished``, ``turn_cap`` or ``stalemate``.
+
+Besides its own syntax, a position must be one that play can reach as far as places go
+(D15, D16): a seat with its three pawns on the top has finished, and the seats that finished
+hold places 1, 2, … in the order they did; while playing nobody else is placed, two seats or
+more are unfinished and the seat to move is one of them; ``finished`` leaves exactly one seat
+unfinished, in last place; ``turn_cap`` and ``stalemate`` rank the unfinished seats by pawns
+on the top, then by level sum.
 """
 
 from __future__ import annotations
@@ -26,10 +34,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Colour
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, TOP_LEVEL, Colour
 from gamenight.centrix.cards import DECK, Card, format_cards, parse_cards
 from gamenight.core.errors import NotationError, read_field
+from gamenight.core.outcome import Outcome
 
+PAWNS = 3
 _DIGITS = "0123456789ab"
 _STATUSES = ("playing", "finished", "turn_cap", "stalemate")
 _EMPTY = -1
@@ -120,8 +130,8 @@ class Position:
             raise PositionError(f"top: one digit per seat ({n}), not {top!r}")
         tops = tuple(int(t) for t in top)
         for seat in range(n):
-            if cells.count(seat) + tops[seat] > 3:
-                raise PositionError(f"{players[seat].name.lower()} has more than 3 pawns")
+            if cells.count(seat) + tops[seat] > PAWNS:
+                raise PositionError(f"{players[seat].name.lower()} has more than {PAWNS} pawns")
 
         hand_texts = hands.split(",")
         if len(hand_texts) != n:
@@ -171,6 +181,7 @@ class Position:
             raise PositionError(f"status: one of {', '.join(_STATUSES)}, not {status!r}")
         if (status == "playing") == all(place_values):
             raise PositionError("places: a game in play leaves a seat unplaced; an ended one none")
+        _check_places(players, cells, tops, place_values, status, seat)
         return cls(
             players=players,
             offsets=tuple(_DIGITS.index(d) for d in offsets),
@@ -186,3 +197,82 @@ class Position:
             places=place_values,
             status=status,
         )
+
+
+def _check_places(
+    players: tuple[Colour, ...],
+    cells: list[int],
+    tops: tuple[int, ...],
+    places: tuple[int, ...],
+    status: str,
+    to_move: int,
+) -> None:
+    """Refuse places, top and status that play cannot produce together (D15, D16): such a
+    position would leave the game stuck (a seat to move that may not play, a finished seat
+    still waiting for a place) or report an outcome no game reaches."""
+    n = len(players)
+    names = [c.name.lower() for c in players]
+    finished = [s for s in range(n) if tops[s] == PAWNS]
+    unfinished = [s for s in range(n) if tops[s] < PAWNS]
+    for s in finished:
+        if not places[s]:
+            raise PositionError(
+                f"places: {names[s]} has all {PAWNS} pawns on the top, so it has finished and"
+                " needs a place (D15)"
+            )
+    if sorted(places[s] for s in finished) != list(range(1, len(finished) + 1)):
+        raise PositionError(
+            "places: the seats with all their pawns on the top finished first and hold places"
+            f" 1–{len(finished)} in the order they finished, not "
+            + ",".join(str(places[s]) for s in finished)
+        )
+    if status == "playing":
+        for s in unfinished:
+            if places[s]:
+                raise PositionError(
+                    f"places: {names[s]} has a place but not all {PAWNS} pawns on the top;"
+                    " while playing only finished seats are placed"
+                )
+        if len(unfinished) < 2:
+            raise PositionError(
+                "status: with one seat left unfinished the game is over ('finished', D15),"
+                " not 'playing'"
+            )
+        if places[to_move]:
+            raise PositionError(
+                f"seat to move: {names[to_move]} has finished (place {places[to_move]}); the"
+                " turn passes only to unfinished seats"
+            )
+    elif status == "finished":
+        if len(unfinished) != 1:
+            raise PositionError(
+                "status: 'finished' means every seat but one has all its pawns on the top"
+                f" (D15); here {len(unfinished)} have not"
+            )
+        (last,) = unfinished
+        if places[last] != n:
+            raise PositionError(
+                f"places: {names[last]}, the one seat left unfinished, takes last place ({n}),"
+                f" not {places[last]}"
+            )
+    else:
+        if len(unfinished) < 2:
+            raise PositionError(
+                f"status: a game with one seat left unfinished is 'finished', not {status!r}"
+            )
+        # The engine ranks the unfinished seats exactly so when it ends the game (D16).
+        scores: list[tuple[float, ...]] = [
+            (tops[s], _level_sum(cells, tops, s)) for s in unfinished
+        ]
+        expected = Outcome.places_from_scores(scores, len(finished) + 1)
+        if [places[s] for s in unfinished] != expected:
+            ranked = ", ".join(f"{names[s]} {p}" for s, p in zip(unfinished, expected, strict=True))
+            raise PositionError(
+                f"places: at {status!r} the unfinished seats are ranked by pawns on the top,"
+                f" then by the sum of their levels (D16): {ranked}"
+            )
+
+
+def _level_sum(cells: list[int], tops: tuple[int, ...], seat: int) -> int:
+    on_rings = sum(sq // NUM_SLOTS + 1 for sq, owner in enumerate(cells) if owner == seat)
+    return on_rings + TOP_LEVEL * tops[seat]

@@ -21,18 +21,17 @@ from gamenight.centrix.board import (
     TOP,
     TOP_LEVEL,
     Colour,
-    square_name,
 )
 from gamenight.centrix.cards import DECK, Card
-from gamenight.centrix.plays import Move, Play, Rotation, parse_play, spin_amount
-from gamenight.centrix.position import Position
+from gamenight.centrix.plays import Move, Play, Rotation, parse_play, spin_amount, square_text
+from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and views use it
+from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
-from gamenight.core.errors import IllegalActionError, RulesError
+from gamenight.core.errors import IllegalActionError, NotationError, RulesError
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
 EMPTY = -1
-PAWNS = 3
 HAND_SIZE = 3
 PLAYS_PER_TURN = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -219,9 +218,22 @@ class CentrixState:
 
     @classmethod
     def from_position(cls, text: str, rules: Rules | None = None) -> CentrixState:
-        """The state a position string describes (see docs/rules/centrix.md, "Positions")."""
+        """The state a position string describes (see docs/rules/centrix.md, "Positions").
+
+        Raises PositionError naming the field for text that is malformed or describes a
+        position play cannot reach, including a seat to move that has no legal play under
+        ``rules`` (the turn only ever passes to a seat that can play, D8).
+        """
         position = Position.parse(text)
-        return cls(rules or Rules(), position.players, position)
+        state = cls(rules or Rules(), position.players, position)
+        seat = position.to_move
+        if state.status == PLAYING and not state._has_legal_play(seat):
+            raise PositionError(
+                f"seat to move: {state.players[seat].name.lower()} has no legal play with the"
+                f" hand {_hand_text(state.hands[seat])}, but the turn only passes to a seat"
+                " that can play (D8)"
+            )
+        return state
 
     def _load(self, p: Position) -> None:
         self.cells = list(p.cells)
@@ -387,7 +399,18 @@ class CentrixState:
             self._legal = self._generate() if self.status == PLAYING else ()
         return list(self._legal)
 
-    def is_legal(self, play: Play) -> bool:
+    def is_legal(self, play: Play | str) -> bool:
+        """Whether ``push(play)`` would succeed: ``play`` is a Play or its notation, as
+        ``push`` takes it.
+
+        Never raises: text that does not read as a play is not a legal play, so it gives
+        False like an illegal one (``parse_play`` says what is wrong with it).
+        """
+        if isinstance(play, str):
+            try:
+                play = parse_play(play)
+            except NotationError:
+                return False
         return self._problem(play) is None
 
     def parse_play(self, text: str) -> Play:
@@ -596,6 +619,17 @@ class CentrixState:
         card, rot, move = play
         if not isinstance(card, Card):
             return f"{card!r} is not a card"
+        if rot is not None and not (isinstance(rot, Rotation) and _whole_numbers(rot)):
+            return f"{rot!r} is not a rotation: Rotation(ring, amount) of whole numbers"
+        if move is not None:
+            if not (isinstance(move, Move) and _whole_numbers(move)):
+                return f"{move!r} is not a move: Move(from_square, to_square) of whole numbers"
+            for sq in move:
+                if not 0 <= sq <= TOP:
+                    return (
+                        f"{sq} is not a square: ring squares are 0–{NUM_SQUARES - 1}, off the"
+                        f" board is {OFF} and the top {TOP}"
+                    )
         hand = self.hands[seat]
         if card not in hand:
             return f"{self.players[seat].name.lower()} does not hold {card} (hand: " + (
@@ -626,18 +660,18 @@ class CentrixState:
             if len(mine) + self.top[seat] >= PAWNS:
                 return "you have no pawn off the board"
         elif not 0 <= frm < NUM_SQUARES or cells[frm] != seat:
-            return f"you have no pawn on {_name(frm)}{after}"
+            return f"you have no pawn on {square_text(frm)}{after}"
         groups = self._moves(cells, rows, [frm] if frm != OFF else [], frm == OFF)
         found = next((i for i, group in enumerate(groups) if move in group), None)
         if found is None:
             if frm != OFF and to in _neighbours(frm) and cells[to] != EMPTY:
-                return f"{_name(frm)} cannot bump {_name(to)}: " + (
+                return f"{square_text(frm)} cannot bump {square_text(to)}: " + (
                     self._bump_problem(cells, to, frm) or "no bump there"
                 )
             return (
-                f"{_name(frm)} cannot reach {_name(to)}{after}: a pawn steps to a neighbouring"
-                " empty square, bumps a neighbour, or leapfrogs a line of pawns, always straight"
-                " up, down or sideways"
+                f"{square_text(frm)} cannot reach {square_text(to)}{after}: a pawn steps to a"
+                " neighbouring empty square, bumps a neighbour, or leapfrogs a line of pawns,"
+                " always straight up, down or sideways"
             )
         colour = card.colour
         if colour is None:
@@ -652,7 +686,7 @@ class CentrixState:
             return None
         if found != colour:
             return (
-                f"{_name(to)} is {Colour(found).name.lower()}{after}, "
+                f"{square_text(to)} is {Colour(found).name.lower()}{after}, "
                 f"but {card} moves only onto {colour.name.lower()}"
             )
         return None
@@ -660,7 +694,12 @@ class CentrixState:
     # ---------------------------------------------------------------- push / pop
 
     def push(self, play: Play | str) -> None:
-        """Make a play (a Play or its notation). Raises IllegalPlayError, changing nothing."""
+        """Make a play (a Play or its notation).
+
+        Raises NotationError for text that does not read as a play, and IllegalPlayError for
+        a play the rules do not allow here (also once the game is over, and for anything
+        that is not a well-formed Play); either way the state is unchanged.
+        """
         if isinstance(play, str):
             play = parse_play(play)
         problem = self._problem(play)
@@ -876,5 +915,10 @@ def _neighbours(sq: int) -> tuple[int, ...]:
     return tuple(around)
 
 
-def _name(sq: int) -> str:
-    return square_name(sq) if 0 <= sq <= TOP else repr(sq)
+def _whole_numbers(values: tuple[object, ...]) -> bool:
+    # A Play built by hand may hold anything; bools are ints but never mean a ring or square.
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def _hand_text(hand: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in hand) or "(empty)"

@@ -12,14 +12,21 @@ from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console
+from rich.markup import escape
 
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import Bottom, CentrixState, Colour, Rules
 from gamenight.centrix.perft import divide, perft_stats
 from gamenight.centrix.text import render
-from gamenight.cli.counts import count, seconds
+from gamenight.cli.counts import count, depth, seconds
 from gamenight.cli.files import check_writable, read_text
-from gamenight.core.errors import GamenightError, RecordError, RulesError
+from gamenight.cli.options import check_bot
+from gamenight.core.errors import GamenightError, NotationError, RecordError, RulesError, read_field
+
+BOTTOM_HELP = (
+    "a bump chain that reaches the bottom: protect (is illegal), knock_off (knocks pawns"
+    " off the board) or floor (stops on ring 1) (default %(default)s)"
+)
 
 
 def register(games: Any) -> None:
@@ -29,16 +36,29 @@ def register(games: Any) -> None:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="a game in the terminal against bots")
-    play.add_argument("--players", type=int, default=4, help="2–6 players (default 4)")
+    play.add_argument(
+        "--players", type=int, help="2–6 players (default 4, or one per --colours letter)"
+    )
     play.add_argument("--seat", type=int, default=0, help="your seat, 0 first (default 0)")
     play.add_argument(
         "--colours", help="pawn colours in seat order, letters like RBGY (default: rulebook order)"
     )
-    play.add_argument("--first", type=int, help="the seat that starts: the youngest player")
+    play.add_argument(
+        "--first",
+        type=int,
+        help="the seat that starts: the youngest player (default: asked; 0 without a terminal)",
+    )
     play.add_argument("--seed", type=int, help="seed for the shuffle (default: random)")
-    play.add_argument("--bottom", choices=[b.value for b in Bottom], default="protect")
+    play.add_argument(
+        "--bottom",
+        choices=[b.value for b in Bottom],
+        default="protect",
+        help=BOTTOM_HELP,
+    )
     play.add_argument("--max-turns", type=count, help="end the game after this many turns")
     play.add_argument("--save", type=Path, help="write the game record here at the end")
+    # Color City's play calls this --record; either spelling works on both commands.
+    play.add_argument("--record", dest="save", type=Path, help=argparse.SUPPRESS)
     play.add_argument(
         "--bot",
         default="level2",
@@ -47,22 +67,32 @@ def register(games: Any) -> None:
     play.set_defaults(run=run_play)
 
     replay = commands.add_parser("replay", help="step through a game record")
-    replay.add_argument("record", type=Path)
+    replay.add_argument("record", type=Path, help="a game record (JSON), as --save writes")
     replay.set_defaults(run=run_replay)
 
     perft = commands.add_parser("perft", help="count play sequences from a position")
     perft.add_argument("position", help="a position string, or 'new' for a 4-player start")
-    perft.add_argument("depth", type=int)
+    perft.add_argument("depth", type=depth, help="plays per sequence, 0 or more")
     perft.add_argument("--divide", action="store_true", help="one count per first play")
-    perft.add_argument("--bottom", choices=[b.value for b in Bottom], default="protect")
+    perft.add_argument(
+        "--bottom",
+        choices=[b.value for b in Bottom],
+        default="protect",
+        help=BOTTOM_HELP,
+    )
     perft.set_defaults(run=run_perft)
 
     bench = commands.add_parser("bench", help="measure play generation and random games")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--games", type=count, default=20, help="random games per player count")
-    bench.add_argument("--positions", type=count, default=60, help="sampled positions")
     bench.add_argument(
-        "--bot-positions", type=count, default=12, help="4-player midgame positions for the bots"
+        "--games", type=count, default=20, help="random games per player count (default 20)"
+    )
+    bench.add_argument("--positions", type=count, default=60, help="sampled positions (default 60)")
+    bench.add_argument(
+        "--bot-positions",
+        type=count,
+        default=12,
+        help="4-player midgame positions for the bots (default 12)",
     )
     bench.add_argument(
         "--think", type=seconds, default=0.25, help="ISMCTS seconds per decision (default 0.25)"
@@ -76,15 +106,26 @@ def register(games: Any) -> None:
 
 
 def run_play(ns: argparse.Namespace) -> int:
-    colours: Any = ns.players
+    bot_spec = game_bots("centrix")
+    colours: Any = 4 if ns.players is None else ns.players
     if ns.colours:
-        colours = [Colour.from_letter(c) for c in ns.colours]
-    rules = Rules(bottom=Bottom(ns.bottom), max_turns=ns.max_turns)
-    count = ns.players if not ns.colours else len(colours)
+        colours = read_field("--colours", _read_colours, ns.colours, NotationError)
+        if ns.players is not None and ns.players != len(colours):
+            raise RulesError(
+                f"--players {ns.players} but --colours {ns.colours} is {len(colours)} pawn"
+                " colours: give only one of them, or make them agree"
+            )
+    count = colours if isinstance(colours, int) else len(colours)
+    low, high = bot_spec.min_players, bot_spec.max_players
+    if not low <= count <= high:
+        option = "--colours" if ns.colours else "--players"
+        raise RulesError(f"{option}: Centrix is for {low}–{high} players, not {count}")
     if not 0 <= ns.seat < count:
         raise RulesError(f"--seat must be 0–{count - 1}, not {ns.seat}")
-    bot_spec = game_bots("centrix")
-    bot_spec.bot(ns.bot)  # a bad spec fails before any question
+    if ns.first is not None and not 0 <= ns.first < count:
+        raise RulesError(f"--first must be 0–{count - 1}, not {ns.first}")
+    rules = Rules(bottom=Bottom(ns.bottom), max_turns=ns.max_turns)
+    check_bot(bot_spec, ns.bot)  # a bad spec fails before any question
     if ns.save:
         check_writable(ns.save)
     console = Console()
@@ -99,13 +140,17 @@ def run_play(ns: argparse.Namespace) -> int:
         f"Centrix, {count} players. You play [bold]{state.players[ns.seat].name.lower()}[/]. "
         "Type a play's number or its notation; 'undo', 'help' or 'quit'."
     )
+    # Below, everything printed that is not our own markup goes through escape(): plays,
+    # paths and messages may hold brackets, which Rich would read as (broken) markup.
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
         if seat != ns.seat:
             play = bots[seat].choose(state.view(seat))
             state.push(play)
-            console.print(f"  {names[seat]} ({state.players[seat].name.lower()}): {play}")
+            console.print(
+                f"  {names[seat]} ({state.players[seat].name.lower()}): {escape(str(play))}"
+            )
             continue
         console.print(render(state, seat=ns.seat))
         if not _human_turn(console, state, ns.seat):
@@ -121,22 +166,35 @@ def run_play(ns: argparse.Namespace) -> int:
         )
     if ns.save:
         ns.save.write_text(state.record(names).to_json())
-        console.print(f"Record written to {ns.save}")
+        console.print(f"Record written to {escape(str(ns.save))}")
     return 0
+
+
+def _read_colours(letters: str) -> list[Colour]:
+    colours = [Colour.from_letter(c) for c in letters]
+    twice = sorted({c.letter for c in colours if colours.count(c) > 1})
+    if twice:
+        raise RulesError(f"each player needs a colour of their own, not {', '.join(twice)} twice")
+    return colours
 
 
 def _ask_first(console: Console, count: int) -> int:
     if not sys.stdin.isatty():
         return 0
     answer = console.input(f"Who is the youngest and starts? Seat 0–{count - 1} [0]: ").strip()
-    return int(answer) if answer.isdigit() and int(answer) < count else 0
+    # isdecimal, not isdigit: int() cannot read digits like '²'.
+    return int(answer) if answer.isdecimal() and int(answer) < count else 0
 
 
 def _human_turn(console: Console, state: CentrixState, seat: int) -> bool:
     """One play of the human; False when they quit."""
     undo_floor = len(state.plays) - state.plays_done
     legal = state.legal_plays()
-    console.print(Columns([f"[dim]{i + 1:>3}[/] {p}" for i, p in enumerate(legal)], padding=(0, 2)))
+    console.print(
+        Columns(
+            [f"[dim]{i + 1:>3}[/] {escape(str(p))}" for i, p in enumerate(legal)], padding=(0, 2)
+        )
+    )
     while True:
         try:
             answer = console.input(f"[bold]play ({state.plays_left} left)>[/] ").strip()
@@ -146,24 +204,32 @@ def _human_turn(console: Console, state: CentrixState, seat: int) -> bool:
             return False
         if answer in ("help", "?"):
             console.print(
-                "Notation: card [ring±n] [from-to], e.g. 'R2 3+2 c3-d3', 'A off-c1', "
-                "'S 6-5 b6-top'. Squares: slot a–l and ring 1–6, or off / top."
+                escape(
+                    f"A play's number from the list (1–{len(legal)}), or its notation: "
+                    "card [ring±n] [from-to], e.g. 'R2 3+2 c3-d3', 'A off-c1', "
+                    "'S 6-5 b6-top'. Squares: slot a–l and ring 1–6, or off / top. "
+                    "'undo' takes back a play of this turn, 'quit' leaves the game."
+                )
             )
             continue
         if answer == "undo":
             if len(state.plays) > undo_floor and state.to_move == seat:
-                console.print(f"took back {state.pop()}")
+                console.print(f"took back {escape(str(state.pop()))}")
                 return True
             console.print("nothing of this turn to take back")
             continue
         try:
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                state.push(legal[int(answer) - 1])
+            # isdecimal, not isdigit: int() cannot read digits like '²'.
+            if answer.isdecimal():
+                number = int(answer)
+                if not 1 <= number <= len(legal):
+                    raise NotationError(f"there is no play {number}: choose 1–{len(legal)}")
+                state.push(legal[number - 1])
             else:
                 state.push(state.parse_play(answer))
             return True
         except GamenightError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
 
 
 # ---------------------------------------------------------------- replay
@@ -185,7 +251,7 @@ def run_replay(ns: argparse.Namespace) -> int:
                 break
             state.push(plays[index])
             index += 1
-            console.print(f"{index}. {plays[index - 1]}")
+            console.print(f"{index}. {escape(str(plays[index - 1]))}")
             continue
         answer = console.input(
             f"[dim]{index}/{len(plays)}[/] Enter next, b back, number to jump, q quit> "
@@ -195,7 +261,7 @@ def run_replay(ns: argparse.Namespace) -> int:
         target = index + 1
         if answer == "b":
             target = index - 1
-        elif answer.isdigit():
+        elif answer.isdecimal():
             target = int(answer)
         target = max(0, min(len(plays), target))
         while index < target:
@@ -206,11 +272,13 @@ def run_replay(ns: argparse.Namespace) -> int:
             index -= 1
         console.print(render(state))
         if index:
-            console.print(f"last play: {plays[index - 1]}")
+            console.print(f"last play: {escape(str(plays[index - 1]))}")
     if not interactive:
         console.print(render(state))
     if state.outcome is not None and index == len(plays):
-        console.print(f"Places by seat: {list(state.outcome.places)} ({state.outcome.reason})")
+        console.print(
+            escape(f"Places by seat: {list(state.outcome.places)} ({state.outcome.reason})")
+        )
     return 0
 
 
@@ -223,6 +291,9 @@ def run_perft(ns: argparse.Namespace) -> int:
         state = CentrixState.new(4, seed=0, rules=rules)
     else:
         state = CentrixState.from_position(ns.position, rules)
+    if ns.divide and ns.depth < 1:
+        # divide splits by the first play, and depth 0 has none.
+        raise RulesError("--divide needs a depth of 1 or more")
     start = time.perf_counter()
     if ns.divide:
         rows = divide(state, ns.depth)

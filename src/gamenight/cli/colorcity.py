@@ -8,12 +8,17 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from gamenight.cli.counts import count
 from gamenight.cli.files import check_writable, read_text
-from gamenight.core.errors import GamenightError, RecordError
+from gamenight.cli.options import check_bot
+from gamenight.core.errors import GamenightError, NotationError, RecordError, read_field
+
+QUIT = ("quit", "q", "exit")
+UNFINISHED = "Game left unfinished."
 
 
 def register(games: Any) -> None:
@@ -24,23 +29,35 @@ def register(games: Any) -> None:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="play against a bot in the terminal")
-    play.add_argument("--seed", type=int, default=None, help="the game's seed")
-    play.add_argument("--gang", default="green", help="your gang: green or purple")
-    play.add_argument("--first", default="green", help="the gang that starts")
-    play.add_argument("--skill", default="normal", help="your hand: exact/steady/normal/shaky")
-    play.add_argument("--bot-skill", default="normal", help="the bot's hand")
+    play.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
+    play.add_argument(
+        "--gang", default="green", help="your gang: green or purple (default %(default)s)"
+    )
+    play.add_argument("--first", default="green", help="the gang that starts (default %(default)s)")
+    play.add_argument(
+        "--skill",
+        default="normal",
+        help="your hand: exact/steady/normal/shaky (default %(default)s)",
+    )
+    play.add_argument(
+        "--bot-skill", default="normal", help="the bot's hand, as --skill (default %(default)s)"
+    )
     play.add_argument(
         "--bot",
         default="level2",
         help="the bot: level1 (random) to level5, or a spec like planner (default level2)",
     )
-    play.add_argument("--max-turns", type=count, default=None, help="end the game at this turn")
+    play.add_argument(
+        "--max-turns", type=count, default=None, help="end the game at this turn (default: none)"
+    )
     play.add_argument("--record", type=Path, default=None, help="write the game's record here")
+    # Centrix's play calls this --save; either spelling works on both commands.
+    play.add_argument("--save", dest="record", type=Path, help=argparse.SUPPRESS)
     play.add_argument("--plain", action="store_true", help="no colours")
     play.set_defaults(run=_play)
 
     rep = commands.add_parser("replay", help="replay a JSON record and show the final city")
-    rep.add_argument("record", type=Path)
+    rep.add_argument("record", type=Path, help="a game record (JSON), as --record writes")
     rep.add_argument("--plain", action="store_true", help="no colours")
     rep.set_defaults(run=_replay)
 
@@ -49,7 +66,9 @@ def register(games: Any) -> None:
     bench.add_argument(
         "--convergence", action="store_true", help="also print the time-step convergence table"
     )
-    bench.add_argument("--repeat", type=count, default=3, help="timing rounds (best is kept)")
+    bench.add_argument(
+        "--repeat", type=count, default=3, help="timing rounds, the best is kept (default 3)"
+    )
     bench.set_defaults(run=_bench)
 
     aims = commands.add_parser(
@@ -59,12 +78,22 @@ def register(games: Any) -> None:
         " alternating) and counts, over its pitches, how often the cube covered the target"
         " square of its plan; also its wins, lost cubes and seconds per decision.",
     )
-    aims.add_argument("--games", type=count, default=20)
-    aims.add_argument("--planner", default="planner", help="a Planner spec, e.g. planner:480it")
-    aims.add_argument("--opponent", default="random", help="the other bot's spec")
-    aims.add_argument("--skill", default="normal", help="both hands: exact/steady/normal/shaky")
-    aims.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    aims.add_argument("--workers", type=count, default=1, help="local processes")
+    aims.add_argument("--games", type=count, default=20, help="games to play (default 20)")
+    aims.add_argument(
+        "--planner",
+        default="planner",
+        help="a Planner spec, e.g. planner:480it (default %(default)s)",
+    )
+    aims.add_argument(
+        "--opponent", default="random", help="the other bot's spec (default %(default)s)"
+    )
+    aims.add_argument(
+        "--skill",
+        default="normal",
+        help="both hands: exact/steady/normal/shaky (default %(default)s)",
+    )
+    aims.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    aims.add_argument("--workers", type=count, default=1, help="local processes (default 1)")
     aims.set_defaults(run=_aim)
 
 
@@ -81,14 +110,25 @@ def _show(state: Any, plain: bool, out: TextIO) -> None:
 
 def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     from gamenight.bots.registry import game_bots
-    from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, covered_squares
+    from gamenight.colorcity import (
+        ColorCityState,
+        Decision,
+        Gang,
+        Pitch,
+        Shot,
+        Skill,
+        covered_squares,
+    )
     from gamenight.colorcity.record import to_record
 
     inp = inp or sys.stdin
     out = out or sys.stdout
-    me = Gang.parse(ns.gang)
+    me = read_field("--gang", Gang.parse, ns.gang, NotationError)
+    first = read_field("--first", Gang.parse, ns.first, NotationError)
+    skill = read_field("--skill", Skill.parse, ns.skill, NotationError)
+    bot_skill = read_field("--bot-skill", Skill.parse, ns.bot_skill, NotationError)
     bot_spec = game_bots("colorcity")
-    bot_spec.bot(ns.bot)  # a bad spec fails before the game starts
+    check_bot(bot_spec, ns.bot)  # a bad spec fails before the game starts
     if ns.record:
         check_writable(ns.record)
     table = None
@@ -96,25 +136,33 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         from gamenight.colorcity.table import Table
 
         table = Table(max_turns=ns.max_turns)
-    seats = [(me, ns.skill), (me.other, ns.bot_skill)]
+    seats = [(me, skill), (me.other, bot_skill)]
     if me is Gang.PURPLE:
         seats.reverse()
-    state = ColorCityState.new(seed=ns.seed, first=ns.first, seats=seats, table=table)
+    state = ColorCityState.new(seed=ns.seed, first=first, seats=seats, table=table)
     bot = bot_spec.bot(ns.bot, state.seed)
-    print(
-        "Color City. A shot is: position (mm, + to your right, within ±"
+    guide = (
+        "A shot is: position (mm, + to your right, within ±"
         f"{state.table.launch_half_width:g}), direction (degrees, + to your left, ±60),"
         " speed (m/s, 0.1–3; about 1.0–1.7 reaches the city) and optional spin (rad/s,"
-        " + counter-clockwise). Example: 0 0 1.3 0. Type 'quit' to stop.",
-        file=out,
+        " + counter-clockwise). Example: 0 0 1.3 0."
     )
+    print(f"Color City. {guide} Type 'help' or 'quit'.", file=out)
 
     def ask(prompt: str) -> str | None:
-        print(prompt, end="", file=out, flush=True)
-        line = inp.readline()
-        if not line:
-            return None
-        return line.strip()
+        """The next answer; None at the end of input or on 'quit'."""
+        while True:
+            print(prompt, end="", file=out, flush=True)
+            line = inp.readline()
+            if not line or line.strip().lower() in QUIT:
+                return None
+            if line.strip().lower() not in ("help", "?"):
+                return line.strip()
+            print(
+                f"  {guide} At 'Pitch it?', Enter or y pitches the shot and n lets you choose"
+                " another. 'quit' leaves the game.",
+                file=out,
+            )
 
     while not state.is_over:
         _show(state, ns.plain, out)
@@ -128,7 +176,8 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         if state.expects() == "decision":
             choices = [d.value for d in state.legal_decisions()]
             line = ask(f"Power? ({' / '.join(choices)}) > ")
-            if line is None or line == "quit":
+            if line is None:
+                print(UNFINISHED, file=out)
                 return 0
             try:
                 state.push(Decision.parse(line))
@@ -136,7 +185,8 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
                 print(f"  {exc}", file=out)
             continue
         line = ask("Your shot > ")
-        if line is None or line == "quit":
+        if line is None:
+            print(UNFINISHED, file=out)
             return 0
         try:
             shot = Shot.parse(line).check(state.table)
@@ -155,10 +205,11 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             f" covering {where}.",
             file=out,
         )
-        confirm = ask("  Pitch it? [Y/n] ")
+        confirm = _confirm(ask, out)
         if confirm is None:
+            print(UNFINISHED, file=out)
             return 0
-        if confirm.lower() not in ("", "y", "yes"):
+        if not confirm:
             continue
         pitch = state.push(shot)
         assert isinstance(pitch, Pitch)
@@ -174,6 +225,20 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         ns.record.write_text(to_record(state).to_json() + "\n", encoding="utf-8")
         print(f"Record written to {ns.record}.", file=out)
     return 0
+
+
+def _confirm(ask: Callable[[str], str | None], out: TextIO) -> bool | None:
+    """True to pitch the shot, False to choose another, None to leave the game."""
+    while True:
+        answer = ask("  Pitch it? [Y/n] ")
+        if answer is None:
+            return None
+        if answer.lower() in ("", "y", "yes"):
+            return True
+        if answer.lower() in ("n", "no"):
+            return False
+        # Asked again rather than read as no: a typo should not throw the aimed shot away.
+        print(f"  {answer!r}: answer y (or Enter) to pitch it, n to choose another", file=out)
 
 
 def _describe(action: Any) -> str:

@@ -8,13 +8,7 @@ import math
 
 def count(text: str) -> int:
     """A whole number ≥ 1: games, workers, rounds, positions."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+    return _at_least(1, text)
 
 
 def seconds(text: str) -> float:
@@ -25,4 +19,19 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def depth(text: str) -> int:
+    """A search depth ≥ 0: depth 0 is the position itself, one sequence."""
+    return _at_least(0, text)
+
+
+def _at_least(least: int, text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
     return value

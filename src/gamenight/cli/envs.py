@@ -24,15 +24,25 @@ def register(commands: Any) -> None:
     compare = sub.add_parser(
         "compare", help="gamenight ISMCTS vs OpenSpiel's ISMCTSBot on Centrix, equal time"
     )
-    compare.add_argument("--games", type=count, default=100)
-    compare.add_argument("--seconds", type=seconds, default=0.25, help="per decision")
-    compare.add_argument("--workers", type=count, default=1)
-    compare.add_argument("--seed", type=int, default=2026)
-    compare.add_argument("--max-turns", type=count, default=200, help="the rules' turn cap")
+    compare.add_argument("--games", type=count, default=100, help="games (default %(default)s)")
+    compare.add_argument(
+        "--seconds", type=seconds, default=0.25, help="per decision (default %(default)s)"
+    )
+    compare.add_argument(
+        "--workers", type=count, default=1, help="local processes (default %(default)s)"
+    )
+    compare.add_argument(
+        "--seed", type=int, default=2026, help="seed of the run (default %(default)s)"
+    )
+    compare.add_argument(
+        "--max-turns", type=count, default=200, help="the rules' turn cap (default %(default)s)"
+    )
     compare.add_argument("--out", help="JSON file of every game and the summary")
     compare.set_defaults(run=_compare)
     bench = sub.add_parser("bench", help="steps per second: native engine and each adapter")
-    bench.add_argument("--seconds", type=seconds, default=3.0, help="per measurement")
+    bench.add_argument(
+        "--seconds", type=seconds, default=3.0, help="per measurement (default %(default)s)"
+    )
     bench.set_defaults(run=_bench)
 
 

@@ -14,8 +14,10 @@ def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "serve", help="the web app: play in the browser (default http://127.0.0.1:8000)"
     )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default %(default)s)"
+    )
+    parser.add_argument("--port", type=int, default=8000, help="0–65535 (default %(default)s)")
     parser.add_argument("--data-dir", type=Path, help="where the SQLite database lives")
     parser.add_argument("--open", action="store_true", help="open a browser, if there is one")
     parser.set_defaults(run=run)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +12,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from gamenight.bots.registry import game_bots
 from gamenight.cli.counts import count
 from gamenight.cli.files import check_writable, read_text
-from gamenight.core.errors import NotationError
-from gamenight.tournament import GameResult, Summary, Tournament, summarise
+from gamenight.cli.options import check_bot
+from gamenight.core.errors import NotationError, RulesError
+from gamenight.tournament import GameResult, Summary, Tournament, rotation, summarise
 
 
 def register(commands: Any) -> None:
@@ -24,14 +27,27 @@ def register(commands: Any) -> None:
         description="Every bot entry plays every seat equally often (list a bot twice to "
         "field it twice). Results are appended to a JSON-lines file.",
     )
-    parser.add_argument("game", choices=["centrix", "colorcity"])
+    parser.add_argument("game", choices=["centrix", "colorcity"], help="the game to play")
     parser.add_argument(
-        "--bots", required=True, help="comma-separated bot specs, e.g. ismcts:0.25s,greedy"
+        "--bots",
+        required=True,
+        help="comma-separated bot specs or levels, e.g. ismcts:0.25s,greedy or level3,level1",
     )
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=count, default=100)
-    parser.add_argument("--workers", type=count, default=1, help="local processes")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the game seeds")
+    parser.add_argument(
+        "--players", type=int, default=2, help="players per game (default %(default)s)"
+    )
+    parser.add_argument(
+        "--games",
+        type=count,
+        default=100,
+        help="games to play, best a multiple of the number of bots (default %(default)s)",
+    )
+    parser.add_argument(
+        "--workers", type=count, default=1, help="local processes (default %(default)s)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the game seeds (default %(default)s)"
+    )
     parser.add_argument("--out", type=Path, help="JSON-lines results (default: results-*.jsonl)")
     parser.add_argument("--rules", help='rules as JSON, e.g. \'{"bottom": "floor"}\'')
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -40,7 +56,7 @@ def register(commands: Any) -> None:
     results = commands.add_parser(
         "results", help="the summary of tournament results (JSON lines) written earlier"
     )
-    results.add_argument("files", type=Path, nargs="+")
+    results.add_argument("files", type=Path, nargs="+", help="results files a tournament wrote")
     results.add_argument("--json", action="store_true", help="print the summary as JSON")
     results.set_defaults(run=run_results)
 
@@ -60,12 +76,31 @@ def run_results(ns: argparse.Namespace) -> int:
 def run(ns: argparse.Namespace) -> int:
     rules = read_rules(ns.rules) if ns.rules else None
     bots = [b for b in ns.bots.split(",") if b.strip()]
+    if not bots:
+        raise NotationError(f"--bots names no bot: {ns.bots!r}")
+    spec = game_bots(ns.game)
+    low, high = spec.min_players, spec.max_players
+    if not low <= ns.players <= high:
+        seats = f"{low}" if low == high else f"{low}–{high}"
+        raise RulesError(f"--players: {ns.game} is for {seats} players, not {ns.players}")
+    for entry in bots:
+        check_bot(spec, entry, "--bots")
     try:
         tournament = Tournament(ns.game, bots, ns.players, ns.games, ns.seed, rules)
     except ValueError as exc:
         raise NotationError(str(exc)) from exc
     out = ns.out or Path(f"results-{ns.game}-{ns.players}p-seed{ns.seed}.jsonl")
     check_writable(out)
+    period = rotation(bots)
+    if ns.games % period:
+        # A warning, not a refusal: an uneven share is only a small bias on a long run.
+        below, above = ns.games // period * period, -(-ns.games // period) * period
+        multiple = f"{below} or {above}" if below else f"{above}"
+        print(
+            f"gamenight: warning: {ns.games} games do not share the seats evenly among the"
+            f" bots (the seating repeats every {period} games): use {multiple} games for that",
+            file=sys.stderr,
+        )
     console = Console(stderr=True)
     with Progress(
         "[progress.description]{task.description}",

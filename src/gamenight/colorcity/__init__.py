@@ -25,6 +25,7 @@ from gamenight.colorcity.shots import (
 )
 from gamenight.colorcity.state import ColorCityState, ColorCityView, Phase, winning_sets
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
+from gamenight.core.errors import IllegalActionError, NotationError, RecordError
 
 __all__ = [
     "DEFAULT_TABLE",
@@ -34,12 +35,15 @@ __all__ = [
     "Decision",
     "Flick",
     "Gang",
+    "IllegalActionError",
     "Noise",
+    "NotationError",
     "Phase",
     "Pitch",
     "Pose",
     "Position",
     "PositionError",
+    "RecordError",
     "Shot",
     "ShotError",
     "Skill",

@@ -19,7 +19,7 @@ from typing import Any
 from gamenight.colorcity.actions import Decision, Pitch, parse_action
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.physics import Flick, Pose
-from gamenight.colorcity.position import EMPTY, Position
+from gamenight.colorcity.position import EMPTY, Position, PositionError
 from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, predict
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
 from gamenight.core.errors import IllegalActionError, RulesError
@@ -166,7 +166,16 @@ class ColorCityState:
 
     @classmethod
     def from_position(cls, text: str, table: Table | None = None) -> ColorCityState:
-        return cls(table or DEFAULT_TABLE, Position.parse(text))
+        """The state a position string describes, on ``table`` (default: the rulebook's).
+
+        Raises PositionError naming the field for text that is malformed, that does not fit
+        the table, or that describes a game still running that play cannot reach: a gang
+        without cubes, a completed line or block, or a power phase for a spent power.
+        """
+        table = table or DEFAULT_TABLE
+        position = Position.parse(text)
+        _check_position(position, table)
+        return cls(table, position)
 
     def _load(self, p: Position) -> None:
         self.cells = list(p.cells)
@@ -505,6 +514,45 @@ class ColorCityState:
 
 
 POWER_OF_INDEX = {Decision.LUCKY_DAY: 0, Decision.PURPLE_PAIN: 1}
+
+
+def _check_position(position: Position, table: Table) -> None:
+    """Refuse a position that does not fit ``table``, or a running game that the victory
+    check (D11) would already have ended or whose power phase could not be open (D6): such
+    a game would play on past its end."""
+    side = table.city_size
+    if len(position.cells) != table.num_squares:
+        raise PositionError(
+            f"city: the table's city is {side}×{side} squares, not {position.size}×{position.size}"
+        )
+    for gang in Gang:
+        if position.cubes[gang] > table.cubes_per_gang:
+            raise PositionError(
+                f"cubes: a gang has at most {table.cubes_per_gang} cubes; {gang.label} has"
+                f" {position.cubes[gang]}"
+            )
+    if position.phase == Phase.OVER.value:
+        return
+    for gang in Gang:
+        if position.cubes[gang] == 0:
+            raise PositionError(
+                f"cubes: {gang.label} has no cube left, so it is eliminated and the game is"
+                " over (D11); a game still running has cubes on both sides"
+            )
+    for reason, squares in winning_sets(side):
+        first = position.cells[squares[0]]
+        if first != EMPTY and all(position.cells[s] == first for s in squares):
+            shape = f"row or column of {side}" if reason == "line" else f"{BLOCK}×{BLOCK} block"
+            raise PositionError(
+                f"city: {Gang(first).label} has a full {shape}, so it has won (D11); a game"
+                " still running has none"
+            )
+    if position.phase == Phase.POWER.value:
+        mover = position.to_move
+        if not position.powers[mover]:
+            raise PositionError(
+                f"phase: {mover.label}'s power is spent, so there is no power phase (D6)"
+            )
 
 
 def _seats(

@@ -62,6 +62,18 @@ def schedule(bots: list[str], players: int, games: int) -> list[list[str]]:
     return [[bots[(g + seat) % k] for seat in range(players)] for g in range(games)]
 
 
+def rotation(bots: list[str]) -> int:
+    """The fewest games after which :func:`schedule` has seated every bot entry in every
+    seat equally often; only a multiple of it shares the seats evenly. Repeated entries can
+    shorten it (``a,b,a,b`` repeats after 2 games)."""
+    k = len(bots)
+    return next(
+        p
+        for p in range(1, k + 1)
+        if k % p == 0 and all(bots[i] == bots[(i + p) % k] for i in range(k))
+    )
+
+
 def play_game(
     game: str,
     lineup: list[str],
@@ -117,6 +129,8 @@ class Tournament:
             raise ValueError(f"{self.game} is for {count} players, not {self.players}")
         if self.games < 1:
             raise ValueError(f"a tournament needs at least one game, not {self.games}")
+        if not self.bots:
+            raise ValueError("a tournament needs at least one bot")
         # Bad bot specs and bad rules fail here, before any game starts.
         for entry in self.bots:
             spec.bot(entry, 0)

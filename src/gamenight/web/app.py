@@ -22,7 +22,7 @@ from gamenight.core.errors import GamenightError
 from gamenight.core.validation import describe
 from gamenight.web import protocol
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
-from gamenight.web.rules import rules_html
+from gamenight.web.rules import Part, rules_html
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
 from gamenight.web.tables import Connection, LiveTable, SeatKeyError, TableError, TableManager
@@ -174,11 +174,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         }
 
     @app.get("/api/rules/{game}")
-    async def rules(game: str, lang: str = "en") -> dict[str, str]:
+    async def rules(game: str, lang: str = "en", part: Part = "guide") -> dict[str, str]:
+        """The players' guide to ``game`` (``part=full``: every rule decision, exactly)."""
         try:
-            html = rules_html(game, lang)
+            html = rules_html(game, lang, part)
             # Which language came back, so the page can say when it fell back to English.
-            served = lang if lang != "en" and html != rules_html(game, "en") else "en"
+            served = lang if lang != "en" and html != rules_html(game, "en", part) else "en"
             return {"html": html, "lang": served}
         except KeyError:
             raise HTTPException(404, f"no rules for {game!r}") from None

@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from gamenight.bots.colorcity import aim
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState, Colour, Play, Rules, square_name
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS
@@ -329,6 +330,7 @@ class ColorCityGame(WebGame):
                 "min_speed": t.min_speed,
                 "max_speed": t.max_speed,
                 "max_spin": t.max_spin,
+                "city_speeds": city_speeds(t),
             },
             "log": [str(a) for a in state.actions],
             "svg": colorcity_svg(state, width=520),
@@ -345,6 +347,13 @@ class ColorCityGame(WebGame):
             "covered": [state.table.square_name(q) for q in state.covered(flick.pose)],
             "path": [[round(r[1], 1), round(r[2], 1)] for r in flick.trajectory.tolist()[::3]],
         }
+
+
+def city_speeds(table: Table) -> list[float]:
+    """The textbook speeds of a straight flick to the city's near and far edges: the drag
+    control spends most of its pull between them, where a shot can paint something."""
+    edges = (-table.city_half, table.city_half)
+    return [round(aim(table, Gang.GREEN, 0.0, y).speed, 3) for y in edges]
 
 
 def _frames(rows: list[list[float]]) -> list[list[float]]:

@@ -147,6 +147,8 @@ export function create(ctx) {
   let previewAnimation = null;
   let actedWithPreview = null; // the rotation already on screen when we sent our play
   let revealed = null; // hot seat: the seat whose hand was last revealed on this device
+  let inFlight = false; // a play of ours is on its way to the server
+  let focusLost = false; // the keyboard focus was on a button a drawing took away
 
   const banner = el("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" });
   const board = el("div", { class: "board centrix-board-box", id: "board" });
@@ -182,6 +184,38 @@ export function create(ctx) {
     const target = event.target.closest("[data-square]");
     if (target) clickSquare(target.dataset.square, target);
   });
+  // Escape steps out of a half-made play, as the Cancel link does.
+  root.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && sel.card && !document.querySelector(".overlay")) chooseCard(null);
+  });
+
+  /** Run ``draw``, which rebuilds buttons, and give the keyboard focus back to the button
+   * that stands where the focused one stood (the same card, rotation, pawn or square);
+   * if it is gone, to the first card that can be played, so keyboard players never land
+   * back at the top of the page. */
+  function keepFocus(draw) {
+    const active = document.activeElement;
+    const inside = Boolean(active) && root.contains(active);
+    // Focus lost by an earlier drawing (nothing to take it then, e.g. while a play was on
+    // its way) is given back by the next one.
+    const wanted = inside || (focusLost && (!active || active === document.body));
+    const key = inside ? focusSelector(active) : null;
+    draw();
+    if (!wanted || (inside && root.contains(active))) return;
+    const again = (key && root.querySelector(`${key}:not([disabled])`))
+      || root.querySelector(".play-card:not([disabled])")
+      || root.querySelector("#choices button");
+    again?.focus();
+    focusLost = !again;
+  }
+
+  function focusSelector(node) {
+    for (const name of ["card", "rotation", "from", "to", "tray", "decision"]) {
+      const value = node.dataset?.[name];
+      if (value !== undefined) return `[data-${name}="${CSS.escape(value)}"]`;
+    }
+    return node.id ? `#${CSS.escape(node.id)}` : null;
+  }
 
   // ---------------------------------------------------------------- helpers
 
@@ -226,6 +260,7 @@ export function create(ctx) {
     actedWithPreview = null;
     previewing = null;
     previewMarkup = null;
+    inFlight = false;
     msg = message;
     if (!previous || previous.version !== message.version || previous.actor !== message.actor) {
       sel = { card: null, rotation: undefined, from: null };
@@ -253,7 +288,10 @@ export function create(ctx) {
   }
 
   function render() {
-    if (!msg) return;
+    if (msg) keepFocus(renderAll);
+  }
+
+  function renderAll() {
     const v = msg.view;
     if (!previewing) setBoard(v.svg);
     renderBanner();
@@ -297,7 +335,7 @@ export function create(ctx) {
       return el("button", {
         type: "button", class: `play-card ${cardClass(card)}`, "data-card": card, "data-index": i,
         "aria-pressed": String(sel.card === card), "aria-label": cardLabel(card),
-        disabled: !playable, onclick: () => chooseCard(card),
+        disabled: !playable || inFlight, onclick: () => chooseCard(card),
       }, cardFace(card));
     }));
   }
@@ -425,10 +463,12 @@ export function create(ctx) {
       const rotations = unique(plays.map((p) => p.rotation));
       if (rotations.length === 1 && rotations[0] === null) sel.rotation = null;
     }
-    renderHand();
-    renderChoices();
-    renderTrays();
-    highlight();
+    keepFocus(() => {
+      renderHand();
+      renderChoices();
+      renderTrays();
+      highlight();
+    });
   }
 
   function chooseRotation(rotation) {
@@ -444,9 +484,11 @@ export function create(ctx) {
       }
     }
     sel = { card: sel.card, rotation, from: null };
-    renderChoices();
-    renderTrays();
-    highlight();
+    keepFocus(() => {
+      renderChoices();
+      renderTrays();
+      highlight();
+    });
   }
 
   function showPreview(rotation) {
@@ -466,20 +508,36 @@ export function create(ctx) {
 
   function chooseFrom(from) {
     sel.from = from;
-    renderChoices();
-    renderTrays();
+    keepFocus(() => {
+      renderChoices();
+      renderTrays();
+    });
     highlight();
   }
 
   function play(p) {
+    if (!send({ type: "act", seat: mySeat(msg), action: p.notation })) return;
     actedWithPreview = p.rotation;
-    send({ type: "act", seat: mySeat(msg), action: p.notation });
+    // Until the server answers, the hand on screen is the one before this play: it takes
+    // no new choice (a choice made now would be lost when the answer lands).
+    inFlight = true;
     sel = { card: null, rotation: undefined, from: null };
-    choices.replaceChildren(el("p", { class: "hint" }, "…"));
+    keepFocus(() => {
+      renderHand();
+      renderTrays();
+      highlight();
+      choices.replaceChildren(el("p", { class: "hint" }, "…"));
+    });
+  }
+
+  function onError() {
+    if (!inFlight) return;
+    inFlight = false;
+    render();
   }
 
   function clickSquare(name, node) {
-    if (!myTurn() || !sel.card || sel.rotation === undefined) return;
+    if (!myTurn() || inFlight || !sel.card || sel.rotation === undefined) return;
     const plays = playsFor(sel.card, sel.rotation);
     const isMyPawn = node.closest(".pawn") && Number(node.closest(".pawn").dataset.seat) === mySeat(msg);
     if (sel.from !== null) {
@@ -608,6 +666,7 @@ export function create(ctx) {
   return {
     applyState,
     onMessage,
+    onError,
     rerender: render,
     describe(seat, message) {
       const colour = message.view.players[seat].colour;

@@ -5,6 +5,10 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const GANG_COLOUR = { green: "#1f7a3a", purple: "#5e2b80" };
 const DEAD_ZONE = 10; // mm of pull that still means "no shot": let go here to cancel
 const PULL_RANGE = 110; // mm of pull beyond the dead zone from the slowest to the fastest shot
+// The share of that pull spent between the speeds that reach the city's near and far edges
+// (the view's city_speeds, widened a little): there a millimetre of pull is a fine change.
+const CITY_PULL = [0.2, 0.8];
+const CITY_MARGIN = 0.08; // m/s beyond each edge still inside the fine band
 const PLACE_ZONE = 12; // mm of pulling back before a drag stops sliding the cube along its line
 const UNITS = { position: "mm", direction: "°", speed: "m/s", spin: "rad/s" }; // of the aim's sliders
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -261,8 +265,11 @@ export function create(ctx) {
     board.dataset.aim = shotText();
     aimLayer.replaceChildren();
     for (const node of world.querySelectorAll("rect.square.predicted")) node.classList.remove("predicted");
+    for (const node of world.querySelectorAll("rect.in-hand")) node.classList.remove("in-hand");
     if (!canShoot()) return;
     const gang = pitcherGang();
+    // The cube on the launch line is one of the gang's: its place in the HQ shows empty.
+    [...world.querySelectorAll(`rect.cube-${gang}`)].at(-1)?.classList.add("in-hand");
     const tb = table();
     const [x, y] = launchPoint(gang, aim.position);
     const f = frame(gang);
@@ -351,7 +358,7 @@ export function create(ctx) {
       const direction = (Math.atan2(left, ahead) * 180) / Math.PI;
       aim.direction = round(clamp(direction, -tb.max_direction, tb.max_direction), 0.5);
       const share = clamp((length - DEAD_ZONE) / PULL_RANGE, 0, 1);
-      aim.speed = round(tb.min_speed + share * (tb.max_speed - tb.min_speed), 0.01);
+      aim.speed = round(speedOfPull(share, tb), 0.01);
       syncSliders();
       schedulePredict();
     }
@@ -498,6 +505,24 @@ export function create(ctx) {
       return { role: gang, label: t(`gang_${gang}`) };
     },
   };
+}
+
+/** The speed a pull gives (``share`` of the full pull, 0–1): piecewise linear, slow to the
+ * city's near edge, fine across the city, then fast up to the table's limit. */
+function speedOfPull(share, tb) {
+  const [near, far] = tb.city_speeds;
+  const knots = [
+    [0, tb.min_speed],
+    [CITY_PULL[0], Math.max(tb.min_speed, near - CITY_MARGIN)],
+    [CITY_PULL[1], Math.min(tb.max_speed, far + CITY_MARGIN)],
+    [1, tb.max_speed],
+  ];
+  for (let i = 1; i < knots.length; i += 1) {
+    const [s0, v0] = knots[i - 1];
+    const [s1, v1] = knots[i];
+    if (share <= s1) return v0 + ((share - s0) / (s1 - s0)) * (v1 - v0);
+  }
+  return tb.max_speed;
 }
 
 /** A shot's notation ("position direction speed spin", full precision for the record) as a

@@ -9,6 +9,7 @@ const SKILLS = ["exact", "steady", "normal", "shaky"];
 
 const setup = {
   game: "centrix",
+  variantsOpen: false,
   centrix: {
     seats: [
       { kind: "device", name: "", role: "red", level: 2 },
@@ -122,7 +123,7 @@ function renderCentrix(box) {
     count,
     el("div", { class: "seat-list" }, rows),
     el("p", { class: "hint" }, t("youngest_hint")),
-    el("details", { class: "variants" },
+    variantsBox(
       el("summary", {}, t("rule_variants")),
       el("div", { class: "field-row" }, el("label", { for: "rule-bottom", class: "field-label" }, t("bottom_rule")), bottom),
       el("div", { class: "field-row" }, el("label", { for: "rule-turns", class: "field-label" }, t("turn_cap")), cap),
@@ -184,16 +185,26 @@ function renderColorCity(box) {
     el("div", { class: "seat-list" }, rows),
     el("div", { class: "field-row" }, add),
     el("div", { class: "field-row" }, el("label", { for: "first-gang", class: "field-label" }, t("who_starts")), first),
-    el("details", { class: "variants" },
+    variantsBox(
       el("summary", {}, t("rule_variants")),
       el("div", { class: "field-row" }, el("label", { for: "rule-turns", class: "field-label" }, t("turn_cap")), cap),
     ),
   );
 }
 
+/** The "Rule variants" fold, which stays open or shut when the set-up is drawn again
+ * (another game, another language). */
+function variantsBox(...children) {
+  const box = el("details", { class: "variants", open: setup.variantsOpen }, ...children);
+  box.addEventListener("toggle", () => (setup.variantsOpen = box.open));
+  return box;
+}
+
 function renderSetup() {
   for (const card of document.querySelectorAll(".game-card")) {
-    card.setAttribute("aria-checked", String(card.dataset.game === setup.game));
+    const checked = card.dataset.game === setup.game;
+    card.setAttribute("aria-checked", String(checked));
+    card.tabIndex = checked ? 0 : -1; // a radio group is one Tab stop; arrows move in it
   }
   const box = document.getElementById("setup-fields");
   box.replaceChildren();
@@ -221,6 +232,15 @@ async function submit(event) {
   event.preventDefault();
   const error = document.getElementById("setup-error");
   error.hidden = true;
+  // Checked here so that the message is in the page's language (the server's is English).
+  const turns = document.getElementById("rule-turns");
+  if (turns && !turns.checkValidity()) {
+    error.textContent = t("turns_invalid");
+    error.hidden = false;
+    turns.closest("details")?.setAttribute("open", "");
+    turns.focus();
+    return;
+  }
   const body = requestBody();
   if (setup.game === "colorcity") {
     for (const gang of GANGS) {
@@ -315,10 +335,19 @@ function renderTables() {
 
 async function main() {
   await initPage();
-  for (const card of document.querySelectorAll(".game-card")) {
+  const cards = [...document.querySelectorAll(".game-card")];
+  for (const card of cards) {
     card.addEventListener("click", () => {
       setup.game = card.dataset.game;
       renderSetup();
+    });
+    card.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      const next = cards[(cards.indexOf(card) + step + cards.length) % cards.length];
+      next.click();
+      next.focus();
     });
   }
   for (const tab of document.querySelectorAll(".tab")) {

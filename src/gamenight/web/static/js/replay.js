@@ -100,7 +100,8 @@ async function main() {
     // A finished game opens at its end; one in progress at its start.
     await show(first.finished ? steps : 0);
   } catch (exc) {
-    document.getElementById("board").replaceChildren(el("p", { class: "form-error" }, exc.message));
+    // No such table (or no server): the message alone, without controls that cannot work.
+    document.getElementById("main").replaceChildren(el("p", { class: "form-error", id: "replay-error" }, exc.message));
   }
 }
 
