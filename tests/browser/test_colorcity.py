@@ -91,6 +91,7 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     # The log reads like a sentence; the exact notation stays in the record and the tooltip.
     entry = page.locator("#log li").first
     assert " m/s · " in entry.inner_text()
+    assert entry.inner_text().startswith("Player 1: "), "the log says who pitched"
     assert len(entry.get_attribute("title").split()) == 4
 
     # Each gang's power is offered after its own pitch, with its rule: after the first pitch
@@ -102,6 +103,7 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     shot(page, f"colorcity-{gang}-03-power")
     page.click("[data-decision='pass']")
     wait_version(page, 2)
+    assert page.locator("#log li.log-quiet").count() == 1  # a declined power, dimmed
     # The squares the cube covered are painted in the gang's colour.
     for square in predicted:
         fill = page.locator(f"rect.square[data-square='{square}']").get_attribute("fill")

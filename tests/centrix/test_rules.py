@@ -230,6 +230,18 @@ def test_d8_a_turn_is_three_plays_while_cards_are_playable() -> None:
     assert s.turn == 1
 
 
+def test_movers_say_who_made_each_play() -> None:
+    game = CentrixState.new(3, seed=1, first=1)
+    seats = []
+    for _ in range(10):
+        seats.append(game.to_move)
+        game.push(game.legal_plays()[-1])
+    assert game.movers == seats
+    assert seats[:3] == [1, 1, 1]
+    game.pop()
+    assert game.movers == seats[:-1]
+
+
 def test_d8_the_turn_ends_early_when_no_card_can_be_played() -> None:
     # Red's last ring pawn goes to the top; with only orange cards and an all-white
     # board red cannot enter its off-board pawn, so the turn ends after one play.

@@ -66,6 +66,9 @@ def test_a_gangs_seats_take_its_pitches_in_rotation() -> None:
         pitchers.append(state.pitcher)
         pitch_to_square(state, i)
     assert pitchers == [0, 1, 2, 1, 3, 1, 0, 1]
+    assert state.movers == pitchers  # who made each action, as the log shows it
+    state.pop()
+    assert state.movers == pitchers[:-1]
 
 
 def test_each_seat_pitches_with_its_own_hand() -> None:

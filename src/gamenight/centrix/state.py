@@ -32,6 +32,7 @@ from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
 EMPTY = -1
+SNAPSHOT_SEAT = 8  # where _snapshot keeps the seat to move
 HAND_SIZE = 3
 PLAYS_PER_TURN = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -352,6 +353,11 @@ class CentrixState:
     def plays(self) -> list[Play]:
         """The plays pushed so far, oldest first."""
         return [play for play, _ in self._stack]
+
+    @property
+    def movers(self) -> list[int]:
+        """The seat that made each play pushed so far: ``plays[i]`` was ``movers[i]``'s."""
+        return [snapshot[SNAPSHOT_SEAT] for _, snapshot in self._stack]
 
     def pawn_squares(self, seat: int) -> list[int]:
         """Every square of ``seat``'s pawns: ring squares, then ``OFF``/``TOP`` once per pawn."""

@@ -35,6 +35,7 @@ class Phase(StrEnum):
 
 
 POWER_OF = {Gang.GREEN: Decision.LUCKY_DAY, Gang.PURPLE: Decision.PURPLE_PAIN}
+SNAPSHOT_GANG, SNAPSHOT_TURN = 3, 6  # where _snapshot keeps the gang to move and the turn
 
 
 @lru_cache(maxsize=8)
@@ -275,6 +276,14 @@ class ColorCityState:
     def actions(self) -> list[Pitch | Decision]:
         """The actions pushed so far, oldest first (shots as the pitches they became)."""
         return [action for action, _ in self._stack]
+
+    @property
+    def movers(self) -> list[int]:
+        """The seat that made each action pushed so far: ``actions[i]`` was ``movers[i]``'s."""
+        return [
+            self.seat_for_turn(snapshot[SNAPSHOT_GANG], snapshot[SNAPSHOT_TURN])
+            for _, snapshot in self._stack
+        ]
 
     def squares(self, gang: Gang) -> int:
         return self.cells.count(int(gang))

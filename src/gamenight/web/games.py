@@ -218,6 +218,7 @@ class CentrixGame(WebGame):
             "ring_colours": [[c.name.lower() for c in ring] for ring in layout.rings],
             "legal": legal,
             "log": [str(p) for p in state.plays],
+            "log_seats": state.movers,
             "svg": centrix_svg(v, size=560, legend=False),
         }
 
@@ -333,6 +334,7 @@ class ColorCityGame(WebGame):
                 "city_speeds": city_speeds(t),
             },
             "log": [str(a) for a in state.actions],
+            "log_seats": state.movers,
             "svg": colorcity_svg(state, width=520),
         }
 

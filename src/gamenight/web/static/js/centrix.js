@@ -1,5 +1,5 @@
 // The Centrix table: the board, your hand, choosing a play by clicking, and the animations.
-import { el, mySeat, ordinal, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
+import { el, logEntry, mySeat, ordinal, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
 
 const PALETTE = {
   red: "#d7263d", orange: "#f7862a", yellow: "#f6d32d", green: "#2e9e4f", blue: "#2366c9", white: "#f4f1ea",
@@ -444,8 +444,9 @@ export function create(ctx) {
   }
 
   function renderLog() {
-    const entries = msg.view.log;
-    log.replaceChildren(...entries.map((notation, i) => el("li", { "data-step": i + 1 }, notation)));
+    const { log: entries, log_seats: seats } = msg.view;
+    log.replaceChildren(...entries.map((notation, i) =>
+      logEntry(msg, seats[i], colourOf(seats[i]), notation, { "data-step": i + 1 })));
     log.scrollTop = log.scrollHeight;
   }
 

@@ -1,5 +1,5 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
-import { el, mySeat, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
+import { el, logEntry, mySeat, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GANG_COLOUR = { green: "#1f7a3a", purple: "#5e2b80" };
@@ -58,7 +58,8 @@ export function create(ctx) {
     el("aside", { class: "side" }, powerBox, aimBox, el("div", { class: "card-box" }, gangs, threatToggle), el("div", { class: "card-box" }, logTitle, log)),
   );
 
-  const myGang = () => (mySeat(msg) === null ? null : msg.view.seats[mySeat(msg)].gang);
+  const gangOf = (seat) => msg.view.seats[seat].gang;
+  const myGang = () => (mySeat(msg) === null ? null : gangOf(mySeat(msg)));
   const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat(msg);
   const canShoot = () => myTurn() && msg.view.expects === "shot" && !sentShot;
   const table = () => msg.view.table;
@@ -483,7 +484,11 @@ export function create(ctx) {
 
   function renderLog() {
     logTitle.textContent = t("log");
-    log.replaceChildren(...msg.view.log.map((entry, i) => el("li", { "data-step": i + 1, title: entry }, /^[a-z-]+$/.test(entry) ? t(`power_${entry}`) : shotLabel(entry))));
+    const { log: entries, log_seats: seats } = msg.view;
+    log.replaceChildren(...entries.map((entry, i) => logEntry(msg, seats[i], gangOf(seats[i]),
+      /^[a-z-]+$/.test(entry) ? t(`power_${entry}`) : shotLabel(entry),
+      // A declined power is no news: it stays in the record, and dimmed here.
+      { "data-step": i + 1, title: entry, class: entry === "pass" ? "log-quiet" : null })));
     log.scrollTop = log.scrollHeight;
   }
 

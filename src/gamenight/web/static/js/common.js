@@ -300,6 +300,15 @@ export function seatBadges(message, seat) {
   ];
 }
 
+/** A log entry that says who acted: the seat's colour dot and name, then ``entry``. */
+export function logEntry(message, seat, role, entry, attrs = {}) {
+  const name = seat === undefined ? null : message.names[seat];
+  return el("li", attrs,
+    name === null ? null : el("span", { class: `seat-dot dot-${role}`, "aria-hidden": "true" }),
+    name === null ? null : el("span", { class: "log-who" }, `${name}: `),
+    entry);
+}
+
 export function ordinal(n) {
   if (lang() === "ko") return `${n}등`;
   const suffix = { 1: "st", 2: "nd", 3: "rd" }[n] || "th";

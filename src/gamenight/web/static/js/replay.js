@@ -1,5 +1,5 @@
 // The replay page: step through any table's game, forward and back.
-import { api, el, initPage, onLanguageChange, ordinal, svgElement, t, toast } from "./common.js";
+import { api, el, initPage, logEntry, onLanguageChange, ordinal, svgElement, t, toast } from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const cache = new Map();
@@ -72,7 +72,9 @@ function render() {
       : []),
   );
   const log = document.getElementById("log");
-  log.replaceChildren(...v.log.map((entry, i) => el("li", { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : "" }, entry)));
+  const roleOf = (seat) => (v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang);
+  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, v.log_seats[i], roleOf(v.log_seats[i]), entry,
+    { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : null })));
   log.scrollTop = log.scrollHeight;
 }
 
