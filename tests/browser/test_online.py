@@ -41,9 +41,12 @@ def test_two_devices_play_through_an_invite_while_a_third_watches(
     wait_my_turn(ann)
     table = ann.url
 
+    # Until Bo opens his link, Ann's page says he is away.
+    ann.wait_for_selector(".player[data-seat='1'] [data-away='1']")
     bo = new_page()
     bo.goto(link)
     bo.wait_for_selector("body[data-version='0']")
+    ann.wait_for_selector("[data-away]", state="detached")
     assert bo.url == table, "the invite's token leaves the address bar"
     assert bo.locator(".play-card").count() == 3
     assert bo.locator(".turn-banner.mine").count() == 0
@@ -70,6 +73,8 @@ def test_two_devices_play_through_an_invite_while_a_third_watches(
         assert "turn limit" in (page.text_content("#game-over .reason") or "")
     assert version(watcher) == total
     shot(ann, "online-04-game-over")
+    bo.close()  # Ann's page hears that Bo left
+    ann.wait_for_selector(".player[data-seat='1'] [data-away='1']", state="attached")
 
     # The finished game's replay, stepped back and forth with the keys and the buttons.
     watcher.goto(table.replace("/table/", "/replay/"))

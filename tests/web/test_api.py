@@ -116,6 +116,23 @@ def test_a_seat_sees_its_own_hand_and_a_spectator_none(client: TestClient, join:
     assert "data-card=" not in svg
 
 
+def test_who_is_online_is_told_to_everyone_at_the_table(client: TestClient) -> None:
+    made = create(client)
+    table = f"/ws/tables/{made['id']}"
+    with client.websocket_connect(table) as ann:
+        ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+        assert receive(ann, "state")["online"] == [0]
+        assert receive(ann, "presence")["online"] == [0]  # as everyone at the table hears
+        with client.websocket_connect(table) as bo:
+            bo.send_json({"type": "hello", "tokens": [made["seats"][1]["token"]]})
+            assert receive(bo, "state")["online"] == [0, 1]
+            assert receive(ann, "presence")["online"] == [0, 1]
+            with client.websocket_connect(table) as watcher:  # holds no seat: no news
+                watcher.send_json({"type": "hello", "tokens": []})
+                receive(watcher, "state")
+        assert receive(ann, "presence")["online"] == [0]  # Bo closed his page
+
+
 def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> None:
     made = create(client)
     ann = join(made["id"], made["seats"][0]["token"])

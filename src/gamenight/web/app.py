@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -207,8 +206,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         except WebSocketDisconnect:
             pass
         finally:
-            with contextlib.suppress(ValueError):
-                table.connections.remove(connection)
+            await manager.leave(table, connection)
 
     async def handle(table: LiveTable, connection: Connection, raw: str | bytes) -> None:
         socket = connection.socket
@@ -225,9 +223,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                         "taken": opened.taken,
                     }
                 )
-                await socket.send_json(manager.state_message(table, connection.seats))
-                if connection not in table.connections:
-                    table.connections.append(connection)  # updates only after the welcome
+                await manager.join(table, connection)  # states only after the welcome
             elif isinstance(message, protocol.Act | protocol.Undo):
                 if message.seat not in connection.seats:
                     raise TableError(f"you do not hold seat {message.seat}'s token")

@@ -16,7 +16,8 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
 Server → client: ``welcome`` (``seats``; ``tokens``, the token to keep for each seat;
 ``taken``, seats whose invite link another device used first), ``revoked`` (a seat of yours
 was given a new invite link), ``state`` (your view, legal actions, the last action for
-animation), ``prediction``, ``preview``, ``pong`` and ``error`` (a message naming the
+animation, ``online``: the seats with a page open), ``presence`` (``online`` changed),
+``prediction``, ``preview``, ``pong`` and ``error`` (a message naming the
 problem; the table is never disturbed by a bad message).
 """
 

@@ -37,6 +37,10 @@ class SeatKeyError(TableError):
     """A key that does not open what it was brought for."""
 
 
+def _json(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -370,17 +374,51 @@ class TableManager:
 
     # ---------------------------------------------------------------- clients
 
-    async def broadcast(self, table: LiveTable) -> None:
-        # Connections holding the same seats (spectators, above all) see the same view: build
-        # and serialise it once per broadcast, as send_json would.
-        texts: dict[tuple[int, ...], str] = {}
+    @staticmethod
+    def online(table: LiveTable) -> list[int]:
+        """The seats someone holds an open connection for (on this server)."""
+        return sorted({seat for c in table.connections for seat in c.seats})
+
+    async def join(self, table: LiveTable, connection: Connection) -> None:
+        """Start sending ``connection`` the table's states, beginning with the current one;
+        the others hear of it when a seat has come online."""
+        before = self.online(table)
+        if connection not in table.connections:
+            table.connections.append(connection)
+        await connection.socket.send_json(self.state_message(table, connection.seats))
+        await self._presence(table, before)
+
+    async def leave(self, table: LiveTable, connection: Connection) -> None:
+        before = self.online(table)
+        with contextlib.suppress(ValueError):
+            table.connections.remove(connection)
+        await self._presence(table, before)
+
+    async def _presence(self, table: LiveTable, before: list[int]) -> None:
+        online = self.online(table)
+        if online != before:
+            text = _json({"type": "presence", "online": online})
+            await self.broadcast(table, lambda _: text)
+
+    async def broadcast(
+        self, table: LiveTable, message: Callable[[list[int]], str] | None = None
+    ) -> None:
+        """Send every connection ``message(its seats)`` (by default the table's state as
+        those seats see it), dropping connections that are gone."""
+        if message is None:
+            # Connections holding the same seats (spectators, above all) see the same view:
+            # build and serialise it once per broadcast.
+            texts: dict[tuple[int, ...], str] = {}
+
+            def message(seats: list[int]) -> str:
+                key = tuple(seats)
+                if key not in texts:
+                    texts[key] = _json(self.state_message(table, seats))
+                return texts[key]
+
         for connection in list(table.connections):
             try:
-                key = tuple(connection.seats)
-                if key not in texts:
-                    message = self.state_message(table, connection.seats)
-                    texts[key] = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-                await connection.socket.send_text(texts[key])
+                await connection.socket.send_text(message(connection.seats))
             except Exception:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(connection)
@@ -398,6 +436,7 @@ class TableManager:
             "actor": actor,
             "names": [s["name"] for s in table.stored.seats],
             "kinds": [s["kind"] for s in table.stored.seats],
+            "online": self.online(table),
             "view": view,
             "last": table.last,
             "can_undo": active is not None

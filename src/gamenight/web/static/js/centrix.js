@@ -667,6 +667,11 @@ export function create(ctx) {
   return {
     applyState,
     onMessage,
+    showPresence(online) {
+      if (!msg) return;
+      msg.online = online;
+      renderPlayers();
+    },
     onError,
     rerender: render,
     describe(seat, message) {

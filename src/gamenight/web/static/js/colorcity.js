@@ -495,6 +495,11 @@ export function create(ctx) {
   return {
     applyState,
     onMessage,
+    showPresence(online) {
+      if (!msg) return;
+      msg.online = online;
+      renderGangs();
+    },
     onError() {
       // A refused shot: let the player aim again.
       if (sentShot) {

@@ -297,6 +297,10 @@ export function seatBadges(message, seat) {
   return [
     message.kinds[seat] === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
     message.seats.includes(seat) ? el("span", { class: "badge badge-you" }, t("you")) : null,
+    // A player elsewhere whose page is closed (or not opened yet): worth knowing when waiting.
+    message.kinds[seat] === "human" && !message.seats.includes(seat) && !(message.online || []).includes(seat)
+      ? el("span", { class: "badge badge-away", "data-away": seat }, t("away"))
+      : null,
   ];
 }
 

@@ -125,9 +125,12 @@ async function main() {
   // they pile up (a bot playing fast, a slow device) the game is told to hurry.
   let queue = Promise.resolve();
   let waiting = 0;
+  // Who is online, as last heard (states wait their turn to be shown; presence news does not).
+  let online = [];
   const onState = (message) => {
     waiting += 1;
     queue = queue.then(async () => {
+      message.online = online;
       await game.applyState(message, waiting > 3);
       // Set once a state is on screen (after its animation): what the browser tests wait for.
       document.body.dataset.version = String(message.version);
@@ -150,7 +153,11 @@ async function main() {
       document.body.dataset.seats = message.seats.join(",");
       toast(t("seat_revoked"), "error");
     } else if (message.type === "state") {
+      online = message.online;
       onState(message);
+    } else if (message.type === "presence") {
+      online = message.online;
+      game.showPresence?.(online);
     } else if (message.type === "error") {
       toast(message.message, "error");
       game.onError?.(message);
