@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from hypothesis import given, settings
@@ -86,3 +87,47 @@ def test_a_view_never_holds_another_seats_hand(players: int, seed: int, plays: i
         assert "key" not in fields
         assert "hands" not in fields
     assert state.view(None).hand is None
+
+
+def walk_back(state: CentrixState, positions: list[str]) -> None:
+    """Pop every play, checking that each earlier position comes back exactly."""
+    assert state.position() == positions[-1]
+    for expected in reversed(positions[:-1]):
+        state.pop()
+        assert state.position() == expected
+    assert not state.plays
+
+
+def play_on(state: CentrixState, rng: random.Random, plays: int, positions: list[str]) -> None:
+    for _ in range(plays):
+        if state.is_over:
+            break
+        state.push(rng.choice(state.legal_plays()))
+        positions.append(state.position())
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    plays=st.integers(1, 60),
+    back=st.integers(1, 60),
+)
+def test_a_copy_and_its_original_pop_and_play_on_without_touching_each_other(
+    players: int, seed: int, plays: int, back: int
+) -> None:
+    # copy() shares the stack of snapshots; popping a shared snapshot must not hand out
+    # lists that the other state's history still holds.
+    state = CentrixState.new(players, seed=seed)
+    rng = random.Random(seed)
+    positions = [state.position()]
+    play_on(state, rng, plays, positions)
+    clone = state.copy()
+    back = min(back, len(clone.plays))
+    for _ in range(back):
+        clone.pop()
+    clone_positions = positions[: len(positions) - back]
+    play_on(clone, rng, back + 5, clone_positions)
+    walk_back(state, positions)
+    play_on(state, rng, plays, [state.position()])
+    walk_back(clone, clone_positions)

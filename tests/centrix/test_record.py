@@ -82,3 +82,12 @@ def test_a_bad_record_is_caught_by_the_exported_error() -> None:
         CentrixState.replay(
             played(2, 3).record().to_json().replace('"actions": [', '"actions": ["S 9+1", ')
         )
+
+
+def test_names_must_match_the_seats() -> None:
+    state = played(2, 5)
+    with pytest.raises(ValueError, match="2 names for 3 seats"):
+        state.record(["Ann", "Bo"])
+    with pytest.raises(ValueError, match="4 names for 3 seats"):
+        state.record(["Ann", "Bo", "Cy", "Di"])
+    assert "name" not in state.record([]).seats[0]

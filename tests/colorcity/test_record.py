@@ -136,3 +136,37 @@ def test_the_errors_the_docs_name_are_exported(name: str) -> None:
 
     assert name in gamenight.colorcity.__all__
     assert getattr(gamenight.colorcity, name) is getattr(gamenight.core.errors, name)
+
+
+def test_the_state_methods_give_what_the_module_functions_give() -> None:
+    state = played(seed=8, turns=6)
+    record = state.record()
+    assert record.to_dict() == to_record(state).to_dict()
+    text = record.to_json()
+    for source in (text, GameRecord.from_json(text)):
+        again = ColorCityState.replay(source)
+        assert again == replay(source)
+        assert again.position() == state.position()
+        assert again.actions == state.actions
+        assert again.record().to_dict() == record.to_dict()
+
+
+def test_names_go_into_the_seats_and_replay_reads_past_them() -> None:
+    state = played(seed=3, turns=4)
+    record = state.record(["Ann", "Bo"])
+    assert record.seats == [
+        {"gang": "green", "skill": "normal", "name": "Ann"},
+        {"gang": "purple", "skill": "shaky", "name": "Bo"},
+    ]
+    assert to_record(state, ["Ann", "Bo"]).to_dict() == record.to_dict()
+    assert ColorCityState.replay(record.to_json()).position() == state.position()
+    with pytest.raises(ValueError, match="3 names for 2 seats"):
+        state.record(["Ann", "Bo", "Cy"])
+
+
+def test_the_state_methods_refuse_as_the_module_functions_do() -> None:
+    unseeded = ColorCityState.from_position(ColorCityState.new(seed=1).position())
+    with pytest.raises(RecordError, match="seed"):
+        unseeded.record()
+    with pytest.raises(RecordError, match="centrix"):
+        ColorCityState.replay(tampered("game"))

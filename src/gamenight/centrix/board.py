@@ -26,6 +26,8 @@ SLOT_LETTERS = "abcdefghijkl"
 
 
 class Colour(IntEnum):
+    """The six colours of the squares, the cards and the pawns."""
+
     RED = 0
     ORANGE = 1
     YELLOW = 2
@@ -35,10 +37,12 @@ class Colour(IntEnum):
 
     @property
     def letter(self) -> str:
+        """The colour's one-letter symbol, ``R`` … ``W``."""
         return COLOUR_LETTERS[self]
 
     @classmethod
     def from_letter(cls, letter: str) -> Colour:
+        """The colour with this letter (either case); raises NotationError."""
         index = COLOUR_LETTERS.find(letter.upper()) if len(letter) == 1 else -1
         if index < 0:
             raise NotationError(
@@ -88,10 +92,12 @@ _SQUARE_BY_NAME = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 
 
 def square_name(sq: int) -> str:
+    """The square's name: ``a1`` … ``l6``, ``off`` or ``top``."""
     return SQUARE_NAMES[sq]
 
 
 def parse_square(text: str) -> int:
+    """The square a name stands for (either case); raises NotationError."""
     try:
         return _SQUARE_BY_NAME[text.strip().lower()]
     except KeyError:
@@ -124,6 +130,7 @@ class Layout:
             raise RulesError(f"bad layout: {exc}") from exc
 
     def to_strings(self) -> list[str]:
+        """Six strings of colour letters, ring 1 first; ``from_strings`` reads them back."""
         return ["".join(c.letter for c in ring) for ring in self.rings]
 
     def colour(self, ring: int, slot: int, offset: int) -> Colour:

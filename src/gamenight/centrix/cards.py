@@ -13,6 +13,8 @@ from gamenight.core.errors import NotationError
 
 
 class Card(IntEnum):
+    """A card kind: ``R1`` … ``W3`` in colour order, then the wilds ``ANY`` and ``SPIN``."""
+
     R1 = 0
     R2 = 1
     R3 = 2
@@ -46,10 +48,12 @@ class Card(IntEnum):
 
     @property
     def is_wild(self) -> bool:
+        """Whether the card is ``A`` or ``S``."""
         return self >= Card.ANY
 
     @property
     def symbol(self) -> str:
+        """The card in notation: ``R1`` … ``W3``, ``A`` or ``S``."""
         return CARD_SYMBOLS[self]
 
     def __str__(self) -> str:
@@ -57,6 +61,7 @@ class Card(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Card:
+        """The card a symbol stands for (either case); raises NotationError."""
         try:
             return _CARD_BY_SYMBOL[text.strip().upper()]
         except KeyError:
@@ -92,4 +97,5 @@ def parse_cards(text: str) -> list[Card]:
 
 
 def format_cards(cards: list[Card] | tuple[Card, ...]) -> str:
+    """The cards' symbols run together, ``-`` for none; ``parse_cards`` reads it back."""
     return "".join(CARD_SYMBOLS[c] for c in cards) or "-"

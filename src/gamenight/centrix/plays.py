@@ -25,6 +25,8 @@ from gamenight.core.errors import NotationError
 
 
 class Rotation(NamedTuple):
+    """A ring turned by some slots: ``3+2`` in notation."""
+
     ring: int  # 1–6
     amount: int  # slots clockwise; negative is counter-clockwise
 
@@ -35,6 +37,8 @@ class Rotation(NamedTuple):
 
 
 class Move(NamedTuple):
+    """A pawn moved from one square to another (squares as after the rotation)."""
+
     from_square: int
     to_square: int
 
@@ -43,6 +47,9 @@ class Move(NamedTuple):
 
 
 class Play(NamedTuple):
+    """One card played, with an optional rotation and an optional move; ``str`` gives its
+    notation."""
+
     card: Card
     rotation: Rotation | None = None
     move: Move | None = None
@@ -52,6 +59,7 @@ class Play(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Play:
+        """The play written in ``text`` (as ``parse_play``); raises NotationError."""
         return parse_play(text)
 
 

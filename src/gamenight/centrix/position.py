@@ -68,6 +68,7 @@ class Position:
     status: str
 
     def format(self) -> str:
+        """The one-line position string; ``parse`` reads it back."""
         letters = [c.letter.lower() for c in self.players]
         rings = "/".join(
             "".join(
@@ -96,6 +97,8 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
+        """The position a string describes; raises PositionError naming the field for text
+        that is malformed or describes places that play cannot reach."""
         if not isinstance(text, str):
             raise PositionError("a position is a line of text")
         fields = text.split()

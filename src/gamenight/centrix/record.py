@@ -19,7 +19,12 @@ GAME = "centrix"
 
 
 def to_record(state: CentrixState, names: Sequence[str] | None = None) -> GameRecord:
-    """The record of ``state``'s game so far."""
+    """The record of ``state``'s game so far, with each seat's name from ``names`` if given.
+
+    Raises ValueError if ``names`` does not give one name per seat.
+    """
+    if names and len(names) != len(state.players):
+        raise ValueError(f"{len(names)} names for {len(state.players)} seats")
     seats = [
         {"colour": colour.name.lower(), **({"name": names[i]} if names else {})}
         for i, colour in enumerate(state.players)

@@ -20,6 +20,11 @@ class Bottom(StrEnum):
 
 @dataclass(frozen=True)
 class Rules:
+    """The variant switches: the bottom rule, an optional turn cap, the board's layout.
+
+    Raises RulesError for a value that is not valid.
+    """
+
     bottom: Bottom = Bottom.PROTECT
     max_turns: int | None = None
     layout: Layout = field(default=DEFAULT_LAYOUT)
@@ -33,9 +38,11 @@ class Rules:
             raise RulesError(f"max_turns must be a positive whole number, not {self.max_turns!r}")
 
     def with_(self, **changes: Any) -> Rules:
+        """A copy with the given fields changed, checked like a new value."""
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
+        """The rules as JSON-ready data; ``from_dict`` reads it back."""
         return {
             "bottom": str(self.bottom),
             "max_turns": self.max_turns,
@@ -44,6 +51,8 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
+        """The rules in ``data`` (missing fields take their defaults); raises RulesError
+        for an unknown or invalid rule."""
         if not isinstance(data, dict):
             raise RulesError("Centrix rules are a JSON object")
         unknown = set(data) - {"bottom", "max_turns", "layout"}

@@ -98,6 +98,7 @@ class CentrixView:
     status: str
 
     def pawns_off(self, seat: int) -> int:
+        """How many of ``seat``'s pawns are off the board."""
         return PAWNS - self.top[seat] - self.cells.count(seat)
 
     def rotated(self, ring: int, amount: int) -> CentrixView:
@@ -153,6 +154,10 @@ class CentrixView:
 
 class CentrixState:
     """A game of Centrix in progress (or finished)."""
+
+    # How many snapshots at the bottom of the stack another state (a copy) holds too; see
+    # pop(). A class default, so that states built without __init__ share nothing.
+    _shared = 0
 
     def __init__(
         self,
@@ -253,6 +258,7 @@ class CentrixState:
         self._legal: tuple[Play, ...] | None = None
 
     def to_position(self) -> Position:
+        """The position as a value (``position()`` gives it as a string)."""
         return Position(
             players=self.players,
             offsets=tuple(self.offsets),
@@ -274,6 +280,7 @@ class CentrixState:
         return self.to_position().format()
 
     def copy(self) -> CentrixState:
+        """An independent copy, plays so far included (it can ``pop`` them too)."""
         clone = CentrixState.__new__(CentrixState)
         clone.rules, clone.players, clone._table = self.rules, self.players, self._table
         clone._bottom, clone.seed, clone.first, clone._start = (
@@ -284,6 +291,7 @@ class CentrixState:
         )
         clone._load(self.to_position())
         clone._stack = list(self._stack)
+        self._shared = clone._shared = len(self._stack)
         return clone
 
     def __eq__(self, other: object) -> bool:
@@ -310,6 +318,7 @@ class CentrixState:
 
     @property
     def num_players(self) -> int:
+        """The number of seats."""
         return len(self.players)
 
     @property
@@ -319,14 +328,17 @@ class CentrixState:
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended (finished, at the turn cap or in stalemate)."""
         return self.status != PLAYING
 
     @property
     def plays_left(self) -> int:
+        """At most how many more plays the seat to move makes this turn; 0 once over."""
         return PLAYS_PER_TURN - self.plays_done if self.status == PLAYING else 0
 
     @property
     def outcome(self) -> Outcome | None:
+        """Places and reason once the game is over (the reason is the status); None before."""
         if self.status == PLAYING:
             return None
         return Outcome(tuple(self.places), self.status)
@@ -375,7 +387,8 @@ class CentrixState:
         return Colour(self.rows[sq // NUM_SLOTS][sq % NUM_SLOTS])
 
     def view(self, seat: int | None) -> CentrixView:
-        """What ``seat`` may know; ``None`` for a spectator (no hand at all)."""
+        """What ``seat`` may know; ``None`` for a spectator (no hand at all). Raises
+        ValueError for a seat that does not exist."""
         if seat is not None and not 0 <= seat < self.num_players:
             raise ValueError(f"there is no seat {seat}")
         return CentrixView(
@@ -740,9 +753,17 @@ class CentrixState:
             raise IndexError("no play to take back")
         play, snapshot = self._stack.pop()
         self._restore(snapshot)
+        if len(self._stack) < self._shared:
+            # A copy holds this snapshot too: play on with lists of our own, or the next
+            # play would write into that copy's history.
+            self._shared = len(self._stack)
+            self.cells, self.offsets, self.rows = self.cells[:], self.offsets[:], self.rows[:]
+            self.top, self.hands = self.top[:], [h[:] for h in self.hands]
+            self.draw, self.discard, self.places = self.draw[:], self.discard[:], self.places[:]
         return play
 
     def peek(self) -> Play | None:
+        """The last play pushed, or None before the first."""
         return self._stack[-1][0] if self._stack else None
 
     def _snapshot(self) -> tuple[Any, ...]:

@@ -72,12 +72,15 @@ class TableFacts:
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         return self.status != PLAYING
 
     def pawns_off(self, seat: int) -> int:
+        """How many of ``seat``'s pawns are off the board."""
         return PAWNS - self.top[seat] - self.cells.count(seat)
 
     def owner(self, ring: int, slot: int) -> int:
+        """The seat whose pawn stands at ``slot`` of ``ring`` (1–6), or EMPTY (-1)."""
         return self.cells[square(ring, slot)]
 
     def hand_of(self, seat: int | None) -> tuple[Card, ...] | None:
@@ -89,10 +92,12 @@ class TableFacts:
         return self.hands[seat]
 
     def default_seat(self, seat: int | None) -> int | None:
+        """``seat``, or the view's own seat when it is None."""
         return self.viewer if seat is None else seat
 
 
 def table_facts(game: CentrixState | CentrixView) -> TableFacts:
+    """What a renderer may show of ``game``: a view's facts hold only its own hand."""
     if isinstance(game, CentrixView):
         layout = game.rules.layout
         colours = tuple(
@@ -139,10 +144,12 @@ def table_facts(game: CentrixState | CentrixView) -> TableFacts:
 
 
 def player_name(facts: TableFacts, seat: int) -> str:
+    """A seat as a player reads it: ``red (seat 0)``."""
     return f"{facts.players[seat].name.lower()} (seat {seat})"
 
 
 def status_line(facts: TableFacts) -> str:
+    """One line: who is to move and how many plays are left, or why and how it ended."""
     if facts.is_over:
         ranking = sorted(range(len(facts.players)), key=lambda s: facts.places[s])
         places = ", ".join(f"{facts.places[s]}. {player_name(facts, s)}" for s in ranking)

@@ -19,12 +19,17 @@ from gamenight.core.errors import NotationError, RecordError
 
 
 class Decision(StrEnum):
+    """A power decision once the cube stops: Green's Lucky Day, Purple's Purple Pain, or
+    pass."""
+
     LUCKY_DAY = "lucky-day"
     PURPLE_PAIN = "purple-pain"
     PASS = "pass"
 
     @classmethod
     def parse(cls, text: str) -> Decision:
+        """The decision ``text`` names (any case; ``_`` or a space for ``-``); raises
+        NotationError."""
         key = text.strip().lower().replace("_", "-").replace(" ", "-")
         for d in cls:
             if key == d.value:
@@ -35,6 +40,9 @@ class Decision(StrEnum):
 
 
 class Pitch(NamedTuple):
+    """A shot as played: the shot as aimed, the noise the hand added, where the cube
+    stopped."""
+
     shot: Shot
     noise: Noise
     pose: Pose
@@ -43,10 +51,12 @@ class Pitch(NamedTuple):
         return str(self.shot)
 
     def to_json(self) -> dict[str, Any]:
+        """The pitch as record data; ``from_json`` reads it back."""
         return {"shot": str(self.shot), "noise": list(self.noise), "pose": list(self.pose)}
 
     @classmethod
     def from_json(cls, data: Any) -> Pitch:
+        """The pitch in record data; raises RecordError naming the problem."""
         if not isinstance(data, dict) or set(data) != {"shot", "noise", "pose"}:
             raise RecordError("a pitch in a record is an object with shot, noise and pose")
         if not isinstance(data["shot"], str):

@@ -54,6 +54,7 @@ class Pose(NamedTuple):
         return self.z > 0
 
     def format(self) -> str:
+        """The seven numbers separated by commas, exactly; ``parse`` reads them back."""
         return ",".join(repr(float(v)) for v in self)
 
     @classmethod
@@ -73,6 +74,7 @@ class Pose(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Pose:
+        """The pose ``format`` wrote; raises ValueError naming the problem."""
         parts = text.split(",")
         try:
             numbers = [float(p) for p in parts]
@@ -95,14 +97,17 @@ class Flick(NamedTuple):
 
     @property
     def duration(self) -> float:
+        """How long the flick lasted, in seconds."""
         return float(self.trajectory[-1, 0])
 
     @property
     def off_table(self) -> bool:
+        """Whether the cube fell off the board."""
         return not self.pose.on_table
 
 
 def model_xml(table: Table) -> str:
+    """The MuJoCo model (MJCF) of ``table``'s board and one cube."""
     half = table.cube_mm / 2 / _MM
     friction = (
         f"{table.friction!r} {table.torsional_friction_mm / _MM!r} "

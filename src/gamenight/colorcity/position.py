@@ -42,6 +42,8 @@ class PositionError(NotationError):
 
 @dataclass(frozen=True)
 class Position:
+    """Everything that decides the rest of a game, as plain values."""
+
     cells: tuple[int, ...]
     cubes: tuple[int, int]
     powers: tuple[bool, bool]  # unused: Green's Lucky Day, Purple's Purple Pain
@@ -56,9 +58,11 @@ class Position:
 
     @property
     def size(self) -> int:
+        """The city's side, in squares."""
         return math.isqrt(len(self.cells))
 
     def format(self) -> str:
+        """The one-line position string; ``parse`` reads it back."""
         n = self.size
         letters = {EMPTY: ".", 0: "g", 1: "p"}
         city = "/".join(
@@ -86,6 +90,9 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
+        """The position a string describes; raises PositionError naming the field. Only
+        the syntax is checked here: ``ColorCityState.from_position`` checks it against a
+        table."""
         if not isinstance(text, str):
             raise PositionError("a position is a line of text")
         fields = text.split()

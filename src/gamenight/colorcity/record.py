@@ -11,6 +11,7 @@ draws exactly the recorded noise (decision D17).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from gamenight.colorcity.actions import Decision, Pitch
@@ -22,18 +23,27 @@ from gamenight.core.record import GameRecord
 GAME = "colorcity"
 
 
-def to_record(state: ColorCityState) -> GameRecord:
-    """The record of a game started with ``ColorCityState.new`` (it needs the seed)."""
+def to_record(state: ColorCityState, names: Sequence[str] | None = None) -> GameRecord:
+    """The record of ``state``'s game so far, with each seat's name from ``names`` if given.
+
+    Raises RecordError for a game not started with ``ColorCityState.new`` (the record needs
+    its seed), ValueError if ``names`` does not give one name per seat.
+    """
     if state.seed is None:
         raise RecordError("only a game set up from a seed can be recorded")
     if state.first is None:
         raise RecordError("only a game set up with ColorCityState.new can be recorded")
+    if names and len(names) != len(state.seats):
+        raise ValueError(f"{len(names)} names for {len(state.seats)} seats")
     actions: list[Any] = [a.to_json() if isinstance(a, Pitch) else a.value for a in state.actions]
     return GameRecord(
         game=GAME,
         rules=state.table.to_dict(),
         seed=state.seed,
-        seats=[{"gang": g.label, "skill": s.value} for g, s in state.seats],
+        seats=[
+            {"gang": g.label, "skill": s.value, **({"name": names[i]} if names else {})}
+            for i, (g, s) in enumerate(state.seats)
+        ],
         actions=actions,
         setup={"first": state.first.label},
         outcome=state.outcome,

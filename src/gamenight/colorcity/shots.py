@@ -28,6 +28,9 @@ class ShotError(IllegalActionError):
 
 
 class Shot(NamedTuple):
+    """A shot as aimed, in the pitching gang's own frame: position (mm), direction (°),
+    speed (m/s) and spin (rad/s)."""
+
     position: float
     direction: float
     speed: float
@@ -38,6 +41,7 @@ class Shot(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Shot:
+        """The shot written in ``text`` (as ``parse_shot``); raises NotationError."""
         return parse_shot(text)
 
     def check(self, table: Table) -> Shot:
@@ -70,6 +74,8 @@ def _num(value: float) -> str:
 
 
 def parse_shot(text: str) -> Shot:
+    """A shot in notation: 3 or 4 numbers (spin defaults to 0) separated by spaces or
+    commas; raises NotationError. The ranges are checked by ``Shot.check``, not here."""
     if not isinstance(text, str):
         raise NotationError(f"a shot is written as text, not {type(text).__name__}")
     parts = text.replace(",", " ").split()
@@ -96,6 +102,7 @@ class Skill(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> Skill:
+        """The skill level ``text`` names (any case); raises NotationError."""
         try:
             return cls(text.strip().lower())
         except (ValueError, AttributeError):
@@ -104,6 +111,8 @@ class Skill(StrEnum):
 
 
 class Sigma(NamedTuple):
+    """The spread (one σ) of a hand's noise on direction, speed and spin."""
+
     direction_deg: float  # additive, degrees
     speed: float  # multiplicative: speed × (1 + σ·z)
     spin: float  # additive, rad/s

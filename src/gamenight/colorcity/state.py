@@ -24,11 +24,14 @@ from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, 
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
 from gamenight.core.errors import IllegalActionError, RulesError
 from gamenight.core.outcome import Outcome
+from gamenight.core.record import GameRecord
 
 BLOCK = 4
 
 
 class Phase(StrEnum):
+    """What the game waits for: a pitch, a power decision, or nothing (over)."""
+
     PITCH = "pitch"
     POWER = "power"
     OVER = "over"
@@ -191,6 +194,7 @@ class ColorCityState:
         self.reason = p.reason
 
     def to_position(self) -> Position:
+        """The position as a value (``position()`` gives it as a string)."""
         return Position(
             cells=tuple(self.cells),
             cubes=(self.cubes[0], self.cubes[1]),
@@ -210,6 +214,7 @@ class ColorCityState:
         return self.to_position().format()
 
     def copy(self) -> ColorCityState:
+        """An independent copy, actions so far included (it can ``pop`` them too)."""
         clone = ColorCityState.__new__(ColorCityState)
         clone.table, clone.seats, clone.seed = self.table, self.seats, self.seed
         clone.first = self.first
@@ -242,14 +247,17 @@ class ColorCityState:
 
     @property
     def phase(self) -> Phase:
+        """The phase of the turn: ``pitch``, ``power`` or ``over``."""
         return self._phase
 
     @property
     def to_move(self) -> Gang | None:
+        """The gang whose turn it is, or None once the game is over."""
         return None if self._phase is Phase.OVER else self._gang
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         return self._phase is Phase.OVER
 
     @property
@@ -261,16 +269,34 @@ class ColorCityState:
         return self.seat_for_turn(self._gang, self.turn)
 
     def seat_for_turn(self, gang: Gang, turn: int) -> int:
+        """The seat that pitches for ``gang`` in ``turn`` (D1)."""
         return seat_for_turn(self.seats, gang, turn)
 
     @property
     def outcome(self) -> Outcome | None:
+        """Places by seat (a gang's seats share its place) and the reason once the game is
+        over: ``line``, ``block``, ``elimination`` or ``turn_cap``; None before."""
         if self.reason is None:
             return None
         places = tuple(
             1 if self.winner is None or gang is self.winner else 2 for gang, _ in self.seats
         )
         return Outcome(places, self.reason)
+
+    def record(self, names: Sequence[str] | None = None) -> GameRecord:
+        """The JSON game record of this game so far (see gamenight.colorcity.record);
+        raises RecordError for a game not started with ``new``."""
+        # Imported here: the record module builds states, so it imports this one.
+        from gamenight.colorcity.record import to_record
+
+        return to_record(self, names)
+
+    @classmethod
+    def replay(cls, record: GameRecord | str) -> ColorCityState:
+        """The state a record replays to (raises RecordError if it does not)."""
+        from gamenight.colorcity.record import replay
+
+        return replay(record)
 
     @property
     def actions(self) -> list[Pitch | Decision]:
@@ -286,9 +312,11 @@ class ColorCityState:
         ]
 
     def squares(self, gang: Gang) -> int:
+        """How many squares of the city are in ``gang``'s colour."""
         return self.cells.count(int(gang))
 
     def owner(self, square: int) -> Gang | None:
+        """The gang whose colour ``square`` is in, or None while it is empty."""
         c = self.cells[square]
         return None if c == EMPTY else Gang(c)
 
@@ -311,6 +339,8 @@ class ColorCityState:
         return predict(self.table, self._gang, shot)
 
     def view(self, seat: int | None) -> ColorCityView:
+        """What ``seat`` may know (None: a spectator): all but the generator's key. Raises
+        ValueError for a seat that does not exist."""
         if seat is not None and not 0 <= seat < len(self.seats):
             raise ValueError(f"there is no seat {seat}")
         return ColorCityView(
@@ -379,6 +409,7 @@ class ColorCityState:
         return action
 
     def peek(self) -> Pitch | Decision | None:
+        """The last action pushed, or None before the first."""
         return self._stack[-1][0] if self._stack else None
 
     def _check_shot(self, shot: Shot) -> Shot:

@@ -23,6 +23,7 @@ def _f(v: float) -> str:
 
 
 def board_svg(state: ColorCityState, width: int = 420) -> str:
+    """The board as an SVG document ``width`` pixels wide, north up."""
     t = state.table
     bw, bl = t.board_width_mm, t.board_length_mm
     vb_w, vb_h = bw + 2 * MARGIN, bl + 2 * MARGIN

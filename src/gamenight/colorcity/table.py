@@ -29,18 +29,22 @@ class Gang(IntEnum):
 
     @property
     def letter(self) -> str:
+        """``g`` or ``p``, as positions write the gang."""
         return "gp"[self]
 
     @property
     def label(self) -> str:
+        """``green`` or ``purple``."""
         return ("green", "purple")[self]
 
     @property
     def other(self) -> Gang:
+        """The opposing gang."""
         return Gang(1 - self)
 
     @classmethod
     def parse(cls, text: str) -> Gang:
+        """The gang named ``green``/``purple`` or ``g``/``p`` (any case); raises RulesError."""
         key = text.strip().lower() if isinstance(text, str) else ""
         for gang in cls:
             if key in (gang.letter, gang.label):
@@ -116,14 +120,17 @@ class Table:
 
     @property
     def num_squares(self) -> int:
+        """How many squares the city has."""
         return self.city_size * self.city_size
 
     @property
     def city_mm(self) -> float:
+        """The city's side in mm."""
         return self.city_size * self.square_mm
 
     @property
     def city_half(self) -> float:
+        """Half the city's side in mm: its edges are at ±city_half."""
         return self.city_mm / 2
 
     @property
@@ -145,14 +152,17 @@ class Table:
         return (x0, y0, x0 + self.square_mm, y0 + self.square_mm)
 
     def square_centre(self, square: int) -> tuple[float, float]:
+        """(x, y) of a square's centre in mm."""
         x0, y0, x1, y1 = self.square_bounds(square)
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
     def square_name(self, square: int) -> str:
+        """A square's name, file letter then row: ``a1`` (south-west) … ``i9``."""
         row, col = divmod(square, self.city_size)
         return f"{FILES[col] if col < len(FILES) else f'c{col}'}{row + 1}"
 
     def parse_square(self, text: str) -> int:
+        """The square a name stands for (any case); raises RulesError if not in the city."""
         t = text.strip().lower()
         if len(t) >= 2 and t[0] in FILES and t[1:].isdigit():
             col, row = FILES.index(t[0]), int(t[1:]) - 1
@@ -170,13 +180,17 @@ class Table:
     # ------------------------------------------------------------------ values
 
     def with_(self, **changes: Any) -> Table:
+        """A copy with the given fields changed, checked like a new table (RulesError)."""
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data; ``from_dict`` reads it back."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Any) -> Table:
+        """The table in ``data`` (missing fields take their defaults); raises RulesError
+        for an unknown or invalid field."""
         if not isinstance(data, dict):
             raise RulesError("a Color City table is a JSON object")
         known = {f.name for f in fields(cls)}

@@ -30,6 +30,7 @@ def _cell_char(owner: int, pending: bool) -> str:
 
 
 def status_line(state: ColorCityState) -> str:
+    """One line: who is to pitch or decide, or how the game ended."""
     outcome = state.outcome
     if outcome is not None:
         if state.winner is None:
@@ -42,6 +43,7 @@ def status_line(state: ColorCityState) -> str:
 
 
 def hq_line(state: ColorCityState, gang: Gang) -> str:
+    """A gang's HQ in one line: cubes left (``#``) and lost (``x``), and its power."""
     alive = state.cubes[gang]
     lost = state.table.cubes_per_gang - alive
     power = _POWER_NAMES[gang] + (" ready" if state.powers[gang] else " used")
@@ -62,6 +64,7 @@ def _grid_rows(state: ColorCityState) -> list[tuple[str, list[tuple[str, int]]]]
 
 
 def render_plain(state: ColorCityState) -> str:
+    """The game as plain text: status, both HQs and the city, north up."""
     n = state.table.city_size
     lines = [status_line(state), hq_line(state, Gang.PURPLE) + "  (north)"]
     lines.append("   " + " ".join(FILES[:n]))
@@ -82,6 +85,7 @@ def render_plain(state: ColorCityState) -> str:
 
 
 def render_rich(state: ColorCityState) -> Text:
+    """``render_plain``'s picture coloured for a terminal with rich."""
     n = state.table.city_size
     text = Text()
     text.append(status_line(state) + "\n", style="bold")

@@ -23,10 +23,12 @@ class Outcome:
 
     @property
     def at_cap(self) -> bool:
+        """Whether the game ended at the turn cap."""
         return self.reason == "turn_cap"
 
     @property
     def winners(self) -> tuple[int, ...]:
+        """The seats in first place, in seat order."""
         return tuple(seat for seat, place in enumerate(self.places) if place == 1)
 
     @property
@@ -37,6 +39,7 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
+        """Whether more than one seat shares first place."""
         return len(self.winners) > 1
 
     def ranking(self) -> list[int]:
@@ -44,10 +47,12 @@ class Outcome:
         return sorted(range(len(self.places)), key=lambda seat: (self.places[seat], seat))
 
     def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON-ready data; ``from_dict`` reads it back."""
         return {"places": list(self.places), "reason": self.reason}
 
     @classmethod
     def from_dict(cls, data: Any) -> Outcome:
+        """An outcome from data shaped like ``to_dict``'s; raises RecordError otherwise."""
         if isinstance(data, dict) and isinstance(data.get("places"), list):
             try:
                 return cls(tuple(int(p) for p in data["places"]), str(data["reason"]))

@@ -19,6 +19,12 @@ FORMAT_VERSION = 1
 
 @dataclass
 class GameRecord:
+    """One game as data: its rules, seed, seats and set-up, every action, and how it ended.
+
+    ``actions`` are in the game's own notation; ``outcome`` and ``final_position`` (when
+    present) are what a replay must reach.
+    """
+
     game: str
     rules: dict[str, Any]
     seed: int
@@ -29,6 +35,7 @@ class GameRecord:
     final_position: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready data, stamped with the format version."""
         return {
             "format": FORMAT_VERSION,
             "game": self.game,
@@ -42,10 +49,13 @@ class GameRecord:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
+        """The record as JSON text (``indent=None``: one line)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, data: Any, game: str | None = None) -> GameRecord:
+        """The record in ``data``, checked field by field (and that it is of ``game`` if
+        given); raises RecordError naming the first problem."""
         if not isinstance(data, dict):
             raise RecordError("a game record is a JSON object")
         if data.get("format") != FORMAT_VERSION:
@@ -84,6 +94,7 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str, game: str | None = None) -> GameRecord:
+        """The record in JSON ``text``, as ``from_dict``; raises RecordError."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

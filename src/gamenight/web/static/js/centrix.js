@@ -322,7 +322,8 @@ export function create(ctx) {
     hand.setAttribute("aria-label", t("your_cards"));
     // A device holding several seats shows no hand while someone else plays.
     const othersTurn = msg.seats.length > 1 && !msg.seats.includes(msg.actor);
-    if (v.hand === null || curtainShown() || othersTurn) {
+    // Nor any hand once the game is over: nothing in it can be played.
+    if (v.hand === null || curtainShown() || othersTurn || v.outcome) {
       hand.replaceChildren();
       return;
     }
