@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gamenight.centrix import (
@@ -88,6 +90,24 @@ def test_d3_the_layout_is_data() -> None:
     assert s.colour_at(square(2, 0)) is Colour.WHITE
     with pytest.raises(RulesError):
         Layout.from_strings(["RRR"])
+
+
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        ([[1]], "each ring is a string of letters, not [1]"),
+        ([None] * 6, "each ring is a string of letters, not None"),
+        (5, "a list of ring strings, not 5"),
+        ({"a": 1}, "a list of ring strings"),
+        ("R" * 12, "a list of ring strings"),
+    ],
+)
+def test_d3_a_layout_that_is_no_list_of_strings_is_refused_by_name(
+    layout: object, message: str
+) -> None:
+    # Rules arrive from files and requests, so the shape is checked, not assumed.
+    with pytest.raises(RulesError, match=re.escape(message)):
+        Rules.from_dict({"layout": layout})
 
 
 def test_d4_adjacency_is_up_down_sideways_never_diagonal() -> None:

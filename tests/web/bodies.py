@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-# Two humans at Centrix: Ann on this device (red), Bo invited (orange); Ann plays first.
+# Two humans at Centrix, each on a device of their own: Ann (red), Bo (orange); Ann plays
+# first; a fixed deal.
 CENTRIX_2: dict[str, Any] = {
+    "game": "centrix",
+    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "device", "name": "Bo"}],
+    "first": 0,
+    "seed": 11,
+}
+
+# Ann on this device, Bo invited through a link: the server shuffles (no seed can be given).
+CENTRIX_INVITE: dict[str, Any] = {
     "game": "centrix",
     "seats": [{"kind": "device", "name": "Ann"}, {"kind": "invite", "name": "Bo"}],
     "first": 0,
-    "seed": 11,
 }
 
 # Two Centrix bots that play a whole game by themselves.

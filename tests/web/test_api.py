@@ -16,7 +16,7 @@ from gamenight.colorcity import replay as colorcity_replay
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
-from .bodies import CENTRIX_2, CENTRIX_BOTS, COLORCITY, COLORCITY_VS_BOT
+from .bodies import CENTRIX_2, CENTRIX_BOTS, CENTRIX_INVITE, COLORCITY, COLORCITY_VS_BOT
 
 Join = Callable[..., WebSocketTestSession]
 
@@ -69,6 +69,8 @@ def test_seats_left_unnamed_are_named_by_seat(client: TestClient) -> None:
             "not a colour",
         ),
         ({**CENTRIX_2, "rules": {"bottom": "lava"}}, "bottom must be one of"),
+        ({**CENTRIX_2, "rules": {"layout": [[1]]}}, "each ring is a string of letters"),
+        ({**CENTRIX_INVITE, "seed": 11}, "a table with invited players is shuffled by the server"),
         ({**CENTRIX_2, "surprise": 1}, "Extra inputs"),
         ({"game": "centrix", "seats": [{"kind": "device"}] * 7}, "2–6 seats"),
         ({**COLORCITY, "first": 5}, "first must be a seat from 0 to 1, not 5"),
@@ -131,6 +133,8 @@ def test_who_is_online_is_told_to_everyone_at_the_table(client: TestClient) -> N
                 watcher.send_json({"type": "hello", "tokens": []})
                 receive(watcher, "state")
         assert receive(ann, "presence")["online"] == [0]  # Bo closed his page
+        ann.send_json({"type": "hello", "tokens": []})  # the same page gives up its seat
+        assert receive(ann, "presence")["online"] == []
 
 
 def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> None:
@@ -265,7 +269,7 @@ def welcome(client: TestClient, table: str, *tokens: str) -> dict[str, Any]:
 
 
 def test_an_invite_link_opens_its_seat_once(client: TestClient) -> None:
-    made = create(client)
+    made = create(client, CENTRIX_INVITE)
     invite = made["seats"][1]["token"]
     assert made["seats"][1]["renew"]
     assert made["seats"][0]["renew"] is None
@@ -285,12 +289,29 @@ def test_an_invite_link_opens_its_seat_once(client: TestClient) -> None:
     assert [welcome(client, made["id"], ann)["seats"] for _ in range(2)] == [[0], [0]]
 
 
+def test_two_devices_opening_one_invite_at_once_get_one_seat_between_them(
+    client: TestClient,
+) -> None:
+    for _ in range(5):
+        made = create(client, CENTRIX_INVITE)
+        invite = made["seats"][1]["token"]
+        table = f"/ws/tables/{made['id']}"
+        with client.websocket_connect(table) as one, client.websocket_connect(table) as two:
+            for ws in (one, two):  # both hellos are on their way before either is answered
+                ws.send_json({"type": "hello", "tokens": [invite]})
+            answers = sorted((receive(ws, "welcome") for ws in (one, two)), key=str)
+        assert sorted(a["seats"] for a in answers) == [[], [1]]
+        assert [a["taken"] for a in answers if not a["seats"]] == [[1]]
+
+
 def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> None:
-    made = create(client)
+    made = create(client, CENTRIX_INVITE)
     invite, key = made["seats"][1]["token"], made["seats"][1]["renew"]
     device = welcome(client, made["id"], invite)["tokens"]["1"]
     bo = join(made["id"], device)
     receive(bo, "state")
+    watcher = join(made["id"])
+    receive(watcher, "state")
     url = f"/api/tables/{made['id']}/invites/1"
     for seat, body, status, message in [
         (1, {"renew": "guess"}, 403, "that key does not renew seat 1's invite link"),
@@ -310,6 +331,7 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
     # The device that held the seat is told at once, and watches from now on.
     told = receive(bo, "revoked")
     assert (told["seat"], told["seats"]) == (1, [])
+    assert receive(watcher, "presence")["online"] == []  # seat 1 has nobody now
     assert receive(bo, "state")["view"]["hand"] is None
     bo.send_json({"type": "act", "seat": 1, "action": "pass"})
     assert "you do not hold seat 1" in receive(bo, "error")["message"]
@@ -317,6 +339,20 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
     fresh = welcome(client, made["id"], link)
     assert fresh["seats"] == [1]
     assert fresh["tokens"]["1"] != link
+
+
+def test_an_invite_cannot_be_renewed_once_the_game_is_over(client: TestClient, join: Join) -> None:
+    made = create(client, {**CENTRIX_INVITE, "rules": {"max_turns": 1}})
+    ann = join(made["id"], made["seats"][0]["token"])
+    state = receive(ann, "state")
+    while state["view"]["status"] == "playing":  # Ann's one turn ends the game
+        ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+        state = receive(ann, "state")
+    answer = client.post(
+        f"/api/tables/{made['id']}/invites/1", json={"renew": made["seats"][1]["renew"]}
+    )
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == "the game is over: there is no seat to invite anyone to"
 
 
 def test_a_restarted_server_has_every_game_where_it_was(database: str) -> None:

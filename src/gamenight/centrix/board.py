@@ -123,7 +123,13 @@ class Layout:
 
     @classmethod
     def from_strings(cls, rings: Sequence[str]) -> Layout:
-        """From six strings of colour letters, ring 1 (outermost) first."""
+        """From six strings of colour letters, ring 1 (outermost) first. Raises RulesError
+        naming the problem for anything else (a layout may come from a file or a request)."""
+        if isinstance(rings, str) or not isinstance(rings, Sequence):
+            raise RulesError(f"bad layout: a list of ring strings, not {rings!r:.40}")
+        for ring in rings:
+            if not isinstance(ring, str):
+                raise RulesError(f"bad layout: each ring is a string of letters, not {ring!r:.40}")
         try:
             return cls(tuple(tuple(Colour.from_letter(c) for c in ring) for ring in rings))
         except NotationError as exc:

@@ -194,7 +194,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             await socket.send_json(protocol.error(str(exc)))
             await socket.close(code=4404)
             return
-        connection = Connection(socket, [])
+        connection = Connection(socket)
         manager.schedule_bot(table)
         try:
             while True:
@@ -206,24 +206,13 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         except WebSocketDisconnect:
             pass
         finally:
-            await manager.leave(table, connection)
+            manager.leave(table, connection)
 
     async def handle(table: LiveTable, connection: Connection, raw: str | bytes) -> None:
-        socket = connection.socket
         try:
             message = parse_client(raw)
             if isinstance(message, protocol.Hello):
-                opened = await manager.hello(table, message.tokens)
-                connection.seats = opened.seats
-                await socket.send_json(
-                    {
-                        "type": "welcome",
-                        "seats": opened.seats,
-                        "tokens": opened.tokens,
-                        "taken": opened.taken,
-                    }
-                )
-                await manager.join(table, connection)  # states only after the welcome
+                await manager.hello(table, connection, message.tokens)
             elif isinstance(message, protocol.Act | protocol.Undo):
                 if message.seat not in connection.seats:
                     raise TableError(f"you do not hold seat {message.seat}'s token")
@@ -233,16 +222,16 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                     await manager.undo(table, message.seat)
             elif isinstance(message, protocol.Predict):
                 result = await asyncio.to_thread(table.game.predict, table.state, message.shot)
-                await socket.send_json({"type": "prediction", **result})
+                connection.send({"type": "prediction", **result})
             elif isinstance(message, protocol.Preview):
                 result = table.game.preview(table.state, message.rotation)
-                await socket.send_json({"type": "preview", **result})
+                connection.send({"type": "preview", **result})
             else:
-                await socket.send_json({"type": "pong"})
+                connection.send({"type": "pong"})
         except (protocol.MessageError, GamenightError) as exc:
-            await socket.send_json(protocol.error(str(exc)))
+            connection.send(protocol.error(str(exc)))
         except Exception:
             log.exception("unexpected error handling %r", raw[:200])
-            await socket.send_json(protocol.error("the server could not handle that message"))
+            connection.send(protocol.error("the server could not handle that message"))
 
     return app

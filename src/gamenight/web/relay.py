@@ -57,7 +57,7 @@ class RedisRelay:
                     continue
                 table = await self.manager.refresh(data["table"])
                 if table is not None:
-                    await self.manager.broadcast(table)
+                    self.manager.broadcast(table)
                     self.manager.schedule_bot(table)
             except Exception:
                 log.exception("a relay message could not be handled: %r", message)

@@ -64,10 +64,50 @@ class Opened:
         return sorted(self.tokens)
 
 
-@dataclass
+OUTBOX_LIMIT = 64  # messages waiting for one client before it is let go
+
+
 class Connection:
-    socket: WebSocket
-    seats: list[int]
+    """One open page: the seats it holds and its outbox. Messages to a page go through the
+    outbox, in order, written by a task of the page's own; a page that stops reading is let
+    go when its outbox fills (it reconnects and gets a fresh state), so it never holds up
+    the table or the other pages."""
+
+    def __init__(self, socket: WebSocket, seats: list[int] | None = None) -> None:
+        self.socket = socket
+        self.seats: list[int] = seats or []
+        self.gone = False
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.gone:
+            return
+        if self._outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("a page stopped reading; letting it go")
+            self.close()
+            return
+        self._outbox.put_nowait(message if isinstance(message, str) else _json(message))
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self.socket.send_text(await self._outbox.get())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.gone = True  # the page went away; the socket's own loop ends it
+
+    def close(self) -> None:
+        """Stop writing and close the socket (without waiting on a page that does not read)."""
+        self.gone = True
+        self._writer.cancel()
+        task = asyncio.create_task(asyncio.wait_for(self.socket.close(code=1013), 5))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    def stop(self) -> None:
+        self.gone = True
+        self._writer.cancel()
 
 
 @dataclass
@@ -151,6 +191,12 @@ class TableManager:
                     seat.skill,
                 )
             )
+        if body.seed is not None and any(seat.kind == "invite" for seat in body.seats):
+            # Whoever knows the seed knows every hand and every draw to come.
+            raise TableError(
+                "seed: a table with invited players is shuffled by the server, so that nobody"
+                " at it can know the deal"
+            )
         seed = body.seed if body.seed is not None else new_seed()
         state, setup = game.new(specs, body.first, body.rules, seed)
         tokens: list[str | None] = []
@@ -229,7 +275,28 @@ class TableManager:
 
     # ---------------------------------------------------------------- seats and invites
 
-    async def hello(self, table: LiveTable, tokens: list[str]) -> Opened:
+    async def hello(self, table: LiveTable, connection: Connection, tokens: list[str]) -> None:
+        """Give ``connection`` the seats ``tokens`` open, welcome it and send it the state;
+        from then on it hears of every change. Under the table's lock, so that a claim, a
+        renewal and the pages' seats change one at a time."""
+        async with table.lock:
+            before = self.online(table)
+            opened = await self._open(table, tokens)
+            connection.seats = opened.seats
+            if connection not in table.connections:
+                table.connections.append(connection)
+            connection.send(
+                {
+                    "type": "welcome",
+                    "seats": opened.seats,
+                    "tokens": opened.tokens,
+                    "taken": opened.taken,
+                }
+            )
+            connection.send(self.state_message(table, connection.seats))
+            self._presence(table, before)
+
+    async def _open(self, table: LiveTable, tokens: list[str]) -> Opened:
         """The seats ``tokens`` open. An invite link opens its seat once: the first device
         to bring it gets a token of its own for the seat, and the link opens nothing after."""
         by_hash = {hash_token(t): t for t in tokens}
@@ -270,15 +337,17 @@ class TableManager:
                 raise SeatKeyError(f"that key does not renew seat {seat}'s invite link")
             seats[seat].update(token_hash=hash_token(token), claimed=False, invite_hash=None)
 
-        table.stored.seats = await self._change_seats(table, renew)
-        for connection in list(table.connections):
-            if seat in connection.seats:
-                connection.seats = [s for s in connection.seats if s != seat]
-                with contextlib.suppress(Exception):
-                    await connection.socket.send_json(
-                        {"type": "revoked", "seat": seat, "seats": connection.seats}
-                    )
-                    await connection.socket.send_json(self.state_message(table, connection.seats))
+        async with table.lock:
+            if table.state.outcome is not None:
+                raise TableError("the game is over: there is no seat to invite anyone to")
+            before = self.online(table)
+            table.stored.seats = await self._change_seats(table, renew)
+            for connection in list(table.connections):
+                if seat in connection.seats:
+                    connection.seats = [s for s in connection.seats if s != seat]
+                    connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
+                    connection.send(self.state_message(table, connection.seats))
+            self._presence(table, before)
         return token
 
     async def _change_seats(
@@ -330,7 +399,7 @@ class TableManager:
         await self.changed(table)
 
     async def changed(self, table: LiveTable) -> None:
-        await self.broadcast(table)
+        self.broadcast(table)
         if self.on_change is not None:
             await self.on_change(table.id, table.version)
         self.schedule_bot(table)
@@ -379,49 +448,36 @@ class TableManager:
         """The seats someone holds an open connection for (on this server)."""
         return sorted({seat for c in table.connections for seat in c.seats})
 
-    async def join(self, table: LiveTable, connection: Connection) -> None:
-        """Start sending ``connection`` the table's states, beginning with the current one;
-        the others hear of it when a seat has come online."""
-        before = self.online(table)
-        if connection not in table.connections:
-            table.connections.append(connection)
-        await connection.socket.send_json(self.state_message(table, connection.seats))
-        await self._presence(table, before)
-
-    async def leave(self, table: LiveTable, connection: Connection) -> None:
+    def leave(self, table: LiveTable, connection: Connection) -> None:
+        """``connection``'s page is closed: it hears no more, and the others hear if a seat
+        went offline."""
+        connection.stop()
         before = self.online(table)
         with contextlib.suppress(ValueError):
             table.connections.remove(connection)
-        await self._presence(table, before)
+        self._presence(table, before)
 
-    async def _presence(self, table: LiveTable, before: list[int]) -> None:
+    def _presence(self, table: LiveTable, before: list[int]) -> None:
         online = self.online(table)
         if online != before:
             text = _json({"type": "presence", "online": online})
-            await self.broadcast(table, lambda _: text)
+            for connection in list(table.connections):
+                connection.send(text)
 
-    async def broadcast(
-        self, table: LiveTable, message: Callable[[list[int]], str] | None = None
-    ) -> None:
-        """Send every connection ``message(its seats)`` (by default the table's state as
-        those seats see it), dropping connections that are gone."""
-        if message is None:
-            # Connections holding the same seats (spectators, above all) see the same view:
-            # build and serialise it once per broadcast.
-            texts: dict[tuple[int, ...], str] = {}
-
-            def message(seats: list[int]) -> str:
-                key = tuple(seats)
-                if key not in texts:
-                    texts[key] = _json(self.state_message(table, seats))
-                return texts[key]
-
+    def broadcast(self, table: LiveTable) -> None:
+        """Send every page the table's state as its seats see it; pages that are gone are
+        dropped."""
+        # Pages holding the same seats (spectators, above all) see the same view: build and
+        # serialise it once.
+        texts: dict[tuple[int, ...], str] = {}
         for connection in list(table.connections):
-            try:
-                await connection.socket.send_text(message(connection.seats))
-            except Exception:
-                with contextlib.suppress(ValueError):
-                    table.connections.remove(connection)
+            if connection.gone:
+                table.connections.remove(connection)
+                continue
+            key = tuple(connection.seats)
+            if key not in texts:
+                texts[key] = _json(self.state_message(table, connection.seats))
+            connection.send(texts[key])
 
     def state_message(self, table: LiveTable, seats: list[int]) -> dict[str, Any]:
         actor = table.game.actor(table.state)
