@@ -71,6 +71,16 @@ def test_a_gangs_seats_take_its_pitches_in_rotation() -> None:
     assert state.movers == pitchers[:-1]
 
 
+def test_movers_name_the_seat_behind_powers_and_repitches_too() -> None:
+    state = ColorCityState.new(seed=5, seats=((G, Skill.EXACT), (P, Skill.EXACT)))
+    state.push(Shot(0.0, 0.0, 1.3, 0.0))
+    state.push(Decision.LUCKY_DAY)
+    state.push(Shot(0.0, 0.0, 1.3, 0.0))  # the re-pitch ends Green's turn: its power is spent
+    state.push(Shot(0.0, 0.0, 1.3, 0.0))
+    state.push(Decision.PASS)
+    assert state.movers == [0, 0, 0, 1, 1]
+
+
 def test_each_seat_pitches_with_its_own_hand() -> None:
     seats = ((G, Skill.EXACT), (P, Skill.SHAKY))
     state = ColorCityState.new(seed=5, seats=seats)

@@ -335,7 +335,9 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
     assert receive(bo, "state")["view"]["hand"] is None
     bo.send_json({"type": "act", "seat": 1, "action": "pass"})
     assert "you do not hold seat 1" in receive(bo, "error")["message"]
-    assert welcome(client, made["id"], device, invite)["seats"] == []
+    # Back later, the device (and the old link) are told the seat was given a new link.
+    back = welcome(client, made["id"], device, invite)
+    assert (back["seats"], back["taken"], back["revoked"]) == ([], [], [1])
     fresh = welcome(client, made["id"], link)
     assert fresh["seats"] == [1]
     assert fresh["tokens"]["1"] != link
@@ -427,6 +429,13 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     state = receive(both, "state")
     assert state["seats"] == [0, 1]
     assert state["view"]["expects"] == "shot"
+    # The drag spends most of its pull between the speeds that reach the city's two edges.
+    near, far = state["view"]["table"]["city_speeds"]
+    assert (
+        state["view"]["table"]["min_speed"] < near < 1.3 < far < state["view"]["table"]["max_speed"]
+    )
+    both.send_json({"type": "predict", "shot": f"0 0 {near - 0.1} 0"})
+    assert receive(both, "prediction")["covered"] == []  # short of the city
     both.send_json({"type": "predict", "shot": "0 0 1.3 0"})
     prediction = receive(both, "prediction")
     assert prediction["on_table"] is True

@@ -24,7 +24,7 @@ from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.rules import Part, rules_html
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
-from gamenight.web.tables import Connection, LiveTable, SeatKeyError, TableError, TableManager
+from gamenight.web.tables import Connection, LiveTable, SeatKeyError, TableManager
 
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
@@ -213,13 +213,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             message = parse_client(raw)
             if isinstance(message, protocol.Hello):
                 await manager.hello(table, connection, message.tokens)
-            elif isinstance(message, protocol.Act | protocol.Undo):
-                if message.seat not in connection.seats:
-                    raise TableError(f"you do not hold seat {message.seat}'s token")
-                if isinstance(message, protocol.Act):
-                    await manager.act(table, message.seat, message.action)
-                else:
-                    await manager.undo(table, message.seat)
+            elif isinstance(message, protocol.Act):
+                await manager.act(table, message.seat, message.action, connection)
+            elif isinstance(message, protocol.Undo):
+                await manager.undo(table, message.seat, connection)
             elif isinstance(message, protocol.Predict):
                 result = await asyncio.to_thread(table.game.predict, table.state, message.shot)
                 connection.send({"type": "prediction", **result})

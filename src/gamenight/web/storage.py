@@ -166,15 +166,18 @@ class Store:
         self, table_id: str, change: Callable[[list[dict[str, Any]]], T]
     ) -> tuple[T, list[dict[str, Any]]]:
         """Let ``change`` edit the table's seats in place, in one transaction that holds the
-        row (so two servers cannot both hand out one invited seat). Returns what ``change``
-        returned and the seats as stored; an exception from ``change`` stores nothing."""
+        row where the database can (PostgreSQL: two servers cannot both hand out one invited
+        seat; SQLite has no row locks, and serves one server, whose table lock does this).
+        Returns what ``change`` returned and the seats as stored; nothing is written when
+        nothing changed, and an exception from ``change`` stores nothing."""
         with self.session() as session:
             row = session.get(TableRow, table_id, with_for_update=True)
             if row is None:
                 raise KeyError(table_id)
             seats = [dict(seat) for seat in row.seats]
             result = change(seats)
-            row.seats = seats  # a new list, so the JSON column is written
+            if seats != row.seats:
+                row.seats = seats  # a new list, so the JSON column is written
             return result, seats
 
     def load(self, table_id: str) -> StoredTable | None:

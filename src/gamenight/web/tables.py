@@ -41,6 +41,12 @@ def _json(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
+def _check_holds(page: Connection | None, seat: int) -> None:
+    # Under the table's lock: a renewal may have taken the seat from the page meanwhile.
+    if page is not None and seat not in page.seats:
+        raise TableError(f"you do not hold seat {seat}'s token")
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -53,11 +59,12 @@ def is_open_invite(seat: dict[str, Any]) -> bool:
 @dataclass
 class Opened:
     """What a hello's tokens open: for each seat held, the token the device keeps for it
-    (for an invite used just now, a new token of the device's own), and the seats whose
-    invite another device has used."""
+    (for an invite used just now, a new token of the device's own), the seats whose invite
+    another device has used, and those whose link its maker renewed since."""
 
     tokens: dict[int, str]
     taken: list[int]
+    revoked: list[int]
 
     @property
     def seats(self) -> list[int]:
@@ -291,6 +298,7 @@ class TableManager:
                     "seats": opened.seats,
                     "tokens": opened.tokens,
                     "taken": opened.taken,
+                    "revoked": opened.revoked,
                 }
             )
             connection.send(self.state_message(table, connection.seats))
@@ -323,7 +331,10 @@ class TableManager:
         }
         held.update(claimed)
         taken = [i for i, s in enumerate(seats) if s.get("invite_hash") in hashes and i not in held]
-        return Opened(held, taken)
+        revoked = [
+            i for i, s in enumerate(seats) if hashes & set(s.get("retired", [])) and i not in held
+        ]
+        return Opened(held, taken, revoked)
 
     async def renew_invite(self, table: LiveTable, seat: int, key: str) -> str:
         """A new invite link's token for ``seat``, given the key its maker holds. The old link
@@ -335,7 +346,16 @@ class TableManager:
                 raise TableError(f"seat {seat} was not given an invite link")
             if seats[seat].get("renew_hash") != hash_token(key):
                 raise SeatKeyError(f"that key does not renew seat {seat}'s invite link")
-            seats[seat].update(token_hash=hash_token(token), claimed=False, invite_hash=None)
+            old = seats[seat]
+            # The old link and the device that used it open nothing now; they are kept to
+            # tell such a device, when it comes back, what became of its seat.
+            retired = [*old.get("retired", []), old["token_hash"], old.get("invite_hash")]
+            old.update(
+                token_hash=hash_token(token),
+                claimed=False,
+                invite_hash=None,
+                retired=[h for h in retired if h],
+            )
 
         async with table.lock:
             if table.state.outcome is not None:
@@ -361,10 +381,13 @@ class TableManager:
 
     # ---------------------------------------------------------------- actions
 
-    async def act(self, table: LiveTable, seat: int, text: str) -> None:
-        """Apply one action for ``seat``; raises TableError or a GamenightError naming the
-        problem, leaving the table as it was."""
+    async def act(
+        self, table: LiveTable, seat: int, text: str, page: Connection | None = None
+    ) -> None:
+        """Apply one action for ``seat`` (sent by ``page``; None: the seat's bot); raises
+        TableError or a GamenightError naming the problem, leaving the table as it was."""
         async with table.lock:
+            _check_holds(page, seat)
             actor = table.game.actor(table.state)
             if actor is None:
                 raise TableError("the game is over")
@@ -388,8 +411,9 @@ class TableManager:
             table.last = last
         await self.changed(table)
 
-    async def undo(self, table: LiveTable, seat: int) -> None:
+    async def undo(self, table: LiveTable, seat: int, page: Connection) -> None:
         async with table.lock:
+            _check_holds(page, seat)
             if table.seat_kind(seat) != "human" or not table.game.can_undo(table.state, seat):
                 raise TableError("only your own plays of this turn can be taken back")
             table.state.pop()
@@ -446,13 +470,13 @@ class TableManager:
     @staticmethod
     def online(table: LiveTable) -> list[int]:
         """The seats someone holds an open connection for (on this server)."""
-        return sorted({seat for c in table.connections for seat in c.seats})
+        return sorted({seat for c in table.connections if not c.gone for seat in c.seats})
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
         """``connection``'s page is closed: it hears no more, and the others hear if a seat
         went offline."""
+        before = sorted({s for c in table.connections for s in c.seats})  # the gone included
         connection.stop()
-        before = self.online(table)
         with contextlib.suppress(ValueError):
             table.connections.remove(connection)
         self._presence(table, before)
@@ -470,10 +494,9 @@ class TableManager:
         # Pages holding the same seats (spectators, above all) see the same view: build and
         # serialise it once.
         texts: dict[tuple[int, ...], str] = {}
+        for connection in [c for c in table.connections if c.gone]:
+            self.leave(table, connection)
         for connection in list(table.connections):
-            if connection.gone:
-                table.connections.remove(connection)
-                continue
             key = tuple(connection.seats)
             if key not in texts:
                 texts[key] = _json(self.state_message(table, connection.seats))

@@ -201,12 +201,20 @@ export function create(ctx) {
     const wanted = inside || (focusLost && (!active || active === document.body));
     const key = inside ? focusSelector(active) : null;
     draw();
-    if (!wanted || (inside && root.contains(active))) return;
-    const again = (key && root.querySelector(`${key}:not([disabled])`))
-      || root.querySelector(".play-card:not([disabled])")
-      || root.querySelector("#choices button");
+    if (!wanted || (inside && canHoldFocus(active))) return;
+    const candidates = [
+      key && root.querySelector(`:is(button, a, input)${key}`),
+      root.querySelector(".play-card:not([disabled])"),
+      root.querySelector("#choices button"),
+    ];
+    const again = candidates.find(canHoldFocus);
     again?.focus();
-    focusLost = !again;
+    focusLost = !again || document.activeElement !== again;
+  }
+
+  /** Still on the page, enabled and shown (a hidden or disabled button drops the focus). */
+  function canHoldFocus(node) {
+    return Boolean(node) && root.contains(node) && !node.disabled && node.offsetParent !== null;
   }
 
   function focusSelector(node) {

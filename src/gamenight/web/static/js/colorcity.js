@@ -520,11 +520,14 @@ export function create(ctx) {
 /** The speed a pull gives (``share`` of the full pull, 0–1): piecewise linear, slow to the
  * city's near edge, fine across the city, then fast up to the table's limit. */
 function speedOfPull(share, tb) {
-  const [near, far] = tb.city_speeds;
+  const [near, far] = tb.city_speeds || [tb.min_speed, tb.max_speed];
+  // Each knot kept between its neighbours, so that on any table a longer pull is never slower.
+  const low = clamp(near - CITY_MARGIN, tb.min_speed, tb.max_speed);
+  const high = clamp(far + CITY_MARGIN, low, tb.max_speed);
   const knots = [
     [0, tb.min_speed],
-    [CITY_PULL[0], Math.max(tb.min_speed, near - CITY_MARGIN)],
-    [CITY_PULL[1], Math.min(tb.max_speed, far + CITY_MARGIN)],
+    [CITY_PULL[0], low],
+    [CITY_PULL[1], high],
     [1, tb.max_speed],
   ];
   for (let i = 1; i < knots.length; i += 1) {

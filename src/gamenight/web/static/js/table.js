@@ -149,6 +149,7 @@ async function main() {
       document.body.dataset.seats = message.seats.join(",");
       // An invite link another device used first, or a seat its inviter gave a new link.
       if (message.taken?.length) toast(t("invite_taken"), "error");
+      if (message.revoked?.length) toast(t("seat_revoked"), "error");
     } else if (message.type === "revoked") {
       document.body.dataset.seats = message.seats.join(",");
       toast(t("seat_revoked"), "error");
