@@ -19,7 +19,7 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 from gamenight.web.storage import ConflictError, Store
 
-from .bodies import CENTRIX_2
+from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .test_api import create, receive
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -80,3 +80,24 @@ def test_a_move_on_one_server_reaches_a_watcher_on_another(postgres: str) -> Non
             assert two.app.state.manager.tables[made["id"]] is live  # type: ignore[attr-defined]
             assert live.version == 1
             assert len(live.connections) == 1
+
+
+def test_a_seat_renewed_on_one_server_is_taken_from_its_page_on_another(postgres: str) -> None:
+    settings = Settings(postgres, redis_url="redis://127.0.0.1:6379/0")
+    with (
+        TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
+        TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as two,
+    ):
+        made = create(one, CENTRIX_INVITE)
+        invite, key = made["seats"][1]["token"], made["seats"][1]["renew"]
+        with two.websocket_connect(f"/ws/tables/{made['id']}") as bo:
+            bo.send_json({"type": "hello", "tokens": [invite]})
+            assert receive(bo, "welcome")["seats"] == [1]  # Bo's page is on server two
+            receive(bo, "state")
+            time.sleep(0.3)  # both relays subscribed
+            renewed = one.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
+            assert renewed.status_code == 200
+            told = receive(bo, "revoked")
+            assert (told["seat"], told["seats"]) == (1, [])
+            bo.send_json({"type": "act", "seat": 1, "action": "pass"})
+            assert "you do not hold seat 1" in receive(bo, "error")["message"]

@@ -83,6 +83,7 @@ class Connection:
     def __init__(self, socket: WebSocket, seats: list[int] | None = None) -> None:
         self.socket = socket
         self.seats: list[int] = seats or []
+        self.keys: dict[int, str] = {}  # the hash of the token that opened each seat
         self.gone = False
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
@@ -278,7 +279,28 @@ class TableManager:
             state = await asyncio.to_thread(_replay, table.game, stored)
             table.stored, table.state, table.actions = stored, state, list(stored.actions)
             table.last = None  # the action that moved it was made elsewhere: nothing to animate
+        else:
+            table.stored.seats = stored.seats
+        # An invite renewed on another server: the pages here that used its old token lose
+        # the seat now, as they would there.
+        self._revoke(table, set(range(len(stored.seats))))
         return True
+
+    def _revoke(self, table: LiveTable, seats: set[int]) -> None:
+        """Take ``seats`` from the pages whose token no longer opens them, and tell them."""
+        before = self.online(table)
+        for connection in table.connections:
+            lost = [
+                seat
+                for seat in connection.seats
+                if seat in seats and table.stored.seats[seat]["token_hash"] != connection.keys[seat]
+            ]
+            for seat in lost:
+                connection.seats = [s for s in connection.seats if s != seat]
+                connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
+            if lost:
+                connection.send(self.state_message(table, connection.seats))
+        self._presence(table, before)
 
     # ---------------------------------------------------------------- seats and invites
 
@@ -290,6 +312,7 @@ class TableManager:
             before = self.online(table)
             opened = await self._open(table, tokens)
             connection.seats = opened.seats
+            connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
             if connection not in table.connections:
                 table.connections.append(connection)
             connection.send(
@@ -360,14 +383,10 @@ class TableManager:
         async with table.lock:
             if table.state.outcome is not None:
                 raise TableError("the game is over: there is no seat to invite anyone to")
-            before = self.online(table)
             table.stored.seats = await self._change_seats(table, renew)
-            for connection in list(table.connections):
-                if seat in connection.seats:
-                    connection.seats = [s for s in connection.seats if s != seat]
-                    connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
-                    connection.send(self.state_message(table, connection.seats))
-            self._presence(table, before)
+            self._revoke(table, {seat})
+        if self.on_change is not None:
+            await self.on_change(table.id, table.version)  # other servers revoke their pages
         return token
 
     async def _change_seats(
