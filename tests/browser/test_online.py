@@ -21,20 +21,26 @@ BOARD_DRAWING = (
 )
 
 
-def test_two_devices_play_through_an_invite_while_a_third_watches(
-    server: Server, new_page: NewPage
-) -> None:
-    ann = new_page()
+def invite_bo(ann: Page, server: Server, turns: int | None = None) -> str:
+    """Ann sets up Centrix on the home page with Bo invited; his link."""
     ann.goto(server.url + "/")
     ann.click("#choose-centrix")
     ann.fill("#seat-0-name", "Ann")
     ann.fill("#seat-1-name", "Bo")
     ann.select_option("#seat-1-kind", "invite")
-    ann.click(".variants summary")
-    ann.fill("#rule-turns", "2")  # a short game: it ends after one turn each
+    if turns is not None:
+        ann.click(".variants summary")
+        ann.fill("#rule-turns", str(turns))
     ann.click("#start")
     ann.wait_for_selector("#invite-panel:not([hidden])")
-    link = ann.input_value(".invite-row[data-seat='1'] input")
+    return ann.input_value(".invite-row[data-seat='1'] input")
+
+
+def test_two_devices_play_through_an_invite_while_a_third_watches(
+    server: Server, new_page: NewPage
+) -> None:
+    ann = new_page()
+    link = invite_bo(ann, server, turns=2)  # a short game: it ends after one turn each
     assert "#token=" in link
     shot(ann, "online-01-invite")
     ann.click("#go-table")
@@ -108,14 +114,7 @@ def test_an_invite_link_opens_its_seat_on_one_device_until_it_is_renewed(
 ) -> None:
     ann = new_page()
     ann.on("dialog", lambda dialog: dialog.accept())  # "Make a new link for Bo?"
-    ann.goto(server.url + "/")
-    ann.click("#choose-centrix")
-    ann.fill("#seat-0-name", "Ann")
-    ann.fill("#seat-1-name", "Bo")
-    ann.select_option("#seat-1-kind", "invite")
-    ann.click("#start")
-    ann.wait_for_selector("#invite-panel:not([hidden])")
-    link = ann.input_value(".invite-row[data-seat='1'] input")
+    link = invite_bo(ann, server)
     ann.click("#go-table")
     ann.wait_for_selector("body[data-version='0']")
     # The record (and with it the seed: every hand) is for games that are over.

@@ -43,9 +43,10 @@ class GameBots:
         name, *parts = spec.split(":")
         factory = self.bots.get(name)
         if factory is None:
-            raise NotationError(
-                f"no {self.game} bot called {name!r}: choose from {', '.join(self.bots)}"
-            )
+            # The levels first: they are what the interfaces offer.
+            levels = [f"level{min(self.levels)}–level{max(self.levels)}"] if self.levels else []
+            choices = ", ".join([*levels, *self.bots])
+            raise NotationError(f"no {self.game} bot called {name!r}: choose from {choices}")
         budget: Budget | None = None
         options: dict[str, Any] = {}
         for part in parts:

@@ -31,8 +31,6 @@ class Rotation(NamedTuple):
     amount: int  # slots clockwise; negative is counter-clockwise
 
     def __str__(self) -> str:
-        if not isinstance(self.amount, int):
-            return f"{self.ring}{self.amount!r}"  # hand-built; still printable in its error
         return f"{self.ring}{self.amount:+d}"
 
 

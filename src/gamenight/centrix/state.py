@@ -437,7 +437,7 @@ class CentrixState:
         play = parse_play(text)
         problem = self._problem(play)
         if problem is not None:
-            raise IllegalPlayError(f"{play}: {problem}")
+            raise IllegalPlayError(f"{_written(play)}: {problem}")
         return play
 
     def _generate(self) -> tuple[Play, ...]:
@@ -723,7 +723,7 @@ class CentrixState:
             play = parse_play(play)
         problem = self._problem(play)
         if problem is not None:
-            raise IllegalPlayError(f"{play}: {problem}")
+            raise IllegalPlayError(f"{_written(play)}: {problem}")
         self._push(play)
 
     def _push(self, play: Play) -> None:
@@ -844,7 +844,7 @@ class CentrixState:
         chain. Raises IllegalPlayError if the play is illegal; the state is untouched."""
         problem = self._problem(play)
         if problem is not None:
-            raise IllegalPlayError(f"{play}: {problem}")
+            raise IllegalPlayError(f"{_written(play)}: {problem}")
         if play.move is None:
             return []
         probe = self.copy()
@@ -949,3 +949,11 @@ def _whole_numbers(values: tuple[object, ...]) -> bool:
 
 def _hand_text(hand: Sequence[Card]) -> str:
     return " ".join(str(c) for c in hand) or "(empty)"
+
+
+def _written(play: object) -> str:
+    # A hand-built play may hold what no notation can write; its error must still show it.
+    try:
+        return str(play)
+    except (TypeError, ValueError):
+        return repr(play)

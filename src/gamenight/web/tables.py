@@ -80,13 +80,16 @@ class Connection:
     go when its outbox fills (it reconnects and gets a fresh state), so it never holds up
     the table or the other pages."""
 
-    def __init__(self, socket: WebSocket, seats: list[int] | None = None) -> None:
+    def __init__(self, socket: WebSocket) -> None:
         self.socket = socket
-        self.seats: list[int] = seats or []
-        self.keys: dict[int, str] = {}  # the hash of the token that opened each seat
+        self.keys: dict[int, str] = {}  # each seat held: the hash of the token that opened it
         self.gone = False
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
+
+    @property
+    def seats(self) -> list[int]:
+        return sorted(self.keys)
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.gone:
@@ -108,8 +111,7 @@ class Connection:
 
     def close(self) -> None:
         """Stop writing and close the socket (without waiting on a page that does not read)."""
-        self.gone = True
-        self._writer.cancel()
+        self.stop()
         task = asyncio.create_task(asyncio.wait_for(self.socket.close(code=1013), 5))
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
@@ -283,20 +285,18 @@ class TableManager:
             table.stored.seats = stored.seats
         # An invite renewed on another server: the pages here that used its old token lose
         # the seat now, as they would there.
-        self._revoke(table, set(range(len(stored.seats))))
+        self._revoke(table)
         return True
 
-    def _revoke(self, table: LiveTable, seats: set[int]) -> None:
-        """Take ``seats`` from the pages whose token no longer opens them, and tell them."""
+    def _revoke(self, table: LiveTable) -> None:
+        """Take a seat from each page whose token no longer opens it (its invite was
+        renewed), and tell the page."""
         before = self.online(table)
         for connection in table.connections:
-            lost = [
-                seat
-                for seat in connection.seats
-                if seat in seats and table.stored.seats[seat]["token_hash"] != connection.keys[seat]
-            ]
+            seats = table.stored.seats
+            lost = [s for s, key in connection.keys.items() if seats[s]["token_hash"] != key]
             for seat in lost:
-                connection.seats = [s for s in connection.seats if s != seat]
+                del connection.keys[seat]
                 connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
             if lost:
                 connection.send(self.state_message(table, connection.seats))
@@ -311,7 +311,6 @@ class TableManager:
         async with table.lock:
             before = self.online(table)
             opened = await self._open(table, tokens)
-            connection.seats = opened.seats
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
             if connection not in table.connections:
                 table.connections.append(connection)
@@ -384,7 +383,7 @@ class TableManager:
             if table.state.outcome is not None:
                 raise TableError("the game is over: there is no seat to invite anyone to")
             table.stored.seats = await self._change_seats(table, renew)
-            self._revoke(table, {seat})
+            self._revoke(table)
         if self.on_change is not None:
             await self.on_change(table.id, table.version)  # other servers revoke their pages
         return token
