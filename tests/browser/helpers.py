@@ -31,9 +31,10 @@ def click_centre(page: Page, selector: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def centrix_play(page: Page, *, turn_a_ring: bool = True) -> None:
+def centrix_play(page: Page, *, turn_a_ring: bool = True, accepted: bool = True) -> None:
     """Make one Centrix play by clicking: a card, a rotation (when the card offers one), a
-    pawn on the board or in the off-board tray, then its destination on the board."""
+    pawn on the board or in the off-board tray, then its destination on the board; then wait
+    for the table to move on, unless the play is expected to be refused (``accepted``)."""
     before = version(page)
     page.locator(".play-card:not([disabled])").first.click()
     rotations = page.locator("[data-rotation]:not([data-rotation='none'])")
@@ -45,17 +46,19 @@ def centrix_play(page: Page, *, turn_a_ring: bool = True) -> None:
         assert page.locator(f"[data-rotation='{rotation}'][aria-pressed='true']").count() == 1
     elif page.locator("[data-rotation='none']").count():
         page.click("[data-rotation='none']")
+    moves_a_pawn = True
     if page.locator(".pawn.movable").count():
         page.locator(".pawn.movable").first.click()
     elif page.locator("button.tray.movable").count():
         page.click("button.tray.movable")
     else:
         page.click("#rotation-only")
+        moves_a_pawn = False
+    if moves_a_pawn:
+        page.wait_for_selector(".target-dot")
+        click_centre(page, ".target-dot")
+    if accepted:
         wait_version_past(page, before)
-        return
-    page.wait_for_selector(".target-dot")
-    click_centre(page, ".target-dot")
-    wait_version_past(page, before)
 
 
 def centrix_finish_turn(page: Page) -> int:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from importlib import resources
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, WebSocketRoute
 
 from tests.browser.conftest import Console, Server, shot
-from tests.browser.helpers import centrix_play, wait_my_turn, wait_version
+from tests.browser.helpers import centrix_play, version, wait_my_turn, wait_version
 
 NewPage = Callable[..., Page]
 
@@ -48,6 +49,48 @@ def test_restart_the_server_in_the_middle_of_a_game_and_continue(
     centrix_play(page)
     assert page.locator("#log li").count() == 2
     shot(page, "restart-02-continued")
+
+
+def test_the_servers_refusals_are_told_in_the_pages_language(
+    server: Server, new_page: NewPage, console: Console
+) -> None:
+    console.allowed.append("status of 404")  # the table that is not there
+    korean = new_page(locale="ko-KR")
+    korean.goto(server.url + "/table/nosuchtable")
+    error = korean.locator("#main .form-error")
+    assert error.text_content() == "“nosuchtable” 테이블이 없습니다. 링크를 확인하세요."
+
+    # Over the table's socket, a refusal names the seat it is about. This page's plays are
+    # sent, on the way out, for seat 1 (the bot's, which this device does not hold).
+    made = server.create(
+        {
+            "game": "centrix",
+            "seats": [
+                {"kind": "device", "name": "Ann"},
+                {"kind": "bot", "name": "Robo", "level": 1},
+            ],
+            "seed": 21,
+        }
+    )
+
+    def for_the_bot(page_socket: WebSocketRoute) -> None:
+        to_server = page_socket.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "act":
+                data["seat"] = 1
+            to_server.send(json.dumps(data))
+
+        page_socket.on_message(forward)
+
+    korean.route_web_socket("**/ws/tables/**", for_the_bot)
+    korean.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(korean)
+    centrix_play(korean, accepted=False)
+    korean.wait_for_selector(".toast-error")
+    assert korean.text_content(".toast-error") == "이 기기는 Robo의 자리를 맡고 있지 않습니다."
+    assert version(korean) == 0, "the refused play changed nothing"
 
 
 def test_the_interface_speaks_korean_by_browser_or_by_choice(
@@ -149,5 +192,5 @@ def test_the_replay_of_an_unknown_table_says_so(
     page = new_page()
     page.goto(server.url + "/replay/nope")
     page.wait_for_selector("#replay-error")
-    assert "there is no table 'nope'" in (page.text_content("#replay-error") or "")
+    assert page.text_content("#replay-error") == "There is no table “nope”: check the link."
     assert page.locator(".replay-controls").count() == 0

@@ -313,16 +313,32 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
     watcher = join(made["id"])
     receive(watcher, "state")
     url = f"/api/tables/{made['id']}/invites/1"
-    for seat, body, status, message in [
-        (1, {"renew": "guess"}, 403, "that key does not renew seat 1's invite link"),
-        (1, {"renew": made["seats"][0]["token"]}, 403, "does not renew"),
-        (0, {"renew": key}, 422, "seat 0 was not given an invite link"),
-        (7, {"renew": key}, 422, "seat 7 was not given an invite link"),
-        (1, {}, 422, "renew: Field required"),
+    # A seat with no link is refused as a wrong key is: asking tells nobody which seats
+    # were invited.
+    for seat, body, status, message, code in [
+        (
+            1,
+            {"renew": "guess"},
+            403,
+            "that key does not renew an invite link for seat 1",
+            "no_renew",
+        ),
+        (1, {"renew": made["seats"][0]["token"]}, 403, "does not renew", "no_renew"),
+        (0, {"renew": key}, 403, "that key does not renew an invite link for seat 0", "no_renew"),
+        (
+            0,
+            {"renew": "guess"},
+            403,
+            "that key does not renew an invite link for seat 0",
+            "no_renew",
+        ),
+        (7, {"renew": key}, 403, "that key does not renew an invite link for seat 7", "no_renew"),
+        (1, {}, 422, "renew: Field required", "invalid"),
     ]:
         answer = client.post(url.replace("/1", f"/{seat}"), json=body)
         assert answer.status_code == status
         assert message in answer.json()["detail"]
+        assert answer.json()["code"] == code
     assert welcome(client, made["id"], device)["seats"] == [1]  # nothing changed
 
     renewed = client.post(url, json={"renew": key})

@@ -11,16 +11,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
-from gamenight.core.validation import describe
 from gamenight.web import protocol
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
+from gamenight.web.refusals import Code, RefusedError, refusal
 from gamenight.web.rules import Part, rules_html
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
@@ -28,6 +28,17 @@ from gamenight.web.tables import Connection, LiveTable, SeatKeyError, TableManag
 
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
+
+
+class HttpRefusal(HTTPException):
+    """An HTTP refusal whose body carries, beside ``detail``, the refusal's ``code`` and
+    ``params`` (gamenight.web.refusals), so that a page can say it in its own language."""
+
+    def __init__(self, status: int, exc: Exception) -> None:
+        body = refusal(exc)
+        super().__init__(status, body["message"])
+        self.code: str = body["code"]
+        self.params: dict[str, Any] = body["params"]
 
 
 def create_app(settings: Settings | None = None, bot_executor: Executor | None = None) -> FastAPI:
@@ -78,17 +89,20 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     # ---------------------------------------------------------------- API
 
-    def refused(exc: ValidationError | GamenightError) -> HTTPException:
-        if isinstance(exc, ValidationError):
-            where, what = describe(exc)
-            return HTTPException(422, f"{where}: {what}")
-        return HTTPException(403 if isinstance(exc, SeatKeyError) else 422, str(exc))
+    @app.exception_handler(HttpRefusal)
+    async def refusal_body(_: Request, exc: HttpRefusal) -> JSONResponse:
+        return JSONResponse(
+            {"detail": exc.detail, "code": exc.code, "params": exc.params}, exc.status_code
+        )
+
+    def refused(exc: ValidationError | GamenightError) -> HttpRefusal:
+        return HttpRefusal(403 if isinstance(exc, SeatKeyError) else 422, exc)
 
     def live(table_id: str) -> LiveTable:
         try:
             return manager.get(table_id)
         except GamenightError as exc:
-            raise HTTPException(404, str(exc)) from None
+            raise HttpRefusal(404, exc) from None
 
     @app.post("/api/tables")
     async def create_table(body: dict[str, Any]) -> JSONResponse:
@@ -146,7 +160,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         if table.state.outcome is None:
             # A record holds the seed, so every hand and every future draw or wobble: it is
             # for games that are over.
-            raise HTTPException(409, "the record can be downloaded once the game is over")
+            raise HttpRefusal(
+                409,
+                RefusedError(
+                    "the record can be downloaded once the game is over", Code.RECORD_AFTER_GAME
+                ),
+            )
         text = table.game.record(table.state, table.stored.seats).to_json()
         filename = f"{table.game.name}-{table.id}.json"
         return Response(
@@ -159,7 +178,15 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     async def replay_step(table_id: str, step: int) -> dict[str, Any]:
         table = live(table_id)
         if not 0 <= step <= table.version:
-            raise HTTPException(404, f"step {step} is not between 0 and {table.version}")
+            raise HttpRefusal(
+                404,
+                RefusedError(
+                    f"step {step} is not between 0 and {table.version}",
+                    Code.NO_STEP,
+                    step=step,
+                    steps=table.version,
+                ),
+            )
         stored = table.stored
         state = table.game.replay(
             stored.rules, stored.seed, stored.setup, stored.seats, table.actions[:step]
@@ -181,7 +208,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             served = lang if lang != "en" and html != rules_html(game, "en", part) else "en"
             return {"html": html, "lang": served}
         except KeyError:
-            raise HTTPException(404, f"no rules for {game!r}") from None
+            raise HttpRefusal(
+                404, RefusedError(f"no rules for {game!r}", Code.NO_RULES, game=game)
+            ) from None
 
     # ---------------------------------------------------------------- the table's socket
 
@@ -191,7 +220,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         try:
             table = manager.get(table_id)
         except GamenightError as exc:
-            await socket.send_json(protocol.error(str(exc)))
+            await socket.send_json(protocol.error(exc))
             await socket.close(code=4404)
             return
         connection = Connection(socket)
@@ -225,10 +254,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                 connection.send({"type": "preview", **result})
             else:
                 connection.send({"type": "pong"})
-        except (protocol.MessageError, GamenightError) as exc:
-            connection.send(protocol.error(str(exc)))
-        except Exception:
+        except GamenightError as exc:
+            connection.send(protocol.error(exc))
+        except Exception as exc:
             log.exception("unexpected error handling %r", raw[:200])
-            connection.send(protocol.error("the server could not handle that message"))
+            connection.send(protocol.error(exc))
 
     return app

@@ -17,8 +17,9 @@ Server → client: ``welcome`` (``seats``; ``tokens``, the token to keep for eac
 ``taken``, seats whose invite link another device used first), ``revoked`` (a seat of yours
 was given a new invite link), ``state`` (your view, legal actions, the last action for
 animation, ``online``: the seats with a page open), ``presence`` (``online`` changed),
-``prediction``, ``preview``, ``pong`` and ``error`` (a message naming the
-problem; the table is never disturbed by a bad message).
+``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
+English, ``code`` and ``params`` for a page to say it in its own language:
+gamenight.web.refusals; the table is never disturbed by a bad message).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from gamenight.core.validation import describe
+from gamenight.web.refusals import Code, RefusedError, refusal
 
 
 class _Message(BaseModel):
@@ -70,7 +72,7 @@ ClientMessage = Annotated[
 _client = TypeAdapter(ClientMessage)
 
 
-class MessageError(ValueError):
+class MessageError(RefusedError, ValueError):
     """A message that is not one of the protocol's; the text names the problem."""
 
 
@@ -79,11 +81,13 @@ def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | P
         return _client.validate_json(raw)
     except ValidationError as exc:
         where, what = describe(exc)
-        raise MessageError(f"bad message ({where}): {what}") from None
+        detail = f"{where}: {what}"
+        raise MessageError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail) from None
 
 
-def error(message: str) -> dict[str, Any]:
-    return {"type": "error", "message": message}
+def error(exc: Exception) -> dict[str, Any]:
+    """The ``error`` message for a refused request (see gamenight.web.refusals)."""
+    return {"type": "error", **refusal(exc)}
 
 
 # ---------------------------------------------------------------- HTTP bodies

@@ -21,19 +21,15 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from gamenight.core.errors import GamenightError
 from gamenight.web.games import SeatSpec, WebGame, get_game, new_seed
 from gamenight.web.protocol import TableIn
+from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.storage import ConflictError, Store, StoredTable, hash_token
 
 log = logging.getLogger("gamenight.web")
 
 
-class TableError(GamenightError):
-    """Something a client asked that cannot be done; the message says why."""
-
-
-class SeatKeyError(TableError):
+class SeatKeyError(RefusedError):
     """A key that does not open what it was brought for."""
 
 
@@ -44,7 +40,7 @@ def _json(message: dict[str, Any]) -> str:
 def _check_holds(page: Connection | None, seat: int) -> None:
     # Under the table's lock: a renewal may have taken the seat from the page meanwhile.
     if page is not None and seat not in page.seats:
-        raise TableError(f"you do not hold seat {seat}'s token")
+        raise RefusedError(f"you do not hold seat {seat}'s token", Code.NOT_YOUR_SEAT, seat=seat)
 
 
 def new_token() -> str:
@@ -185,11 +181,19 @@ class TableManager:
     def create(self, body: TableIn) -> tuple[LiveTable, list[dict[str, Any]]]:
         game = get_game(body.game)
         if not game.min_seats <= len(body.seats) <= game.max_seats:
-            raise TableError(f"{body.game} takes {game.min_seats}–{game.max_seats} seats")
+            raise RefusedError(
+                f"{body.game} takes {game.min_seats}–{game.max_seats} seats",
+                Code.SEAT_COUNT,
+                game=body.game,
+                low=game.min_seats,
+                high=game.max_seats,
+            )
         specs = []
         for i, seat in enumerate(body.seats):
             if seat.kind == "bot" and seat.level is None:
-                raise TableError(f"seat {i} is a bot: give it a level from 1 to 5")
+                raise RefusedError(
+                    f"seat {i} is a bot: give it a level from 1 to 5", Code.BOT_LEVEL, seat=i
+                )
             # Numbered by seat, so that two bots of one level are told apart.
             default = f"Bot {i + 1}" if seat.kind == "bot" else f"Player {i + 1}"
             specs.append(
@@ -203,9 +207,10 @@ class TableManager:
             )
         if body.seed is not None and any(seat.kind == "invite" for seat in body.seats):
             # Whoever knows the seed knows every hand and every draw to come.
-            raise TableError(
+            raise RefusedError(
                 "seed: a table with invited players is shuffled by the server, so that nobody"
-                " at it can know the deal"
+                " at it can know the deal",
+                Code.SEED_WITH_INVITES,
             )
         seed = body.seed if body.seed is not None else new_seed()
         state, setup = game.new(specs, body.first, body.rules, seed)
@@ -253,7 +258,7 @@ class TableManager:
             return table
         stored = self.store.load(table_id)
         if stored is None:
-            raise TableError(f"there is no table {table_id!r}")
+            raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
         table = self._rebuild(stored)
         self.tables[table_id] = table
         self.schedule_bot(table)
@@ -364,10 +369,14 @@ class TableManager:
         token = new_token()
 
         def renew(seats: list[dict[str, Any]]) -> None:
-            if not 0 <= seat < len(seats) or not seats[seat].get("invite"):
-                raise TableError(f"seat {seat} was not given an invite link")
-            if seats[seat].get("renew_hash") != hash_token(key):
-                raise SeatKeyError(f"that key does not renew seat {seat}'s invite link")
+            # One answer whether the seat has no link or the key is wrong, so that nobody
+            # learns which seats were invited by asking.
+            if not 0 <= seat < len(seats) or seats[seat].get("renew_hash") != hash_token(key):
+                raise SeatKeyError(
+                    f"that key does not renew an invite link for seat {seat}",
+                    Code.NO_RENEW,
+                    seat=seat,
+                )
             old = seats[seat]
             # The old link and the device that used it open nothing now; they are kept to
             # tell such a device, when it comes back, what became of its seat.
@@ -381,7 +390,10 @@ class TableManager:
 
         async with table.lock:
             if table.state.outcome is not None:
-                raise TableError("the game is over: there is no seat to invite anyone to")
+                raise RefusedError(
+                    "the game is over: there is no seat to invite anyone to",
+                    Code.RENEW_AFTER_GAME,
+                )
             table.stored.seats = await self._change_seats(table, renew)
             self._revoke(table)
         if self.on_change is not None:
@@ -394,7 +406,9 @@ class TableManager:
         try:
             _, seats = await asyncio.to_thread(self.store.change_seats, table.id, change)
         except KeyError:
-            raise TableError(f"there is no table {table.id!r}") from None
+            raise RefusedError(
+                f"there is no table {table.id!r}", Code.NO_TABLE, table=table.id
+            ) from None
         return seats
 
     # ---------------------------------------------------------------- actions
@@ -403,14 +417,19 @@ class TableManager:
         self, table: LiveTable, seat: int, text: str, page: Connection | None = None
     ) -> None:
         """Apply one action for ``seat`` (sent by ``page``; None: the seat's bot); raises
-        TableError or a GamenightError naming the problem, leaving the table as it was."""
+        RefusedError or a GamenightError naming the problem, leaving the table as it was."""
         async with table.lock:
             _check_holds(page, seat)
             actor = table.game.actor(table.state)
             if actor is None:
-                raise TableError("the game is over")
+                raise RefusedError("the game is over", Code.GAME_OVER)
             if seat != actor:
-                raise TableError(f"it is not seat {seat}'s turn (seat {actor} acts now)")
+                raise RefusedError(
+                    f"it is not seat {seat}'s turn (seat {actor} acts now)",
+                    Code.NOT_YOUR_TURN,
+                    seat=seat,
+                    actor=actor,
+                )
             payload, last = table.game.act(table.state, text)
             status, outcome = table.status()
             try:
@@ -420,11 +439,15 @@ class TableManager:
             except ConflictError:
                 table.state.pop()
                 await self._reload(table)
-                raise TableError("the table moved on meanwhile; look again") from None
+                raise RefusedError(
+                    "the table moved on meanwhile; look again", Code.MOVED_ON
+                ) from None
             except Exception:
                 table.state.pop()
                 log.exception("storing an action failed")
-                raise TableError("the action could not be saved; nothing changed") from None
+                raise RefusedError(
+                    "the action could not be saved; nothing changed", Code.NOT_SAVED
+                ) from None
             table.actions.append(payload)
             table.last = last
         await self.changed(table)
@@ -433,7 +456,9 @@ class TableManager:
         async with table.lock:
             _check_holds(page, seat)
             if table.seat_kind(seat) != "human" or not table.game.can_undo(table.state, seat):
-                raise TableError("only your own plays of this turn can be taken back")
+                raise RefusedError(
+                    "only your own plays of this turn can be taken back", Code.UNDO_OWN
+                )
             table.state.pop()
             table.actions.pop()
             table.last = {"seat": seat, "undo": True}

@@ -129,8 +129,26 @@ export async function api(path, options = {}) {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.detail || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error(data.detail || `${response.status} ${response.statusText}`);
+    Object.assign(error, { code: data.code, params: data.params });
+    throw error;
+  }
   return data;
+}
+
+/** A refusal from the server — an ``error`` message, or the error a failed ``api`` call
+ * throws — in the page's language: its code's text with the params filled in (seat numbers
+ * become ``names`` when the page knows them), else the server's own English words. */
+export function refusalText(refusal, names = null) {
+  const key = `error_${refusal.code}`;
+  if (!refusal.code || (strings.en || {})[key] === undefined) return refusal.message;
+  const vars = { ...(refusal.params || {}) };
+  for (const name of ["seat", "actor"]) {
+    if (typeof vars[name] === "number") vars[name] = names?.[vars[name]] ?? t("seat_n", { n: vars[name] + 1 });
+  }
+  if (vars.game) vars.game = t(vars.game);
+  return t(key, vars);
 }
 
 // ---------------------------------------------------------------- seat tokens
@@ -332,7 +350,7 @@ export function inviteRow(table, seat, name, token, renew = null) {
         input.value = link;
         toast(t("renewed", { name }));
       } catch (exc) {
-        toast(exc.message, "error");
+        toast(refusalText(exc), "error");
       }
     },
   }, t("renew"));

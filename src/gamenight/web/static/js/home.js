@@ -1,6 +1,7 @@
 // The home page: choose a game, set up a table, list the tables in progress and finished.
 import {
-  api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, onLanguageChange, t, toast,
+  api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, onLanguageChange, refusalText, t,
+  toast,
 } from "./common.js";
 
 const CENTRIX_COLOURS = ["red", "orange", "yellow", "green", "blue", "white"];
@@ -268,7 +269,7 @@ async function submit(event) {
     if (invited.length) showInvites(made.id, invited);
     else location.assign(`/table/${made.id}`);
   } catch (exc) {
-    error.textContent = exc.message;
+    error.textContent = refusalText(exc);
     error.hidden = false;
   } finally {
     button.disabled = false;
@@ -291,7 +292,7 @@ async function loadTables() {
   try {
     tables = await api("/api/tables");
   } catch (exc) {
-    toast(exc.message, "error");
+    toast(refusalText(exc), "error");
     tables = [];
   }
   renderTables();

@@ -1,5 +1,7 @@
 // The replay page: step through any table's game, forward and back.
-import { api, el, initPage, logEntry, onLanguageChange, ordinal, svgElement, t, toast } from "./common.js";
+import {
+  api, el, initPage, logEntry, onLanguageChange, ordinal, refusalText, svgElement, t, toast,
+} from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const cache = new Map();
@@ -24,7 +26,7 @@ async function show(n) {
   try {
     data = await load(n);
   } catch (exc) {
-    toast(exc.message, "error");
+    toast(refusalText(exc), "error");
     return;
   }
   if (step !== n) return; // a later click won the race
@@ -103,7 +105,7 @@ async function main() {
     await show(first.finished ? steps : 0);
   } catch (exc) {
     // No such table (or no server): the message alone, without controls that cannot work.
-    document.getElementById("main").replaceChildren(el("p", { class: "form-error", id: "replay-error" }, exc.message));
+    document.getElementById("main").replaceChildren(el("p", { class: "form-error", id: "replay-error" }, refusalText(exc)));
   }
 }
 

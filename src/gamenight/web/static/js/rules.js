@@ -1,6 +1,6 @@
 // The rules page: a game's guide for players, or (?part=full) every rule decision exactly,
 // rendered by the server, in Korean where a translation exists.
-import { api, el, initPage, lang, onLanguageChange, t } from "./common.js";
+import { api, el, initPage, lang, onLanguageChange, refusalText, t } from "./common.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 const part = new URLSearchParams(location.search).get("part") === "full" ? "full" : "guide";
@@ -19,7 +19,7 @@ async function render() {
       : el("a", { href: `/rules/${encodeURIComponent(game)}`, id: "other-part" }, t("rules_guide"));
     article.append(el("p", { class: "rules-other" }, other));
   } catch (exc) {
-    article.replaceChildren(el("p", { class: "form-error" }, exc.message));
+    article.replaceChildren(el("p", { class: "form-error" }, refusalText(exc)));
   }
 }
 

@@ -1,7 +1,7 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
   TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites, keepInvite,
-  onLanguageChange, ordinal, t, toast,
+  onLanguageChange, ordinal, refusalText, t, toast,
 } from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -105,7 +105,7 @@ async function main() {
   try {
     info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (exc) {
-    document.getElementById("main").replaceChildren(el("p", { class: "form-error" }, exc.message));
+    document.getElementById("main").replaceChildren(el("p", { class: "form-error" }, refusalText(exc)));
     return;
   }
   const title = document.getElementById("table-title");
@@ -127,6 +127,7 @@ async function main() {
   let waiting = 0;
   // Who is online, as last heard (states wait their turn to be shown; presence news does not).
   let online = [];
+  let names = null; // the seats' names, once a state has told them (for the server's refusals)
   const onState = (message) => {
     waiting += 1;
     queue = queue.then(async () => {
@@ -155,12 +156,13 @@ async function main() {
       toast(t("seat_revoked"), "error");
     } else if (message.type === "state") {
       online = message.online;
+      names = message.names;
       onState(message);
     } else if (message.type === "presence") {
       online = message.online;
       game.showPresence?.(online);
     } else if (message.type === "error") {
-      toast(message.message, "error");
+      toast(refusalText(message, names), "error");
       game.onError?.(message);
     } else {
       game.onMessage?.(message);

@@ -1,0 +1,91 @@
+"""Why the server refuses something, in a form a page can say in its own language.
+
+Every refusal has an English message, for API users and logs, and a ``code`` with
+``params``. A page looks the code up as ``error_<code>`` in its strings (static/i18n), fills
+in the params — the table page puts seats' names in for seat numbers — and falls back to
+the message for a code it does not know. A test keeps every code in every language.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import ValidationError
+
+from gamenight.core.errors import GamenightError, IllegalActionError, NotationError
+from gamenight.core.validation import describe
+
+
+class Code(StrEnum):
+    NO_TABLE = "no_table"
+    SEAT_COUNT = "seat_count"
+    BOT_LEVEL = "bot_level"
+    SEED_WITH_INVITES = "seed_with_invites"
+    NO_RENEW = "no_renew"
+    RENEW_AFTER_GAME = "renew_after_game"
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_YOUR_SEAT = "not_your_seat"
+    MOVED_ON = "moved_on"
+    NOT_SAVED = "not_saved"
+    UNDO_OWN = "undo_own"
+    RECORD_AFTER_GAME = "record_after_game"
+    NO_STEP = "no_step"
+    NO_RULES = "no_rules"
+    # Refusals that carry the engine's or the validator's own English words as ``detail``.
+    ILLEGAL = "illegal"
+    INVALID = "invalid"
+    BAD_MESSAGE = "bad_message"
+    SERVER_FAILED = "server_failed"
+
+
+# The params each code comes with (none where not listed): the pages' texts may use these
+# and no others. ``seat`` and ``actor`` are seat numbers, which a page turns into the seats'
+# names; ``game`` is a game's name.
+_PARAMS: dict[Code, tuple[str, ...]] = {
+    Code.NO_TABLE: ("table",),
+    Code.SEAT_COUNT: ("game", "low", "high"),
+    Code.BOT_LEVEL: ("seat",),
+    Code.NO_RENEW: ("seat",),
+    Code.NOT_YOUR_TURN: ("seat", "actor"),
+    Code.NOT_YOUR_SEAT: ("seat",),
+    Code.NO_STEP: ("step", "steps"),
+    Code.NO_RULES: ("game",),
+    Code.ILLEGAL: ("detail",),
+    Code.INVALID: ("detail",),
+    Code.BAD_MESSAGE: ("detail",),
+}
+PARAMS: dict[Code, frozenset[str]] = {code: frozenset(_PARAMS.get(code, ())) for code in Code}
+
+
+class RefusedError(GamenightError):
+    """Something a client asked that cannot be done: the message says why, ``code`` and
+    ``params`` let a page say it in its own language."""
+
+    def __init__(self, message: str, code: Code, **params: Any) -> None:
+        if set(params) != PARAMS[code]:
+            # A page would show the placeholder itself: a programming error, caught by tests.
+            raise TypeError(f"{code} takes {sorted(PARAMS[code])}, not {sorted(params)}")
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+def refusal(exc: Exception) -> dict[str, Any]:
+    """``{"message", "code", "params"}`` for any error a client's request may raise."""
+    if isinstance(exc, RefusedError):
+        return {"message": str(exc), "code": exc.code, "params": exc.params}
+    if isinstance(exc, ValidationError):
+        where, what = describe(exc)
+        message = f"{where}: {what}"
+        return {"message": message, "code": Code.INVALID, "params": {"detail": message}}
+    if isinstance(exc, IllegalActionError | NotationError):
+        code = Code.ILLEGAL
+    elif isinstance(exc, GamenightError):
+        code = Code.INVALID
+    else:
+        # Not one of ours: its text is nobody's business but the log's.
+        message = "the server could not handle that message"
+        return {"message": message, "code": Code.SERVER_FAILED, "params": {}}
+    return {"message": str(exc), "code": code, "params": {"detail": str(exc)}}
