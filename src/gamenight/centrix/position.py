@@ -109,6 +109,9 @@ class Position:
         )
         status = fields[12]
 
+        if seats != seats.upper():
+            # Upper case tells a seat's colour from its pawns on the rings (lower case).
+            raise PositionError(f"seats: pawn colour letters in upper case, not {seats!r}")
         players = tuple(read_field("seats", Colour.from_letter, c, PositionError) for c in seats)
         n = len(players)
         if not 2 <= n <= 6 or len(set(players)) != n:
@@ -136,6 +139,9 @@ class Position:
             if cells.count(seat) + tops[seat] > PAWNS:
                 raise PositionError(f"{players[seat].name.lower()} has more than {PAWNS} pawns")
 
+        for name, cards_text in (("hands", hands), ("draw pile", draw), ("discard pile", discard)):
+            if cards_text != cards_text.upper():
+                raise PositionError(f"{name}: cards are written in upper case (R1, A, S)")
         hand_texts = hands.split(",")
         if len(hand_texts) != n:
             raise PositionError(f"hands: one group per seat ({n}), not {len(hand_texts)}")
