@@ -11,7 +11,7 @@ import pytest
 from gamenight.bots.registry import game_bots
 from gamenight.cli import main
 from gamenight.cli.colorcity import _describe
-from gamenight.colorcity import ColorCityState, Gang, replay
+from gamenight.colorcity import ColorCityState, Gang, Shot, replay
 
 
 def test_bench_json_prints_the_two_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,6 +88,21 @@ def test_play_asks_again_on_an_unclear_answer_and_says_when_it_is_left(
         monkeypatch.setattr("sys.stdin", io.StringIO(script))
         assert main(["colorcity", "play", "--seed", "5", "--plain"]) == 0
         assert capsys.readouterr().out.rstrip().endswith("Game left unfinished.")
+
+
+def test_a_game_left_unfinished_is_recorded_as_far_as_it_went(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("0 0 1.3 0\ny\nquit\n"))
+    record = tmp_path / "game.json"
+    argv = ["colorcity", "play", "--seed", "5", "--plain", "--record", str(record)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Game left unfinished." in out
+    assert f"Record written to {record}." in out
+    state = replay(record.read_text())
+    assert not state.is_over
+    assert state.actions[0].shot == Shot.parse("0 0 1.3 0")  # the pitch made before leaving
 
 
 def test_play_against_the_bot_you_choose(

@@ -178,7 +178,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             line = ask(f"Power? ({' / '.join(choices)}) > ")
             if line is None:
                 print(UNFINISHED, file=out)
-                return 0
+                break
             try:
                 state.push(Decision.parse(line))
             except GamenightError as exc:
@@ -187,7 +187,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         line = ask("Your shot > ")
         if line is None:
             print(UNFINISHED, file=out)
-            return 0
+            break
         try:
             shot = Shot.parse(line).check(state.table)
             flick = state.predict(shot)
@@ -208,7 +208,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         confirm = _confirm(ask, out)
         if confirm is None:
             print(UNFINISHED, file=out)
-            return 0
+            break
         if not confirm:
             continue
         pitch = state.push(shot)
@@ -220,7 +220,9 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             f" stopped at ({pose.x:.1f}, {pose.y:.1f}) mm.",
             file=out,
         )
-    _show(state, ns.plain, out)
+    if state.is_over:
+        _show(state, ns.plain, out)
+    # Written for a game left unfinished too: it replays to where it was left.
     if ns.record is not None:
         ns.record.write_text(to_record(state).to_json() + "\n", encoding="utf-8")
         print(f"Record written to {ns.record}.", file=out)
@@ -255,8 +257,15 @@ def _describe(action: Any) -> str:
 
 def _aim(ns: argparse.Namespace) -> int:
     from gamenight.bots.colorcity import aim_stats
+    from gamenight.bots.registry import game_bots
+    from gamenight.colorcity import Skill
     from gamenight.tournament.stats import wilson
 
+    # Checked here, so that a bad option is named before any game starts.
+    read_field("--skill", Skill.parse, ns.skill, NotationError)
+    bots = game_bots("colorcity")
+    check_bot(bots, ns.planner, "--planner")
+    check_bot(bots, ns.opponent, "--opponent")
     stats = aim_stats(ns.games, ns.planner, ns.opponent, ns.skill, ns.seed, ns.workers)
     low, high = wilson(stats.target_hits, stats.shots)
     seconds = stats.seconds or [0.0]
