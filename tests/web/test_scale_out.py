@@ -6,14 +6,21 @@ machine and CI run; each run works in a database of its own, dropped at the end.
 
 from __future__ import annotations
 
+import json
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+import anyio
 import psycopg
 import pytest
+import redis
+import redis.asyncio
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
@@ -23,6 +30,8 @@ from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .test_api import create, receive
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS = "redis://127.0.0.1:6379/0"
+TTL = 2.0  # seconds a server's players stay online after it was last heard of (15 by default)
 
 
 @pytest.fixture
@@ -56,7 +65,7 @@ def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
 @pytest.fixture
 def servers(postgres: str) -> Iterator[tuple[TestClient, TestClient]]:
     """Two servers on one database and one Redis, as two processes would be."""
-    settings = Settings(postgres, redis_url="redis://127.0.0.1:6379/0")
+    settings = Settings(postgres, redis_url=REDIS, presence_ttl=TTL)
     with (
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as two,
@@ -108,3 +117,141 @@ def test_a_seat_renewed_on_one_server_is_taken_from_its_page_on_another(
         assert (told["seat"], told["seats"]) == (1, [])
         bo.send_json({"type": "act", "seat": 1, "action": "pass"})
         assert "you do not hold seat 1" in receive(bo, "error")["message"]
+
+
+def next_message(ws: WebSocketTestSession, seconds: float) -> dict[str, Any] | None:
+    """The page's next message, or None if none comes within ``seconds``."""
+
+    async def receive() -> Any:
+        with anyio.move_on_after(seconds):
+            return await ws._send_rx.receive()
+        return None
+
+    message = ws.portal.call(receive)
+    if message is None:
+        return None
+    assert message["type"] == "websocket.send", message
+    return dict(json.loads(message["text"]))
+
+
+def told(
+    ws: WebSocketTestSession, online: list[int], kinds: tuple[str, ...], seconds: float = 10
+) -> dict[str, Any]:
+    """Read the page's messages until one of ``kinds`` says ``online`` are the seats online."""
+    deadline = time.monotonic() + seconds
+    heard = []
+    while (message := next_message(ws, deadline - time.monotonic())) is not None:
+        if message["type"] in ("state", "presence"):
+            heard.append((message["type"], message["online"]))
+            if message["type"] in kinds and message["online"] == online:
+                return message
+    raise AssertionError(f"not told {online} are online within {seconds}s; heard {heard}")
+
+
+def hello(ws: WebSocketTestSession, *tokens: str) -> None:
+    ws.send_json({"type": "hello", "tokens": list(tokens)})
+    assert len(receive(ws, "welcome")["seats"]) == len(tokens)
+
+
+def test_players_on_two_servers_see_each_other_come_and_go(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    one, two = servers
+    made = create(one, CENTRIX_INVITE)
+    url = f"/ws/tables/{made['id']}"
+    with one.websocket_connect(url) as ann:
+        hello(ann, made["seats"][0]["token"])  # Ann's page is on server one
+        state = receive(ann, "state")
+        assert state["online"] == [0]
+        with redis.Redis.from_url(REDIS) as db:  # server one has told Redis
+            deadline = time.monotonic() + 10
+            while not db.hgetall(f"gamenight:presence:{made['id']}"):
+                assert time.monotonic() < deadline, "server one did not write its presence"
+                time.sleep(0.02)
+        with two.websocket_connect(url) as bo:
+            hello(bo, made["seats"][1]["token"])  # Bo's page is on server two
+            # Bo's first state already has Ann online, and Ann hears that Bo came.
+            assert receive(bo, "state")["online"] == [0, 1]
+            told(ann, [0, 1], ("presence",))
+            # Every state says so too.
+            play = state["view"]["legal"][0]["notation"]
+            ann.send_json({"type": "act", "seat": 0, "action": play})
+            assert told(bo, [0, 1], ("state",))["version"] == 1
+        # Bo closed his page: Ann hears it.
+        told(ann, [0], ("presence",))
+
+
+def test_a_server_that_stops_withdraws_its_players_at_once(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    one, two = servers
+    made = create(one, CENTRIX_INVITE)
+    url = f"/ws/tables/{made['id']}"
+    relay = two.app.state.relay  # type: ignore[attr-defined]
+    with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
+        hello(ann, made["seats"][0]["token"])
+        hello(bo, made["seats"][1]["token"])
+        told(ann, [0, 1], ("state", "presence"))
+        two.portal.call(relay.stop)  # as on shutdown, with Bo's page still open
+        told(ann, [0], ("presence",), seconds=TTL / 3)  # before any heartbeat could tell
+        with redis.Redis.from_url(REDIS) as db:
+            assert relay.origin.encode() not in db.hgetall(f"gamenight:presence:{made['id']}")
+
+
+def test_a_server_that_stops_answering_stops_counting_until_it_is_back(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    one, two = servers
+    made = create(one, CENTRIX_INVITE)
+    url = f"/ws/tables/{made['id']}"
+    with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
+        hello(ann, made["seats"][0]["token"])
+        hello(bo, made["seats"][1]["token"])
+        told(ann, [0, 1], ("state", "presence"))
+        # While server two lives, its heartbeat keeps Bo online well past a ttl.
+        deadline = time.monotonic() + 1.5 * TTL
+        while (message := next_message(ann, deadline - time.monotonic())) is not None:
+            assert message.get("online", [0, 1]) == [0, 1], message
+        # Server two hangs (its event loop is blocked): to server one it is as good as dead,
+        # and Bo goes away once server two's presence expires.
+        release = threading.Event()
+        two.portal.start_task_soon(release.wait, 30)
+        try:
+            told(ann, [0], ("presence",), seconds=3 * TTL)
+        finally:
+            release.set()
+        # Server two is back: so is Bo.
+        told(ann, [0, 1], ("presence",), seconds=3 * TTL)
+
+
+def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
+    servers: tuple[TestClient, TestClient], caplog: pytest.LogCaptureFixture
+) -> None:
+    one, two = servers
+    made = create(one, CENTRIX_INVITE)
+    url = f"/ws/tables/{made['id']}"
+    relay = one.app.state.relay  # type: ignore[attr-defined]
+    with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
+        hello(ann, made["seats"][0]["token"])
+        hello(bo, made["seats"][1]["token"])
+        state = receive(ann, "state")
+        told(ann, [0, 1], ("presence",))
+        client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
+        try:  # server one cannot reach Redis (nothing listens on port 1)
+            # After a ttl without news it counts its own pages only ...
+            told(ann, [0], ("presence",), seconds=3 * TTL)
+            # ... and carries on: a move is played, a page's seats are still told.
+            play = state["view"]["legal"][0]["notation"]
+            ann.send_json({"type": "act", "seat": 0, "action": play})
+            assert receive(ann, "state")["version"] == 1
+            hello(ann)
+            told(ann, [], ("presence",))
+            hello(ann, made["seats"][0]["token"])
+            told(ann, [0], ("presence",))
+        finally:
+            one.portal.call(relay.client.aclose)
+            relay.client = client
+        # Redis is back: server one hears of Bo again.
+        told(ann, [0, 1], ("presence",), seconds=3 * TTL)
+    assert "presence cannot be shared through Redis" in caplog.text
+    assert "could not be relayed" in caplog.text

@@ -53,8 +53,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         if settings.redis_url:
             from gamenight.web.relay import RedisRelay
 
-            relay = RedisRelay(settings.redis_url, manager)
+            relay = RedisRelay(settings.redis_url, manager, settings.presence_ttl)
             await relay.start()
+        app.state.relay = relay
         try:
             yield
         finally:

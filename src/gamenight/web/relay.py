@@ -3,6 +3,19 @@
 The database stays the referee's memory: every process stores actions there, and an action
 number can be stored only once, so two processes can never both make move 17. Redis only
 tells the other processes that a table changed, so they reload it and update their clients.
+
+Who is online is shared through Redis too. Each server writes the seats its own pages hold
+at a table into the hash ``gamenight:presence:<table>`` (field: the server's id, value: a
+JSON list of seats), and keeps ``gamenight:server:<id>`` alive, a key that expires
+``presence_ttl`` seconds after the server last renewed it (it does so three times a ttl). A
+server's entries count only while that key lives, so the players of a server that crashed
+or hangs go "away" within about a ttl and a third. When the seats its pages hold change, a
+server writes them and publishes a presence message; the other servers read the table's
+hash again and tell their pages. At each heartbeat a server also reads again every table it
+has pages at: that is how a dead server's players are seen to go, and how news missed in a
+Redis hiccup is caught up. While Redis cannot be reached a server carries on with its own
+pages' presence (it forgets the other servers' after a ttl without news) and catches up
+when Redis is back. A server that stops cleanly withdraws its entries at once.
 """
 
 from __future__ import annotations
@@ -17,47 +30,229 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from gamenight.web.tables import TableManager
+from gamenight.web.tables import LiveTable, TableManager
 
 CHANNEL = "gamenight:tables"
+PRESENCE = "gamenight:presence:"  # + a table's id: server id → JSON list of its pages' seats
+ALIVE = "gamenight:server:"  # + a server's id: exists while the server is alive
+WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
 log = logging.getLogger("gamenight.web")
 
 
 class RedisRelay:
-    def __init__(self, url: str, manager: TableManager) -> None:
+    def __init__(self, url: str, manager: TableManager, presence_ttl: float = 15.0) -> None:
         self.client: Any = redis.from_url(url)
         self.manager = manager
         self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        self._task: asyncio.Task[None] | None = None
+        self.ttl = presence_ttl
+        self._tasks: list[asyncio.Task[None]] = []
+        self._written: dict[str, list[int]] = {}  # table → the seats last written for it
+        self._writing: set[str] = set()  # the tables of a write that may be under way
+        self._dirty: set[str] = set()  # tables where the seats held here may have changed
+        self._stale: set[str] = set()  # tables where another server's seats changed
+        self._wake = asyncio.Event()
+        self._heard = 0.0  # (loop time) when presence was last read from Redis
+        self._failing = False
 
     async def start(self) -> None:
         pubsub = self.client.pubsub()
         await pubsub.subscribe(CHANNEL)
-        self._task = asyncio.create_task(self._listen(pubsub))
+        self._heard = asyncio.get_running_loop().time()
+        self._tasks = [
+            asyncio.create_task(self._listen(pubsub)),
+            asyncio.create_task(self._keep_presence()),
+        ]
         self.manager.on_change = self.publish
+        self.manager.on_presence = self._held_changed
+        self.manager.load_presence = self.load_presence
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in self._tasks:
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=WAIT)
+        try:  # the other servers' pages hear at once that this server's players left
+            async with asyncio.timeout(WAIT), self.client.pipeline(transaction=True) as pipe:
+                pipe.delete(ALIVE + self.origin)
+                for table_id in {*self._written, *self._writing}:
+                    pipe.hdel(PRESENCE + table_id, self.origin)
+                    pipe.publish(CHANNEL, self._presence_news(table_id))
+                await pipe.execute()
+        except Exception as exc:
+            log.warning("presence could not be withdrawn from Redis (%s): it expires", exc)
         await self.client.aclose()
 
     async def publish(self, table_id: str, version: int) -> None:
         message = {"table": table_id, "version": version, "origin": self.origin}
-        await self.client.publish(CHANNEL, json.dumps(message))
+        try:
+            async with asyncio.timeout(WAIT):
+                await self.client.publish(CHANNEL, json.dumps(message))
+        except Exception as exc:  # the change is stored: other servers see it when they reload
+            log.warning("a change of table %s could not be relayed (%s)", table_id, exc)
+
+    # ---------------------------------------------------------------- listening
 
     async def _listen(self, pubsub: Any) -> None:
-        async for message in pubsub.listen():
-            if message.get("type") != "message":
-                continue
+        lost = False
+        while True:
             try:
-                data = json.loads(message["data"])
-                if data["origin"] == self.origin:
-                    continue
-                table = await self.manager.refresh(data["table"])
-                if table is not None:
-                    self.manager.broadcast(table)
-                    self.manager.schedule_bot(table)
-            except Exception:
-                log.exception("a relay message could not be handled: %r", message)
+                if pubsub is None:
+                    pubsub = self.client.pubsub()
+                    await pubsub.subscribe(CHANNEL)
+                    self._stale |= {t.id for t in self.manager.tables.values() if t.connections}
+                    self._wake.set()  # catch up on the presence news missed
+                if lost:
+                    lost = False
+                    log.warning("the relay listens to Redis again")
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        await self._handle(message)
+            except Exception as exc:
+                if not lost:
+                    lost = True
+                    log.warning("the relay lost Redis (%s); it tries again every second", exc)
+            if pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            pubsub = None
+            await asyncio.sleep(1)
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        try:
+            data = json.loads(message["data"])
+            if data["origin"] == self.origin:
+                return
+            if data.get("type") == "presence":
+                live = self.manager.tables.get(data["table"])
+                if live is not None and live.connections:
+                    self._stale.add(live.id)
+                    self._wake.set()
+                return
+            table = await self.manager.refresh(data["table"])
+            if table is not None:
+                self.manager.broadcast(table)
+                self.manager.schedule_bot(table)
+        except Exception:
+            log.exception("a relay message could not be handled: %r", message)
+
+    # ---------------------------------------------------------------- presence
+
+    def _presence_news(self, table_id: str) -> str:
+        return json.dumps({"type": "presence", "table": table_id, "origin": self.origin})
+
+    def _held_changed(self, table: LiveTable) -> None:
+        self._dirty.add(table.id)
+        self._wake.set()
+
+    async def load_presence(self, table: LiveTable) -> None:
+        """Look up the seats held through other servers at ``table`` (which has no page here
+        yet); while Redis is out of reach, a page is not kept waiting for it."""
+        if self._failing:
+            return
+        try:
+            async with asyncio.timeout(WAIT):
+                seats = (await self._read({table.id}))[table.id]
+        except Exception as exc:
+            self._trouble(exc)
+            return
+        self.manager.set_elsewhere(table, seats)
+
+    async def _keep_presence(self) -> None:
+        """Write the seats held here and read those held elsewhere: at once when they
+        change, and at every heartbeat (three times a ttl) in any case."""
+        loop = asyncio.get_running_loop()
+        beat = loop.time()
+        while True:
+            # Not wait_for: on Python 3.11 it loses a cancellation that comes as the event is set.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(0.0, beat - loop.time())):
+                    await self._wake.wait()
+            self._wake.clear()
+            write, self._dirty = self._dirty, set()
+            read, self._stale = self._stale, set()
+            if loop.time() >= beat:
+                beat = loop.time() + self.ttl / 3
+                write |= set(self._written)
+                read |= {t.id for t in self.manager.tables.values() if t.connections}
+            try:
+                async with asyncio.timeout(WAIT):
+                    await self._write(write)
+                    heard = await self._read(read)
+            except Exception as exc:
+                self._dirty |= write  # tried again at the next heartbeat
+                self._stale |= read
+                self._trouble(exc)
+                if loop.time() - self._heard > self.ttl:
+                    for live in self.manager.tables.values():
+                        if live.elsewhere:  # no news for a ttl: carry on with local presence
+                            self.manager.set_elsewhere(live, frozenset())
+                continue
+            self._heard = loop.time()
+            if self._failing:
+                self._failing = False
+                log.warning("presence is shared through Redis again")
+            for table_id, seats in heard.items():
+                table = self.manager.tables.get(table_id)
+                if table is not None and table.connections:
+                    self.manager.set_elsewhere(table, seats)
+
+    def _trouble(self, exc: Exception) -> None:
+        if not self._failing:
+            self._failing = True
+            log.warning(
+                "presence cannot be shared through Redis (%s): each server counts its own pages",
+                exc,
+            )
+
+    async def _write(self, table_ids: set[str]) -> None:
+        """Renew this server's life and write the seats its pages hold at ``table_ids``;
+        the other servers hear of those that changed."""
+        held = {}
+        for table_id in table_ids:
+            table = self.manager.tables.get(table_id)
+            held[table_id] = self.manager.here(table) if table is not None else []
+        ms = max(1, round(self.ttl * 1000))
+        self._writing = set(held)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(ALIVE + self.origin, 1, px=ms)
+            for table_id, seats in held.items():
+                if seats:
+                    pipe.hset(PRESENCE + table_id, self.origin, json.dumps(seats))
+                    pipe.pexpire(PRESENCE + table_id, ms)  # gone a ttl after the last server
+                else:
+                    pipe.hdel(PRESENCE + table_id, self.origin)
+                if seats != self._written.get(table_id, []):
+                    pipe.publish(CHANNEL, self._presence_news(table_id))
+            await pipe.execute()
+        for table_id, seats in held.items():
+            if seats:
+                self._written[table_id] = seats
+            else:
+                self._written.pop(table_id, None)
+        self._writing = set()
+
+    async def _read(self, table_ids: set[str]) -> dict[str, frozenset[int]]:
+        """The seats held at each of ``table_ids`` through the other servers alive."""
+        if not table_ids:
+            return {}
+        ids = sorted(table_ids)
+        async with self.client.pipeline(transaction=False) as pipe:
+            for table_id in ids:
+                pipe.hgetall(PRESENCE + table_id)
+            hashes = await pipe.execute()
+        entries = {
+            table_id: {o.decode(): v for o, v in held.items() if o.decode() != self.origin}
+            for table_id, held in zip(ids, hashes, strict=True)
+        }
+        # A crashed server's entries stay until the table's hash expires, but do not count.
+        servers = sorted({server for held in entries.values() for server in held})
+        alive = set()
+        if servers:
+            flags = await self.client.mget([ALIVE + server for server in servers])
+            alive = {s for s, flag in zip(servers, flags, strict=True) if flag is not None}
+        return {
+            table_id: frozenset(
+                int(seat) for server, v in held.items() if server in alive for seat in json.loads(v)
+            )
+            for table_id, held in entries.items()
+        }

@@ -19,6 +19,9 @@ class Settings:
     database_url: str
     redis_url: str | None = None
     bot_workers: int = 1
+    # Scale-out: how long a server's players count as online after it was last heard of
+    # (a server that crashed or hangs); it renews its presence three times as often.
+    presence_ttl: float = 15.0
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:

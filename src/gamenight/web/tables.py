@@ -126,6 +126,9 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    # Scale-out: the seats pages on other servers hold, as the relay last heard (None: not
+    # looked up since this server had a page at the table).
+    elsewhere: frozenset[int] | None = None
 
     @property
     def id(self) -> str:
@@ -159,6 +162,11 @@ class TableManager:
         self._executor = executor
         self._bot_workers = bot_workers
         self.on_change: Callable[[str, int], Awaitable[None]] | None = None
+        # Scale-out (set by the relay): told when the seats this server's pages hold at a
+        # table may have changed; asked, before a table's first page here is welcomed, for
+        # the seats held through other servers (it never raises).
+        self.on_presence: Callable[[LiveTable], None] | None = None
+        self.load_presence: Callable[[LiveTable], Awaitable[None]] | None = None
 
     @property
     def executor(self) -> Executor:
@@ -297,6 +305,7 @@ class TableManager:
         """Take a seat from each page whose token no longer opens it (its invite was
         renewed), and tell the page."""
         before = self.online(table)
+        revoked = False
         for connection in table.connections:
             seats = table.stored.seats
             lost = [s for s, key in connection.keys.items() if seats[s]["token_hash"] != key]
@@ -305,7 +314,9 @@ class TableManager:
                 connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
             if lost:
                 connection.send(self.state_message(table, connection.seats))
-        self._presence(table, before)
+                revoked = True
+        if revoked:  # (run on every change relayed from another server: mostly nothing)
+            self._presence(table, before)
 
     # ---------------------------------------------------------------- seats and invites
 
@@ -313,6 +324,8 @@ class TableManager:
         """Give ``connection`` the seats ``tokens`` open, welcome it and send it the state;
         from then on it hears of every change. Under the table's lock, so that a claim, a
         renewal and the pages' seats change one at a time."""
+        if self.load_presence is not None and not table.connections:
+            await self.load_presence(table)  # so that its first state says who is online
         async with table.lock:
             before = self.online(table)
             opened = await self._open(table, tokens)
@@ -511,20 +524,44 @@ class TableManager:
     # ---------------------------------------------------------------- clients
 
     @staticmethod
-    def online(table: LiveTable) -> list[int]:
-        """The seats someone holds an open connection for (on this server)."""
+    def here(table: LiveTable) -> list[int]:
+        """The seats a page open on this server holds."""
         return sorted({seat for c in table.connections if not c.gone for seat in c.seats})
+
+    @staticmethod
+    def online(table: LiveTable) -> list[int]:
+        """The seats someone holds an open page for, on this server or (scaled out) another."""
+        return sorted({*TableManager.here(table), *(table.elsewhere or ())})
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
         """``connection``'s page is closed: it hears no more, and the others hear if a seat
         went offline."""
-        before = sorted({s for c in table.connections for s in c.seats})  # the gone included
+        # The gone included: they have not been told away yet.
+        before = sorted(
+            {*(s for c in table.connections for s in c.seats), *(table.elsewhere or ())}
+        )
         connection.stop()
         with contextlib.suppress(ValueError):
             table.connections.remove(connection)
         self._presence(table, before)
+        if not table.connections:
+            table.elsewhere = None  # nobody here to keep it for: looked up again for a page
+
+    def set_elsewhere(self, table: LiveTable, seats: frozenset[int]) -> None:
+        """The seats pages on other servers hold (from the relay); the pages here hear if
+        that changes who is online."""
+        before = self.online(table)
+        table.elsewhere = seats
+        self._tell_online(table, before)
 
     def _presence(self, table: LiveTable, before: list[int]) -> None:
+        """The seats this server's pages hold may have changed: tell the pages if who is
+        online did, and the relay."""
+        self._tell_online(table, before)
+        if self.on_presence is not None:
+            self.on_presence(table)
+
+    def _tell_online(self, table: LiveTable, before: list[int]) -> None:
         online = self.online(table)
         if online != before:
             text = _json({"type": "presence", "online": online})
