@@ -163,6 +163,9 @@ export function create(ctx) {
     aimLayer = svgNode("g", { class: "aim-layer" });
     world.append(aimLayer);
     board.replaceChildren(svg);
+    // The page's column is as wide as the board drawn one screen tall: it needs the board's shape.
+    const { width, height } = svg.viewBox.baseVal;
+    root.style.setProperty("--board-aspect", String(width / height));
     fitLabels();
     svg.addEventListener("pointerdown", pointerDown);
     svg.addEventListener("pointermove", pointerMove);
