@@ -23,6 +23,14 @@ def wait_my_turn(page: Page) -> None:
     page.wait_for_selector(".turn-banner.mine")
 
 
+def wait_prediction(page: Page) -> None:
+    """Until the path drawn is the server's prediction for the aim shown now (Color City)."""
+    page.wait_for_function(
+        "() => { const b = document.getElementById('board');"
+        " return b.dataset.predicted && b.dataset.predicted === b.dataset.aim; }"
+    )
+
+
 def click_centre(page: Page, selector: str) -> None:
     """Click the middle of an element that does not take clicks itself (a marker drawn over
     the board), so the click lands on the board under it."""

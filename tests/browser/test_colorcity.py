@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server, shot
-from tests.browser.helpers import version, wait_my_turn, wait_version
+from tests.browser.helpers import version, wait_my_turn, wait_prediction, wait_version
 from tests.web.bodies import COLORCITY
 
 NewPage = Callable[..., Page]
@@ -23,14 +23,6 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None, f"{selector} is not on screen"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def wait_prediction(page: Page) -> None:
-    """Until the path drawn is the server's prediction for the aim shown now."""
-    page.wait_for_function(
-        "() => { const b = document.getElementById('board');"
-        " return b.dataset.predicted && b.dataset.predicted === b.dataset.aim; }"
-    )
 
 
 @pytest.mark.parametrize("gang", ["green", "purple"])

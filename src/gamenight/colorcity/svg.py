@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 FILL = {EMPTY: "#f4efe4", 0: "#2e9d4f", 1: "#7b3fa0"}
 CUBE = {Gang.GREEN: "#1f7a3a", Gang.PURPLE: "#5e2b80"}
 MARGIN = 10.0
+LABEL_GAP = 2.5  # mm between the city's edge and its files' and ranks' labels
 
 
 def _f(v: float) -> str:
@@ -75,17 +76,20 @@ def board_svg(state: ColorCityState, width: int = 420) -> str:
             f' y="{_f(-y1)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}"'
             f' fill="{FILL[state.cells[sq]]}" stroke="#555" stroke-width="0.6"/>'
         )
+    # The labels hang off the city's edge (files below it, ranks left of it): a page may draw
+    # them larger, to be read on a small screen, and they grow away from the squares.
     for c in range(n):
         x = -t.city_half + (c + 0.5) * t.square_mm
         out.append(
-            f'<text x="{_f(x)}" y="{_f(t.city_half + 8)}" font-size="7" text-anchor="middle"'
+            f'<text class="file" x="{_f(x)}" y="{_f(t.city_half + LABEL_GAP)}" font-size="7"'
+            ' text-anchor="middle" dominant-baseline="text-before-edge"'
             f' fill="#333">{FILES[c]}</text>'
         )
     for r in range(n):
         y = -(-t.city_half + (r + 0.5) * t.square_mm)
         out.append(
-            f'<text x="{_f(-t.city_half - 6)}" y="{_f(y + 2.5)}" font-size="7"'
-            f' text-anchor="middle" fill="#333">{r + 1}</text>'
+            f'<text class="rank" x="{_f(-t.city_half - LABEL_GAP)}" y="{_f(y)}" font-size="7"'
+            f' text-anchor="end" dominant-baseline="central" fill="#333">{r + 1}</text>'
         )
     flick = state.last_flick
     if flick is not None:

@@ -11,6 +11,8 @@ const CITY_PULL = [0.2, 0.8];
 const CITY_MARGIN = 0.08; // m/s beyond each edge still inside the fine band
 const PLACE_ZONE = 12; // mm of pulling back before a drag stops sliding the cube along its line
 const UNITS = { position: "mm", direction: "°", speed: "m/s", spin: "rad/s" }; // of the aim's sliders
+const LABEL_PX = 12; // the least size on screen of the words on the board (CSS px)
+const LABEL_MM = 7; // their size in the drawing (colorcity/svg.py), kept where that is larger
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function svgNode(tag, attrs = {}) {
@@ -53,6 +55,7 @@ export function create(ctx) {
   const threatToggle = el("label", { class: "toggle" });
 
   root.classList.add("colorcity-table");
+  new ResizeObserver(fitLabels).observe(board);
   root.append(
     el("section", { class: "board-col" }, banner, el("div", { class: "board-wrap" }, board)),
     el("aside", { class: "side" }, powerBox, aimBox, el("div", { class: "card-box" }, gangs, threatToggle), el("div", { class: "card-box" }, logTitle, log)),
@@ -137,13 +140,8 @@ export function create(ctx) {
     marker.append(svgNode("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
     defs.append(marker);
     svg.prepend(defs); // the aim arrow's head
-    if (viewGang() === "purple") {
-      // Purple's HQ at the bottom: turn the board half a turn, keeping its labels upright.
-      world.setAttribute("transform", "rotate(180)");
-      for (const text of world.querySelectorAll("text")) {
-        text.setAttribute("transform", `rotate(180 ${text.getAttribute("x")} ${Number(text.getAttribute("y")) - 2.5})`);
-      }
-    }
+    // Purple's HQ at the bottom: turn the board half a turn (the stylesheet keeps its words upright).
+    if (viewGang() === "purple") world.setAttribute("transform", "rotate(180)");
     svg.classList.add(`view-${viewGang()}`);
     const threats = svgNode("g", { class: "threats" });
     if (showThreats) {
@@ -165,11 +163,22 @@ export function create(ctx) {
     aimLayer = svgNode("g", { class: "aim-layer" });
     world.append(aimLayer);
     board.replaceChildren(svg);
+    // The page's column is as wide as the board drawn one screen tall: it needs the board's shape.
+    const { width, height } = svg.viewBox.baseVal;
+    root.style.setProperty("--board-aspect", String(width / height));
+    fitLabels();
     svg.addEventListener("pointerdown", pointerDown);
     svg.addEventListener("pointermove", pointerMove);
     svg.addEventListener("pointerup", pointerUp);
     svg.addEventListener("pointercancel", () => (drag = null));
     drawAim();
+  }
+
+  /** Size the board's words so that they can be read however small the board is drawn (a
+   * phone): LABEL_PX on screen, in the drawing's millimetres. */
+  function fitLabels() {
+    const scale = svg?.getScreenCTM()?.a; // screen pixels per millimetre
+    if (scale) svg.style.setProperty("--label-size", `${Math.max(LABEL_MM, LABEL_PX / scale)}px`);
   }
 
   function renderBanner() {
@@ -303,12 +312,10 @@ export function create(ctx) {
       const [px, py] = drag.pointer;
       aimLayer.append(svgNode("line", { class: "rubber", x1: x, y1: -y, x2: px, y2: -py }));
       // The power in numbers beside the arrow's tip, where the eye already is.
-      const lx = ex + Math.cos(travel) * 10;
-      const ly = -(ey + Math.sin(travel) * 10);
-      const label = svgNode("text", { class: "speed-label", x: lx, y: ly + 3.5, "text-anchor": "middle" });
+      const label = svgNode("text", { class: "speed-label", "text-anchor": "middle", "dominant-baseline": "central" });
       label.textContent = `${fmt(aim.speed, 2)} m/s`;
-      if (viewGang() === "purple") label.setAttribute("transform", `rotate(180 ${lx} ${ly})`);
       aimLayer.append(label);
+      placeSpeedLabel(label, [ex, -ey], travel, gang);
     }
     const cube = svgNode("rect", {
       class: "launch-cube", id: "launch-cube", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2,
@@ -317,6 +324,30 @@ export function create(ctx) {
       role: "img", "aria-label": t("cube_aria"),
     });
     aimLayer.append(cube);
+  }
+
+  /** Put the speed label just beyond the arrow's tip (``tip`` in SVG units), clear of it
+   * whichever way the arrow points, but never over the city or its labels, nor off the board:
+   * the words are larger on a small screen. */
+  function placeSpeedLabel(label, tip, travel, gang) {
+    const { width, height } = label.getBBox();
+    const [dx, dy] = [Math.cos(travel), -Math.sin(travel)];
+    // From the tip to the label's centre: the label's half-size that way, and a little air.
+    const ahead = Math.min(width / 2 / Math.abs(dx), height / 2 / Math.abs(dy)) + 3;
+    const side = table().board_width / 2 - width / 2;
+    const x = clamp(tip[0] + dx * ahead, -side, side);
+    const [north, south] = cityExtent();
+    const y = tip[1] + dy * ahead;
+    // Green pitches from the south (the bottom of the drawing), Purple from the north.
+    label.setAttribute("x", x);
+    label.setAttribute("y", gang === "green" ? Math.max(y, south + height / 2 + 1) : Math.min(y, north - height / 2 - 1));
+  }
+
+  /** The SVG y the city reaches north and south, with the files' labels under it. */
+  function cityExtent() {
+    const half = table().city_mm / 2;
+    const files = world.querySelector("text.file")?.getBBox();
+    return files ? [Math.min(-half, files.y), Math.max(half, files.y + files.height)] : [-half, half];
   }
 
   function pointerDown(event) {

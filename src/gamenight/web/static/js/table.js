@@ -94,8 +94,18 @@ function gameOver(message, describe) {
   });
 }
 
+/** Keep the header's height in --topbar-height: on wide screens the game's column fills the
+ * screen below it, however the header wraps (a longer language, a narrower window). */
+function trackTopbar() {
+  const header = document.querySelector(".topbar");
+  const keep = () => document.documentElement.style.setProperty("--topbar-height", `${header.getBoundingClientRect().height}px`);
+  new ResizeObserver(keep).observe(header);
+  keep();
+}
+
 async function main() {
   await initPage();
+  trackTopbar();
   claimTokenFromUrl(tableId);
   // An invite link pasted into this very page changes only the fragment: load it afresh.
   window.addEventListener("hashchange", () => {

@@ -1,0 +1,174 @@
+"""The table pages' layout, measured: what must be in the first screen, how large the board is
+drawn, and whether the board's words can be read, on a laptop, a phone and a large screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import FloatRect, Page
+
+from tests.browser.conftest import Server, shot
+from tests.browser.helpers import wait_my_turn, wait_prediction
+from tests.web.bodies import COLORCITY
+
+NewPage = Callable[..., Page]
+
+# Ann on this device against three bots, Ann first: four trays, and her hand on screen.
+CENTRIX_4: dict[str, Any] = {
+    "game": "centrix",
+    "seats": [{"kind": "device", "name": "Ann"}, *[{"kind": "bot", "level": 1}] * 3],
+    "first": 0,
+    "seed": 11,
+}
+
+LEGIBLE_PX = 11  # the least height on screen of any word drawn on a board
+
+
+def box(page: Page, selector: str) -> FloatRect:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not on screen"
+    return found
+
+
+def bottom(rect: FloatRect) -> float:
+    return rect["y"] + rect["height"]
+
+
+def right(rect: FloatRect) -> float:
+    return rect["x"] + rect["width"]
+
+
+def overlap(a: FloatRect, b: FloatRect) -> bool:
+    """Whether two boxes share more than a hairline (anti-aliasing rounds to half pixels)."""
+    across = min(right(a), right(b)) - max(a["x"], b["x"])
+    down = min(bottom(a), bottom(b)) - max(a["y"], b["y"])
+    return across > 0.5 and down > 0.5
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "locale"),
+    [(1280, 900, "en-US"), (1366, 768, "en-US"), (1280, 900, "ko-KR"), (1024, 1366, "en-US")],
+)
+def test_centrix_board_hand_and_trays_are_all_in_the_first_screen(
+    server: Server, new_page: NewPage, width: int, height: int, locale: str
+) -> None:
+    made = server.create(CENTRIX_4)
+    page = new_page(locale=locale, width=width, height=height)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    before = box(page, "#board svg")
+    # Choosing a card makes Ann's tray a button: the pawn that enters is picked there (and
+    # the board, which takes the room the trays leave, does not move).
+    page.locator(".play-card:not([disabled])").first.click()
+    if page.locator("[data-rotation='none']").count():
+        page.click("[data-rotation='none']")
+    page.locator("button.tray[data-tray='0']").wait_for()
+    assert box(page, "#board svg") == before
+    shot(page, f"layout-centrix-{width}x{height}-{locale}", full_page=False)
+    assert page.evaluate("window.scrollY") == 0
+    board, hand, trays = box(page, "#board svg"), box(page, "#hand"), box(page, "#trays")
+    for name, rect in (("board", board), ("hand", hand), ("trays", trays)):
+        assert 0 <= rect["y"] <= bottom(rect) <= height, f"the {name} is not in the first screen"
+    assert bottom(box(page, ".tray[data-tray='0']")) <= height
+    # Not bought by shrinking the board: it is still most of the screen's height (on a
+    # portrait screen, more than half its width) and the largest thing on it, the trays right
+    # under it.
+    assert board["height"] >= 0.7 * height or board["width"] >= 0.5 * width, board
+    assert board["width"] > box(page, ".side")["width"]
+    assert trays["y"] - bottom(board) < 48
+    assert no_horizontal_scroll(page)
+
+
+# The boxes on screen of the city's squares and of every word drawn on the board, taken at
+# one moment (the aim layer is drawn again whenever a prediction comes).
+MEASURE_CITY = """() => {
+  const boxes = (selector) => [...document.querySelectorAll(selector)].map((node) => {
+    const r = node.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
+  return [boxes("#board svg rect.square"), boxes("#board svg text")];
+}"""
+
+
+def assert_legible_and_apart(page: Page) -> None:
+    squares, words = page.evaluate(MEASURE_CITY)
+    assert len(words) == 9 + 9 + 1, "the files, the ranks and the shot's speed"
+    drawing = box(page, "#board svg")
+    for i, word in enumerate(words):
+        assert word["height"] >= LEGIBLE_PX, f"a word {word['height']:.1f} px high"
+        assert not any(overlap(word, square) for square in squares), "a word over a square"
+        assert not any(overlap(word, other) for other in words[i + 1 :]), "words over each other"
+        assert drawing["x"] <= word["x"] <= right(word) <= right(drawing), "a word cut off"
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "first"),
+    [
+        (390, 844, "green"),
+        (360, 740, "green"),
+        (360, 740, "purple"),
+        (320, 568, "green"),
+        (1280, 900, "green"),
+    ],
+)
+def test_colorcity_words_on_the_board_are_legible_and_apart(
+    server: Server, new_page: NewPage, width: int, height: int, first: str
+) -> None:
+    made = server.create({**COLORCITY, "first": first})
+    seat = 0 if first == "green" else 1
+    page = new_page(width=width, height=height)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][seat]['token']}")
+    wait_my_turn(page)
+    # The aim is drawn again when the server's prediction for it comes: measure after that.
+    wait_prediction(page)
+    # Pulled back like a slingshot, the shot's speed is drawn by the arrow: a gentle shot,
+    # the fastest one straight at the city, and one far to the side.
+    cube = box(page, "#launch-cube")
+    x, y = cube["x"] + cube["width"] / 2, cube["y"] + cube["height"] / 2
+    mm = page.evaluate(
+        "(() => { const m = document.querySelector('#board svg .world').getScreenCTM();"
+        " return Math.hypot(m.a, m.b); })()"
+    )
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for pull_x, pull_y in ((0, 60), (0, 160), (-150, 90)):
+        page.mouse.move(x + pull_x * mm, y + pull_y * mm, steps=6)
+        wait_prediction(page)
+        assert_legible_and_apart(page)
+    assert page.text_content(".speed-label") == "3 m/s"  # the last pull is a full one
+    shot(page, f"layout-colorcity-{width}x{height}-{first}", full_page=False)
+    assert no_horizontal_scroll(page)
+    page.mouse.move(x, y, steps=4)  # back where the pull began: let go, and nothing is shot
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("game", ["centrix", "colorcity"])
+def test_a_large_screen_draws_a_larger_board_with_the_side_panel_beside_it(
+    server: Server, new_page: NewPage, game: str
+) -> None:
+    made = server.create(CENTRIX_4 if game == "centrix" else COLORCITY)
+    sizes: dict[tuple[int, int], tuple[FloatRect, float]] = {}
+    for width, height in ((1280, 900), (2560, 1440)):
+        page = new_page(width=width, height=height)
+        page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+        wait_my_turn(page)
+        shot(page, f"layout-{game}-{width}x{height}", full_page=False)
+        board, side = box(page, "#board svg"), box(page, ".side")
+        # Screen pixels per unit of the drawing: how large the board itself is drawn.
+        scale = page.evaluate("document.querySelector('#board svg').getScreenCTM().a")
+        sizes[width, height] = board, scale
+        assert no_horizontal_scroll(page)
+        assert bottom(board) <= height, "the board is in the first screen"
+        # Beside the board, level with its banner, and narrow enough to read in lines.
+        assert side["x"] >= right(board)
+        assert abs(side["y"] - box(page, "#turn-banner")["y"]) < 2
+        assert side["width"] <= 480
+    (small, small_scale), (large, large_scale) = sizes[1280, 900], sizes[2560, 1440]
+    assert large["height"] >= 1.4 * small["height"], (small, large)
+    assert large_scale >= 1.4 * small_scale, (small_scale, large_scale)
