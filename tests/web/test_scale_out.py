@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 import anyio
@@ -153,6 +154,20 @@ def hello(ws: WebSocketTestSession, *tokens: str) -> None:
     assert len(receive(ws, "welcome")["seats"]) == len(tokens)
 
 
+@contextmanager
+def ann_and_bo(
+    one: TestClient, two: TestClient
+) -> Iterator[tuple[dict[str, Any], WebSocketTestSession, WebSocketTestSession]]:
+    """An invite table made on server one, with Ann's page on server one and Bo's (the
+    invited seat) on server two, both past their hello."""
+    made = create(one, CENTRIX_INVITE)
+    url = f"/ws/tables/{made['id']}"
+    with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
+        hello(ann, made["seats"][0]["token"])
+        hello(bo, made["seats"][1]["token"])
+        yield made, ann, bo
+
+
 def test_players_on_two_servers_see_each_other_come_and_go(
     servers: tuple[TestClient, TestClient],
 ) -> None:
@@ -185,12 +200,8 @@ def test_a_server_that_stops_withdraws_its_players_at_once(
     servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = servers
-    made = create(one, CENTRIX_INVITE)
-    url = f"/ws/tables/{made['id']}"
     relay = two.app.state.relay  # type: ignore[attr-defined]
-    with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
-        hello(ann, made["seats"][0]["token"])
-        hello(bo, made["seats"][1]["token"])
+    with ann_and_bo(one, two) as (made, ann, _):
         told(ann, [0, 1], ("state", "presence"))
         two.portal.call(relay.stop)  # as on shutdown, with Bo's page still open
         told(ann, [0], ("presence",), seconds=TTL / 3)  # before any heartbeat could tell
@@ -202,11 +213,7 @@ def test_a_server_that_stops_answering_stops_counting_until_it_is_back(
     servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = servers
-    made = create(one, CENTRIX_INVITE)
-    url = f"/ws/tables/{made['id']}"
-    with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
-        hello(ann, made["seats"][0]["token"])
-        hello(bo, made["seats"][1]["token"])
+    with ann_and_bo(one, two) as (_, ann, _):
         told(ann, [0, 1], ("state", "presence"))
         # While server two lives, its heartbeat keeps Bo online well past a ttl.
         deadline = time.monotonic() + 1.5 * TTL
@@ -228,12 +235,8 @@ def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
     servers: tuple[TestClient, TestClient], caplog: pytest.LogCaptureFixture
 ) -> None:
     one, two = servers
-    made = create(one, CENTRIX_INVITE)
-    url = f"/ws/tables/{made['id']}"
     relay = one.app.state.relay  # type: ignore[attr-defined]
-    with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
-        hello(ann, made["seats"][0]["token"])
-        hello(bo, made["seats"][1]["token"])
+    with ann_and_bo(one, two) as (made, ann, _):
         state = receive(ann, "state")
         told(ann, [0, 1], ("presence",))
         client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
