@@ -3,6 +3,7 @@ each of their languages."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from importlib import resources
@@ -94,3 +95,25 @@ def test_socket_refusals_carry_their_code(client: TestClient, join: Join) -> Non
     illegal = receive(owner, "error")
     assert illegal["code"] == "illegal"
     assert illegal["params"]["detail"] == illegal["message"]
+
+
+def test_every_refusal_raised_gives_the_params_of_its_code() -> None:
+    # Read from the source, so that a refusal no test happens to provoke is checked too (a
+    # wrong set of params would be a TypeError in the middle of a game).
+    package = resources.files("gamenight.web")
+    seen = set()
+    for name in ("app.py", "tables.py", "protocol.py"):
+        tree = ast.parse((package / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id not in {"RefusedError", "SeatKeyError", "MessageError"}:
+                continue
+            code = node.args[1]
+            assert isinstance(code, ast.Attribute), ast.unparse(node)
+            given = {keyword.arg for keyword in node.keywords}
+            assert given == PARAMS[Code[code.attr]], f"{name}: {ast.unparse(node)}"
+            seen.add(Code[code.attr])
+    # Every code is raised somewhere, but those refusal() gives to errors not raised as
+    # refusals (the engines', the validator's, the unexpected).
+    assert seen == set(Code) - {Code.ILLEGAL, Code.INVALID, Code.SERVER_FAILED}
