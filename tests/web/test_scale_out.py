@@ -258,3 +258,24 @@ def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
         told(ann, [0, 1], ("presence",), seconds=3 * TTL)
     assert "presence cannot be shared through Redis" in caplog.text
     assert "could not be relayed" in caplog.text
+
+
+def test_a_move_made_while_a_server_was_not_listening_reaches_its_pages(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    one, two = servers
+    with ann_and_bo(one, two) as (_, ann, bo):
+        state = receive(ann, "state")
+        assert receive(bo, "state")["version"] == 0
+        with redis.Redis.from_url(REDIS) as db:
+            db.client_kill_filter(_type="pubsub")  # both servers stop hearing the relay
+        # Ann's move is stored and published while nobody listens: server two hears of it
+        # only by reading the store when it listens again.
+        play = state["view"]["legal"][0]["notation"]
+        ann.send_json({"type": "act", "seat": 0, "action": play})
+        deadline = time.monotonic() + 10
+        while (message := next_message(bo, deadline - time.monotonic())) is not None:
+            if message["type"] == "state" and message["version"] == 1:
+                break
+        else:
+            raise AssertionError("Bo's page never heard of Ann's move")

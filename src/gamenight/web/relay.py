@@ -99,8 +99,10 @@ class RedisRelay:
                 if pubsub is None:
                     pubsub = self.client.pubsub()
                     await pubsub.subscribe(CHANNEL)
-                    self._stale |= {t.id for t in self.manager.tables.values() if t.connections}
+                    watched = [t for t in self.manager.tables.values() if t.connections]
+                    self._stale |= {t.id for t in watched}
                     self._wake.set()  # catch up on the presence news missed
+                    await self._catch_up(watched)
                 if lost:
                     lost = False
                     log.warning("the relay listens to Redis again")
@@ -116,6 +118,16 @@ class RedisRelay:
                     await pubsub.aclose()
             pubsub = None
             await asyncio.sleep(1)
+
+    async def _catch_up(self, tables: list[LiveTable]) -> None:
+        """Bring up to date the tables with pages here, whose changes made elsewhere while
+        Redis was out of reach were never heard of (the store has them)."""
+        for table in tables:
+            version = table.version
+            refreshed = await self.manager.refresh(table.id)
+            if refreshed is not None and refreshed.version != version:
+                self.manager.broadcast(refreshed)
+                self.manager.schedule_bot(refreshed)
 
     async def _handle(self, message: dict[str, Any]) -> None:
         try:
