@@ -294,3 +294,23 @@ def test_serve_refuses_a_bad_bot_worker_count(
     monkeypatch.setenv("GAMENIGHT_DATABASE_URL", "sqlite://")
     assert main(["serve"]) == 2
     assert "GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not 'many'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ttl", ["soon", "0", "nan", "1e9"])
+def test_serve_refuses_a_bad_presence_ttl(
+    ttl: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GAMENIGHT_PRESENCE_TTL", ttl)
+    monkeypatch.setenv("GAMENIGHT_DATABASE_URL", "sqlite://")
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert f"GAMENIGHT_PRESENCE_TTL must be a number of seconds from 1 to 3600, not {ttl!r}" in err
+
+
+def test_the_presence_ttl_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gamenight.web.settings import Settings
+
+    monkeypatch.setenv("GAMENIGHT_DATABASE_URL", "sqlite://")
+    assert Settings.from_env().presence_ttl == 15.0
+    monkeypatch.setenv("GAMENIGHT_PRESENCE_TTL", "4.5")
+    assert Settings.from_env().presence_ttl == 4.5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +28,9 @@ class Settings:
     def from_env(cls, data_dir: Path | None = None) -> Settings:
         """``GAMENIGHT_DATABASE_URL`` picks the database (default: SQLite in the data
         directory, ``GAMENIGHT_DATA_DIR`` or ~/.local/share/gamenight); ``GAMENIGHT_REDIS_URL``
-        lets several server processes share live tables; ``GAMENIGHT_BOT_WORKERS`` sets how
-        many processes think for bots."""
+        lets several server processes share live tables, and ``GAMENIGHT_PRESENCE_TTL`` how
+        many seconds a silent server's players still count as online; ``GAMENIGHT_BOT_WORKERS``
+        sets how many processes think for bots."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -40,4 +42,14 @@ class Settings:
         text = os.environ.get("GAMENIGHT_BOT_WORKERS") or "1"
         if not text.strip().isdigit() or int(text) < 1:
             raise RulesError(f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {text!r}")
-        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, int(text))
+        ttl_text = os.environ.get("GAMENIGHT_PRESENCE_TTL") or "15"
+        try:
+            ttl = float(ttl_text)
+        except ValueError:
+            ttl = math.nan
+        if not 1 <= ttl <= 3600:
+            raise RulesError(
+                "GAMENIGHT_PRESENCE_TTL must be a number of seconds from 1 to 3600,"
+                f" not {ttl_text!r}"
+            )
+        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, int(text), ttl)
