@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import FloatRect, Page
 
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS
+from gamenight.centrix.svg import CX, CY, R_OUTER, R_TOP, RING_WIDTH, pawn_spot
 from tests.browser.conftest import Server, shot
 from tests.browser.helpers import wait_my_turn, wait_prediction
 from tests.web.bodies import COLORCITY
@@ -172,3 +174,114 @@ def test_a_large_screen_draws_a_larger_board_with_the_side_panel_beside_it(
     (small, small_scale), (large, large_scale) = sizes[1280, 900], sizes[2560, 1440]
     assert large["height"] >= 1.4 * small["height"], (small, large)
     assert large_scale >= 1.4 * small_scale, (small_scale, large_scale)
+
+
+# Every word drawn on the Centrix board, as drawn on screen, by kind: the slot letters, the
+# ring numbers (with their badges) and the top's label (there while the top holds no pawn).
+# The pawns' letters are part of the pawns, not words of the board.
+MEASURE_CENTRIX = """() => {
+  const svg = document.querySelector('#board svg');
+  const rect = (node) => {
+    const r = node.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+  const all = (selector) => [...svg.querySelectorAll(selector)].map(rect);
+  const m = svg.getScreenCTM();
+  return {
+    scale: m.a, x: m.e, y: m.f,
+    slots: all('.slot-labels text'),
+    rings: [...svg.querySelectorAll('.ring-labels [data-ring]')].map((g) => ({
+      ring: Number(g.dataset.ring),
+      text: rect(g.querySelector('text')),
+      badge: rect(g.querySelector('circle')),
+    })),
+    top: all('[data-label="board_top"]'),
+    symbols: all('.symbol'),
+    words: all('text:not(.pawn text)'),
+  };
+}"""
+
+
+def distance_to(rect: FloatRect, x: float, y: float) -> float:
+    """How far the point (x, y) is from the nearest point of ``rect`` (0 inside it)."""
+    dx = max(rect["x"] - x, 0.0, x - right(rect))
+    dy = max(rect["y"] - y, 0.0, y - bottom(rect))
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def farthest_from(rect: FloatRect, x: float, y: float) -> float:
+    """How far the point (x, y) is from the farthest corner of ``rect``."""
+    dx = max(abs(rect["x"] - x), abs(right(rect) - x))
+    dy = max(abs(rect["y"] - y), abs(bottom(rect) - y))
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def assert_centrix_words_legible_and_apart(page: Page) -> None:
+    drawn = page.evaluate(MEASURE_CENTRIX)
+    scale = drawn["scale"]
+
+    def screen(x: float, y: float) -> tuple[float, float]:
+        return drawn["x"] + x * scale, drawn["y"] + y * scale
+
+    centre = screen(CX, CY)
+    words = drawn["words"]
+    assert len(words) == NUM_SLOTS + NUM_RINGS + 1, "the slots, the rings and the top"
+    drawing = box(page, "#board svg")
+    for i, word in enumerate(words):
+        assert word["height"] >= LEGIBLE_PX, f"a word {word['height']:.1f} px high"
+        assert not any(overlap(word, other) for other in words[i + 1 :]), "words over each other"
+        assert drawing["x"] <= word["x"] <= right(word) <= right(drawing), "a word cut off"
+        assert drawing["y"] <= word["y"] <= bottom(word) <= bottom(drawing), "a word cut off"
+    # The slot letters stand off the board, beyond its rings (a letter's box, larger than its
+    # ink, may reach over the plate's rim).
+    for letter in drawn["slots"]:
+        assert distance_to(letter, *centre) >= R_OUTER * scale, "a slot letter on the board"
+    # The top's label is on the top.
+    for label in drawn["top"]:
+        assert farthest_from(label, *centre) <= R_TOP * scale, "the top's label off the top"
+    # Each ring's number, badge and all, is in its ring and clear of every pawn that can stand
+    # on any square (the spoke it is on runs between two pawns), of the colours' symbols and
+    # of the other rings' numbers.
+    pawns = [pawn_spot(sq) for sq in range(NUM_RINGS * NUM_SLOTS)]
+    for label in drawn["rings"]:
+        text, badge = label["text"], label["badge"]
+        assert badge["height"] >= text["height"] - 1, "the number sticks out of its badge"
+        # The badge is a circle: measured as one against the pawns.
+        br = badge["width"] / 2
+        bx, by = badge["x"] + br, badge["y"] + badge["height"] / 2
+        from_centre = ((bx - centre[0]) ** 2 + (by - centre[1]) ** 2) ** 0.5 / scale
+        r_in = R_OUTER - label["ring"] * RING_WIDTH
+        assert r_in < from_centre < r_in + RING_WIDTH, f"ring {label['ring']}'s number elsewhere"
+        for x, y, r in pawns:
+            px, py = screen(x, y)
+            assert ((bx - px) ** 2 + (by - py) ** 2) ** 0.5 >= br + r * scale - 0.5, "on a pawn"
+            assert distance_to(text, px, py) >= r * scale - 0.5, "a number on a pawn"
+        for part in (badge, text):
+            assert not any(overlap(part, symbol) for symbol in drawn["symbols"]), "on a symbol"
+        others = [other["badge"] for other in drawn["rings"] if other is not label]
+        assert not any(overlap(badge, other) for other in others), "numbers over each other"
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "locale"),
+    [
+        (390, 844, "en-US"),
+        (360, 740, "ko-KR"),
+        (320, 568, "en-US"),
+        (320, 568, "ko-KR"),
+        (1280, 900, "en-US"),
+        (1366, 768, "ko-KR"),
+    ],
+)
+def test_centrix_words_on_the_board_are_legible_and_apart(
+    server: Server, new_page: NewPage, width: int, height: int, locale: str
+) -> None:
+    made = server.create(CENTRIX_4)
+    page = new_page(locale=locale, width=width, height=height)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    top = "TOP" if locale == "en-US" else "꼭대기"
+    assert page.text_content("#board [data-label='board_top']") == top
+    assert_centrix_words_legible_and_apart(page)
+    shot(page, f"layout-centrix-words-{width}x{height}-{locale}", full_page=False)
+    assert no_horizontal_scroll(page)

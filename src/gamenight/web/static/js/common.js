@@ -109,6 +109,21 @@ export function svgElement(markup) {
   return svg;
 }
 
+/** Keep the words drawn on ``board`` (the element holding a game's drawing) legible however
+ * small the board is shown, on a phone as on a large screen: the stylesheet sizes them from
+ * --screen-px, set on the drawing here to the length in its own units of one CSS pixel on
+ * screen, now and whenever the board is resized. Returns the function to call when a new
+ * drawing replaces the old one. */
+export function keepWordsLegible(board) {
+  const fit = () => {
+    const svg = board.querySelector(":scope > svg");
+    const scale = svg?.getScreenCTM()?.a; // screen pixels per unit of the drawing
+    if (scale) svg.style.setProperty("--screen-px", `${1 / scale}px`);
+  };
+  new ResizeObserver(fit).observe(board);
+  return fit;
+}
+
 export function toast(message, kind = "info") {
   let box = document.getElementById("toasts");
   if (!box) {
