@@ -1,5 +1,6 @@
-"""The table pages' layout, measured: what must be in the first screen, how large the board is
-drawn, and whether the board's words can be read, on a laptop, a phone and a large screen."""
+"""The table and replay pages' layout, measured: what must be in the first screen, how large the
+board is drawn, and whether the board's words can be read, on a laptop, a phone and a large
+screen."""
 
 from __future__ import annotations
 
@@ -263,25 +264,100 @@ def assert_centrix_words_legible_and_apart(page: Page) -> None:
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "locale"),
+    ("where", "width", "height", "locale"),
     [
-        (390, 844, "en-US"),
-        (360, 740, "ko-KR"),
-        (320, 568, "en-US"),
-        (320, 568, "ko-KR"),
-        (1280, 900, "en-US"),
-        (1366, 768, "ko-KR"),
+        ("table", 390, 844, "en-US"),
+        ("table", 360, 740, "ko-KR"),
+        ("table", 320, 568, "en-US"),
+        ("table", 320, 568, "ko-KR"),
+        ("table", 1280, 900, "en-US"),
+        ("table", 1366, 768, "ko-KR"),
+        ("replay", 360, 740, "en-US"),
     ],
 )
 def test_centrix_words_on_the_board_are_legible_and_apart(
-    server: Server, new_page: NewPage, width: int, height: int, locale: str
+    server: Server, new_page: NewPage, where: str, width: int, height: int, locale: str
 ) -> None:
     made = server.create(CENTRIX_4)
     page = new_page(locale=locale, width=width, height=height)
-    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
-    wait_my_turn(page)
+    if where == "table":
+        page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+        wait_my_turn(page)
+    else:
+        page.goto(f"{server.url}/replay/{made['id']}")
+        page.wait_for_selector("body[data-step='0'] #board svg")
     top = "TOP" if locale == "en-US" else "꼭대기"
     assert page.text_content("#board [data-label='board_top']") == top
     assert_centrix_words_legible_and_apart(page)
-    shot(page, f"layout-centrix-words-{width}x{height}-{locale}", full_page=False)
+    shot(page, f"layout-centrix-words-{where}-{width}x{height}-{locale}", full_page=False)
     assert no_horizontal_scroll(page)
+
+
+def open_replay(page: Page, server: Server, table: str) -> None:
+    page.goto(f"{server.url}/replay/{table}")
+    page.wait_for_selector("body[data-step='0'] #board svg")
+
+
+@pytest.mark.parametrize(
+    ("game", "width", "height"),
+    [
+        *[(game, 1280, 900) for game in ("centrix", "colorcity")],
+        *[(game, 1366, 768) for game in ("centrix", "colorcity")],
+        *[(game, 390, 844) for game in ("centrix", "colorcity")],
+        *[(game, 360, 740) for game in ("centrix", "colorcity")],
+        # On the smallest phone Color City's portrait board, which can be drawn no smaller
+        # for its words to stay apart, leaves the steps half a screen lower.
+        ("centrix", 320, 568),
+    ],
+)
+def test_the_replay_shows_the_board_as_large_as_the_screen_allows_with_its_steps_in_view(
+    server: Server, new_page: NewPage, game: str, width: int, height: int
+) -> None:
+    made = server.create(CENTRIX_4 if game == "centrix" else COLORCITY)
+    page = new_page(width=width, height=height)
+    open_replay(page, server, made["id"])
+    shot(page, f"layout-replay-{game}-{width}x{height}", full_page=False)
+    assert page.evaluate("window.scrollY") == 0
+    board = box(page, "#board svg")
+    for name in ("#board svg", "#first", "#prev", "#next", "#last", "#slider"):
+        rect = box(page, name)
+        assert 0 <= rect["x"] <= right(rect) <= width, f"{name} is not in the first screen"
+        assert 0 <= rect["y"] <= bottom(rect) <= height, f"{name} is not in the first screen"
+    assert no_horizontal_scroll(page)
+    below_header = height - bottom(box(page, ".topbar"))
+    if width > 900:
+        # Beside the side panel, the board is about as tall as the screen under the header.
+        assert board["height"] >= 0.88 * below_header, (board, below_header)
+        assert box(page, ".side")["x"] >= right(board)
+    else:
+        # One column: the steps right under the board, and the board as wide as the screen
+        # allows, or as tall (Color City's board is portrait).
+        assert box(page, ".replay-controls")["y"] - bottom(board) < 48
+        assert board["width"] >= 0.85 * width or board["height"] >= 0.5 * below_header, board
+    # The words on the board are sized as at the table, for either game.
+    words = page.evaluate(
+        "[...document.querySelectorAll('#board svg text:not(.pawn text)')]"
+        ".map((node) => node.getBoundingClientRect().height)"
+    )
+    assert words, "the board has words"
+    assert min(words) >= LEGIBLE_PX, f"a word on the board {min(words):.1f} px high"
+
+
+@pytest.mark.parametrize("game", ["centrix", "colorcity"])
+def test_the_replay_on_a_large_screen_draws_a_larger_board(
+    server: Server, new_page: NewPage, game: str
+) -> None:
+    made = server.create(CENTRIX_4 if game == "centrix" else COLORCITY)
+    scales = {}
+    for width, height in ((1280, 900), (2560, 1440)):
+        page = new_page(width=width, height=height)
+        open_replay(page, server, made["id"])
+        if width > 2000:
+            shot(page, f"layout-replay-{game}-{width}x{height}", full_page=False)
+        board = box(page, "#board svg")
+        assert bottom(board) <= height, "the board is in the first screen"
+        assert board["height"] >= 0.88 * (height - bottom(box(page, ".topbar")))
+        assert box(page, ".side")["x"] >= right(board)
+        assert no_horizontal_scroll(page)
+        scales[width] = page.evaluate("document.querySelector('#board svg').getScreenCTM().a")
+    assert scales[2560] >= 1.4 * scales[1280], scales

@@ -1,6 +1,6 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
 import {
-  el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, svgElement, t,
+  el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, svgElement, t,
 } from "./common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -163,9 +163,7 @@ export function create(ctx) {
     aimLayer = svgNode("g", { class: "aim-layer" });
     world.append(aimLayer);
     board.replaceChildren(svg);
-    // The page's column is as wide as the board drawn one screen tall: it needs the board's shape.
-    const { width, height } = svg.viewBox.baseVal;
-    root.style.setProperty("--board-aspect", String(width / height));
+    setBoardAspect(root, svg);
     fitWords();
     svg.addEventListener("pointerdown", pointerDown);
     svg.addEventListener("pointermove", pointerMove);

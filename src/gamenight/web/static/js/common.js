@@ -124,6 +124,23 @@ export function keepWordsLegible(board) {
   return fit;
 }
 
+/** Tell the page's layout the shape of the board drawn in ``svg``: on wide screens the board's
+ * column is as wide as the board drawn one screen tall (--board-aspect on ``root``, width over
+ * height; Color City's board is portrait). */
+export function setBoardAspect(root, svg) {
+  const { width, height } = svg.viewBox.baseVal;
+  root.style.setProperty("--board-aspect", String(width / height));
+}
+
+/** Keep the header's height in --topbar-height: on wide screens a board's column fills the
+ * screen below it, however the header wraps (a longer language, a narrower window). */
+export function trackTopbar() {
+  const header = document.querySelector(".topbar");
+  const keep = () => document.documentElement.style.setProperty("--topbar-height", `${header.getBoundingClientRect().height}px`);
+  new ResizeObserver(keep).observe(header);
+  keep();
+}
+
 export function toast(message, kind = "info") {
   let box = document.getElementById("toasts");
   if (!box) {
