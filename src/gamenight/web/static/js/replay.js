@@ -44,7 +44,7 @@ function render() {
   if (!current) return;
   const v = current.view;
   const svg = svgElement(v.svg);
-  svg.setAttribute("aria-label", t("board_aria"));
+  svg.setAttribute("aria-label", t(v.game === "colorcity" ? "city_aria" : "board_aria"));
   const board = document.getElementById("board");
   // Drawn as at the table: the board's words sized by the game's rules in the stylesheet, the
   // column shaped to the board.
