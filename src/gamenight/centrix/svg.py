@@ -34,6 +34,10 @@ CX = CY = 500.0
 R_OUTER = 445.0  # outer edge of ring 1
 R_TOP = 80.0  # edge of the stationary top
 RING_WIDTH = (R_OUTER - R_TOP) / NUM_RINGS
+R_PLATE = R_OUTER + 10  # edge of the plate under the rings
+# How far out in its ring a ring's number sits, in ring widths: a little beyond the middle,
+# where its badge clears the pawns of the innermost ring, whose squares are the narrowest.
+RING_LABEL_AT = 0.55
 SLOT_ANGLE = 360.0 / NUM_SLOTS
 LEGEND_HEIGHT = 150.0
 HAND_HEIGHT = 250.0
@@ -211,7 +215,7 @@ def pawn(colour: Colour, x: float, y: float, r: float, attrs: str) -> list[str]:
 def _board(facts: TableFacts, marked: set[int]) -> list[str]:
     out: list[str] = [
         # The plate under the rings, a little wider, so the outermost ring has an edge.
-        f'<circle cx="{_n(CX)}" cy="{_n(CY)}" r="{_n(R_OUTER + 10)}" fill="#3a3631"/>',
+        f'<circle cx="{_n(CX)}" cy="{_n(CY)}" r="{_n(R_PLATE)}" fill="#3a3631"/>',
     ]
     for ring in range(1, NUM_RINGS + 1):
         out += _ring(facts, ring, marked)
@@ -255,10 +259,19 @@ def _ring(facts: TableFacts, ring: int, marked: set[int]) -> list[str]:
     for sq in squares:
         owner = facts.cells[sq]
         if owner != EMPTY:
-            x, y = _polar(r_in + RING_WIDTH * 0.35, (sq % NUM_SLOTS) * SLOT_ANGLE)
-            out += pawn(facts.players[owner], x, y, RING_WIDTH * 0.3, _pawn_attrs(facts, sq, owner))
+            out += pawn(facts.players[owner], *pawn_spot(sq), _pawn_attrs(facts, sq, owner))
     out.append("</g>")
     return out
+
+
+def pawn_spot(sq: int) -> tuple[float, float, float]:
+    """Where a pawn stands on ring square ``sq``: its centre and radius in the drawing's units.
+
+    Inward of the square's middle, clear of the colour's symbol near its outer edge.
+    """
+    r_in, _ = _ring_radii(sq // NUM_SLOTS + 1)
+    x, y = _polar(r_in + RING_WIDTH * 0.35, (sq % NUM_SLOTS) * SLOT_ANGLE)
+    return x, y, RING_WIDTH * 0.3
 
 
 def _highlight(sq: int) -> str:
@@ -276,23 +289,27 @@ def _highlight(sq: int) -> str:
 
 
 def _labels() -> list[str]:
+    # Each word is centred where it stands (dominant-baseline="central"), so that a page that
+    # draws it larger, to be read on a small screen, grows it evenly into the room around it.
+    # The slot letters stand midway between the plate and the drawing's edge.
     out = [f'<g class="slot-labels" font-size="30" font-weight="bold" fill="#5b554c" {FONT}>']
     for slot, letter in enumerate(SLOT_LETTERS):
-        x, y = _polar(R_OUTER + 31, slot * SLOT_ANGLE)
+        x, y = _polar((R_PLATE + CX) / 2, slot * SLOT_ANGLE)
         out.append(
-            f'<text x="{_n(x)}" y="{_n(y + 10)}" text-anchor="middle" '
+            f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="middle" dominant-baseline="central" '
             f'data-slot="{slot}">{letter}</text>'
         )
     out.append("</g>")
     # Ring numbers sit on the spoke between slots l and a, where no pawn or symbol stands.
     out.append('<g class="ring-labels" font-size="15" font-weight="bold" text-anchor="middle">')
     for ring in range(1, NUM_RINGS + 1):
-        r_in, r_out = _ring_radii(ring)
-        x, y = _polar((r_in + r_out) / 2, -SLOT_ANGLE / 2)
+        r_in, _ = _ring_radii(ring)
+        x, y = _polar(r_in + RING_LABEL_AT * RING_WIDTH, -SLOT_ANGLE / 2)
         out.append(
             f'<g data-ring="{ring}"><circle cx="{_n(x)}" cy="{_n(y)}" r="11" fill="{DARK}" '
             f'fill-opacity="0.8" stroke="#fff" stroke-width="1.5"/>'
-            f'<text x="{_n(x)}" y="{_n(y + 5.5)}" fill="#fff">{ring}</text></g>'
+            f'<text x="{_n(x)}" y="{_n(y)}" dominant-baseline="central" fill="#fff">{ring}</text>'
+            "</g>"
         )
     out.append("</g>")
     return out
@@ -316,8 +333,9 @@ def _top(facts: TableFacts) -> list[str]:
     seats = [s for s, n in enumerate(facts.top) for _ in range(n)]
     if not seats:
         out.append(
-            f'<text x="{_n(CX)}" y="{_n(CY + 9)}" font-size="26" font-weight="bold" '
-            'fill="#6d6d6d" text-anchor="middle" letter-spacing="3" data-label="board_top">'
+            f'<text x="{_n(CX)}" y="{_n(CY)}" font-size="26" font-weight="bold" fill="#6d6d6d" '
+            'text-anchor="middle" dominant-baseline="central" letter-spacing="3" '
+            'data-label="board_top">'
             "TOP</text>"
         )
     for (x, y, r), s in zip(_top_spots(len(seats)), seats, strict=True):
@@ -490,4 +508,4 @@ def card_svg(card: Card, x: float, y: float) -> list[str]:
     return out
 
 
-__all__ = ["board_svg", "card_svg", "pawn", "symbol"]
+__all__ = ["board_svg", "card_svg", "pawn", "pawn_spot", "symbol"]

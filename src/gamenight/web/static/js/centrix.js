@@ -1,5 +1,7 @@
 // The Centrix table: the board, your hand, choosing a play by clicking, and the animations.
-import { el, logEntry, mySeat, ordinal, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
+import {
+  el, keepWordsLegible, logEntry, mySeat, ordinal, renderTurnBanner, seatBadges, svgElement, t,
+} from "./common.js";
 
 const PALETTE = {
   red: "#d7263d", orange: "#f7862a", yellow: "#f6d32d", green: "#2e9e4f", blue: "#2366c9", white: "#f4f1ea",
@@ -167,6 +169,7 @@ export function create(ctx) {
   const pile = el("p", { class: "pile", id: "pile" });
 
   root.classList.add("centrix-table");
+  const fitWords = keepWordsLegible(board);
   root.append(
     el("section", { class: "board-col" },
       banner,
@@ -251,6 +254,7 @@ export function create(ctx) {
     overlay.setAttribute("class", "ui-overlay");
     svg.append(overlay);
     board.replaceChildren(svg);
+    fitWords();
     shownSvg = svg;
     return svg;
   }

@@ -1,5 +1,7 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
-import { el, logEntry, mySeat, renderTurnBanner, seatBadges, svgElement, t } from "./common.js";
+import {
+  el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, svgElement, t,
+} from "./common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GANG_COLOUR = { green: "#1f7a3a", purple: "#5e2b80" };
@@ -11,8 +13,6 @@ const CITY_PULL = [0.2, 0.8];
 const CITY_MARGIN = 0.08; // m/s beyond each edge still inside the fine band
 const PLACE_ZONE = 12; // mm of pulling back before a drag stops sliding the cube along its line
 const UNITS = { position: "mm", direction: "°", speed: "m/s", spin: "rad/s" }; // of the aim's sliders
-const LABEL_PX = 12; // the least size on screen of the words on the board (CSS px)
-const LABEL_MM = 7; // their size in the drawing (colorcity/svg.py), kept where that is larger
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function svgNode(tag, attrs = {}) {
@@ -55,7 +55,7 @@ export function create(ctx) {
   const threatToggle = el("label", { class: "toggle" });
 
   root.classList.add("colorcity-table");
-  new ResizeObserver(fitLabels).observe(board);
+  const fitWords = keepWordsLegible(board);
   root.append(
     el("section", { class: "board-col" }, banner, el("div", { class: "board-wrap" }, board)),
     el("aside", { class: "side" }, powerBox, aimBox, el("div", { class: "card-box" }, gangs, threatToggle), el("div", { class: "card-box" }, logTitle, log)),
@@ -163,22 +163,13 @@ export function create(ctx) {
     aimLayer = svgNode("g", { class: "aim-layer" });
     world.append(aimLayer);
     board.replaceChildren(svg);
-    // The page's column is as wide as the board drawn one screen tall: it needs the board's shape.
-    const { width, height } = svg.viewBox.baseVal;
-    root.style.setProperty("--board-aspect", String(width / height));
-    fitLabels();
+    setBoardAspect(root, svg);
+    fitWords();
     svg.addEventListener("pointerdown", pointerDown);
     svg.addEventListener("pointermove", pointerMove);
     svg.addEventListener("pointerup", pointerUp);
     svg.addEventListener("pointercancel", () => (drag = null));
     drawAim();
-  }
-
-  /** Size the board's words so that they can be read however small the board is drawn (a
-   * phone): LABEL_PX on screen, in the drawing's millimetres. */
-  function fitLabels() {
-    const scale = svg?.getScreenCTM()?.a; // screen pixels per millimetre
-    if (scale) svg.style.setProperty("--label-size", `${Math.max(LABEL_MM, LABEL_PX / scale)}px`);
   }
 
   function renderBanner() {

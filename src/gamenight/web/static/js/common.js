@@ -109,6 +109,38 @@ export function svgElement(markup) {
   return svg;
 }
 
+/** Keep the words drawn on ``board`` (the element holding a game's drawing) legible however
+ * small the board is shown, on a phone as on a large screen: the stylesheet sizes them from
+ * --screen-px, set on the drawing here to the length in its own units of one CSS pixel on
+ * screen, now and whenever the board is resized. Returns the function to call when a new
+ * drawing replaces the old one. */
+export function keepWordsLegible(board) {
+  const fit = () => {
+    const svg = board.querySelector(":scope > svg");
+    const scale = svg?.getScreenCTM()?.a; // screen pixels per unit of the drawing
+    if (scale) svg.style.setProperty("--screen-px", `${1 / scale}px`);
+  };
+  new ResizeObserver(fit).observe(board);
+  return fit;
+}
+
+/** Tell the page's layout the shape of the board drawn in ``svg``: on wide screens the board's
+ * column is as wide as the board drawn one screen tall (--board-aspect on ``root``, width over
+ * height; Color City's board is portrait). */
+export function setBoardAspect(root, svg) {
+  const { width, height } = svg.viewBox.baseVal;
+  root.style.setProperty("--board-aspect", String(width / height));
+}
+
+/** Keep the header's height in --topbar-height: on wide screens a board's column fills the
+ * screen below it, however the header wraps (a longer language, a narrower window). */
+export function trackTopbar() {
+  const header = document.querySelector(".topbar");
+  const keep = () => document.documentElement.style.setProperty("--topbar-height", `${header.getBoundingClientRect().height}px`);
+  new ResizeObserver(keep).observe(header);
+  keep();
+}
+
 export function toast(message, kind = "info") {
   let box = document.getElementById("toasts");
   if (!box) {

@@ -1,6 +1,7 @@
 // The replay page: step through any table's game, forward and back.
 import {
-  api, el, initPage, logEntry, onLanguageChange, ordinal, refusalText, svgElement, t, toast,
+  api, el, initPage, keepWordsLegible, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
+  svgElement, t, toast, trackTopbar,
 } from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -8,6 +9,7 @@ const cache = new Map();
 let step = 0;
 let steps = 0;
 let current = null;
+let fitWords = null; // sizes the words on the board shown (keepWordsLegible)
 
 async function load(n) {
   if (!cache.has(n)) cache.set(n, api(`/api/tables/${encodeURIComponent(tableId)}/replay/${n}`));
@@ -42,8 +44,14 @@ function render() {
   if (!current) return;
   const v = current.view;
   const svg = svgElement(v.svg);
-  svg.setAttribute("aria-label", t("board_aria"));
-  document.getElementById("board").replaceChildren(svg);
+  svg.setAttribute("aria-label", t(v.game === "colorcity" ? "city_aria" : "board_aria"));
+  const board = document.getElementById("board");
+  // Drawn as at the table: the board's words sized by the game's rules in the stylesheet, the
+  // column shaped to the board.
+  board.classList.add(`${v.game}-board-box`);
+  board.replaceChildren(svg);
+  setBoardAspect(document.getElementById("main"), svg);
+  fitWords();
   const slider = document.getElementById("slider");
   slider.max = String(steps);
   slider.value = String(step);
@@ -82,6 +90,8 @@ function render() {
 
 async function main() {
   await initPage();
+  trackTopbar();
+  fitWords = keepWordsLegible(document.getElementById("board"));
   document.getElementById("first").addEventListener("click", () => show(0));
   document.getElementById("prev").addEventListener("click", () => show(step - 1));
   document.getElementById("next").addEventListener("click", () => show(step + 1));

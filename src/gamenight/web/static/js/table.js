@@ -1,7 +1,7 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
   TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites, keepInvite,
-  onLanguageChange, ordinal, refusalText, t, toast,
+  onLanguageChange, ordinal, refusalText, t, toast, trackTopbar,
 } from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -92,15 +92,6 @@ function gameOver(message, describe) {
       el("a", { class: "btn btn-primary", href: "/" }, t("new_game")),
     ],
   });
-}
-
-/** Keep the header's height in --topbar-height: on wide screens the game's column fills the
- * screen below it, however the header wraps (a longer language, a narrower window). */
-function trackTopbar() {
-  const header = document.querySelector(".topbar");
-  const keep = () => document.documentElement.style.setProperty("--topbar-height", `${header.getBoundingClientRect().height}px`);
-  new ResizeObserver(keep).observe(header);
-  keep();
 }
 
 async function main() {
