@@ -63,15 +63,29 @@ def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
     assert store.load(table.id).actions == []  # type: ignore[union-attr]
 
 
-@pytest.fixture
-def servers(postgres: str) -> Iterator[tuple[TestClient, TestClient]]:
+@contextmanager
+def two_servers(database: str, ttl: float) -> Iterator[tuple[TestClient, TestClient]]:
     """Two servers on one database and one Redis, as two processes would be."""
-    settings = Settings(postgres, redis_url=REDIS, presence_ttl=TTL)
+    settings = Settings(database, redis_url=REDIS, presence_ttl=ttl)
     with (
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as two,
     ):
         yield one, two
+
+
+@pytest.fixture
+def servers(postgres: str) -> Iterator[tuple[TestClient, TestClient]]:
+    with two_servers(postgres, TTL) as both:
+        yield both
+
+
+@pytest.fixture
+def quiet_servers(postgres: str) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two servers whose heartbeats are a minute apart: whatever a page hears within a test
+    comes from a message, not a heartbeat."""
+    with two_servers(postgres, 180.0) as both:
+        yield both
 
 
 def test_a_move_on_one_server_reaches_a_watcher_on_another(
@@ -169,9 +183,9 @@ def ann_and_bo(
 
 
 def test_players_on_two_servers_see_each_other_come_and_go(
-    servers: tuple[TestClient, TestClient],
+    quiet_servers: tuple[TestClient, TestClient],
 ) -> None:
-    one, two = servers
+    one, two = quiet_servers
     made = create(one, CENTRIX_INVITE)
     url = f"/ws/tables/{made['id']}"
     with one.websocket_connect(url) as ann:
@@ -197,14 +211,14 @@ def test_players_on_two_servers_see_each_other_come_and_go(
 
 
 def test_a_server_that_stops_withdraws_its_players_at_once(
-    servers: tuple[TestClient, TestClient],
+    quiet_servers: tuple[TestClient, TestClient],
 ) -> None:
-    one, two = servers
+    one, two = quiet_servers
     relay = two.app.state.relay  # type: ignore[attr-defined]
     with ann_and_bo(one, two) as (made, ann, _):
         told(ann, [0, 1], ("state", "presence"))
         two.portal.call(relay.stop)  # as on shutdown, with Bo's page still open
-        told(ann, [0], ("presence",), seconds=TTL / 3)  # before any heartbeat could tell
+        told(ann, [0], ("presence",))
         with redis.Redis.from_url(REDIS) as db:
             assert relay.origin.encode() not in db.hgetall(f"gamenight:presence:{made['id']}")
 
@@ -236,7 +250,7 @@ def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
 ) -> None:
     one, two = servers
     relay = one.app.state.relay  # type: ignore[attr-defined]
-    with ann_and_bo(one, two) as (made, ann, _):
+    with ann_and_bo(one, two) as (made, ann, bo):
         state = receive(ann, "state")
         told(ann, [0, 1], ("presence",))
         client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
@@ -254,10 +268,11 @@ def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
         finally:
             one.portal.call(relay.client.aclose)
             relay.client = client
-        # Redis is back: server one hears of Bo again.
+        # Redis is back: server one hears of Bo again, and Bo of the move made meanwhile.
         told(ann, [0, 1], ("presence",), seconds=3 * TTL)
-    assert "presence cannot be shared through Redis" in caplog.text
-    assert "could not be relayed" in caplog.text
+        hears_of(bo, 1)
+    assert "Redis cannot be reached" in caplog.text
+    assert "Redis can be reached again" in caplog.text
 
 
 def test_a_move_made_while_a_server_was_not_listening_reaches_its_pages(
@@ -273,9 +288,38 @@ def test_a_move_made_while_a_server_was_not_listening_reaches_its_pages(
         # only by reading the store when it listens again.
         play = state["view"]["legal"][0]["notation"]
         ann.send_json({"type": "act", "seat": 0, "action": play})
-        deadline = time.monotonic() + 10
-        while (message := next_message(bo, deadline - time.monotonic())) is not None:
-            if message["type"] == "state" and message["version"] == 1:
-                break
-        else:
-            raise AssertionError("Bo's page never heard of Ann's move")
+        hears_of(bo, 1)
+
+
+def test_a_table_nobody_watched_while_a_change_was_missed_is_read_again(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    one, two = servers
+    made = create(one, CENTRIX_INVITE)
+    url = f"/ws/tables/{made['id']}"
+    with two.websocket_connect(url) as bo:  # the table is live on server two from now on
+        bo.send_json({"type": "hello", "tokens": [made["seats"][1]["token"]]})
+        device = receive(bo, "welcome")["tokens"]["1"]
+        assert receive(bo, "state")["version"] == 0
+    with redis.Redis.from_url(REDIS) as db:
+        db.client_kill_filter(_type="pubsub")  # nobody hears the move below
+    with one.websocket_connect(url) as ann:
+        hello(ann, made["seats"][0]["token"])
+        state = receive(ann, "state")
+        play = state["view"]["legal"][0]["notation"]
+        ann.send_json({"type": "act", "seat": 0, "action": play})
+        assert receive(ann, "state")["version"] == 1
+    # Bo comes back to server two, which kept the table as it was: he sees the move.
+    with two.websocket_connect(url) as bo:
+        hello(bo, device)
+        mine = receive(bo, "state")
+        assert (mine["version"], mine["view"]["log"]) == (1, [play])
+
+
+def hears_of(ws: WebSocketTestSession, version: int, seconds: float = 10) -> None:
+    """Read the page's messages until a state of ``version`` comes."""
+    deadline = time.monotonic() + seconds
+    while (message := next_message(ws, deadline - time.monotonic())) is not None:
+        if message["type"] == "state" and message["version"] == version:
+            return
+    raise AssertionError(f"the page never heard of version {version}")

@@ -50,6 +50,7 @@ class RedisRelay:
         self._writing: set[str] = set()  # the tables of a write that may be under way
         self._dirty: set[str] = set()  # tables where the seats held here may have changed
         self._stale: set[str] = set()  # tables where another server's seats changed
+        self._unsent: dict[str, int] = {}  # table → its version, changed but not yet relayed
         self._wake = asyncio.Event()
         self._heard = 0.0  # (loop time) when presence was last read from Redis
         self._failing = False
@@ -74,21 +75,25 @@ class RedisRelay:
         try:  # the other servers' pages hear at once that this server's players left
             async with asyncio.timeout(WAIT), self.client.pipeline(transaction=True) as pipe:
                 pipe.delete(ALIVE + self.origin)
+                for table_id, version in self._unsent.items():
+                    pipe.publish(CHANNEL, self._change_news(table_id, version))
                 for table_id in {*self._written, *self._writing}:
                     pipe.hdel(PRESENCE + table_id, self.origin)
                     pipe.publish(CHANNEL, self._presence_news(table_id))
                 await pipe.execute()
         except Exception as exc:
-            log.warning("presence could not be withdrawn from Redis (%s): it expires", exc)
+            log.warning("presence could not be withdrawn from Redis (%r): it expires", exc)
         await self.client.aclose()
 
     async def publish(self, table_id: str, version: int) -> None:
-        message = {"table": table_id, "version": version, "origin": self.origin}
-        try:
-            async with asyncio.timeout(WAIT):
-                await self.client.publish(CHANNEL, json.dumps(message))
-        except Exception as exc:  # the change is stored: other servers see it when they reload
-            log.warning("a change of table %s could not be relayed (%s)", table_id, exc)
+        """Tell the other servers that ``table_id`` changed. Queued, not awaited: a move
+        never waits on Redis (a Redis that hangs would hold up every move and every bot),
+        and a change Redis cannot take now is sent again until it can."""
+        self._unsent[table_id] = version
+        self._wake.set()
+
+    def _change_news(self, table_id: str, version: int) -> str:
+        return json.dumps({"table": table_id, "version": version, "origin": self.origin})
 
     # ---------------------------------------------------------------- listening
 
@@ -99,10 +104,10 @@ class RedisRelay:
                 if pubsub is None:
                     pubsub = self.client.pubsub()
                     await pubsub.subscribe(CHANNEL)
-                    watched = [t for t in self.manager.tables.values() if t.connections]
-                    self._stale |= {t.id for t in watched}
+                    live = list(self.manager.tables.values())
+                    self._stale |= {t.id for t in live if t.connections}
                     self._wake.set()  # catch up on the presence news missed
-                    await self._catch_up(watched)
+                    await self._catch_up(live)
                 if lost:
                     lost = False
                     log.warning("the relay listens to Redis again")
@@ -112,7 +117,7 @@ class RedisRelay:
             except Exception as exc:
                 if not lost:
                     lost = True
-                    log.warning("the relay lost Redis (%s); it tries again every second", exc)
+                    log.warning("the relay lost Redis (%r); it tries again every second", exc)
             if pubsub is not None:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -120,12 +125,12 @@ class RedisRelay:
             await asyncio.sleep(1)
 
     async def _catch_up(self, tables: list[LiveTable]) -> None:
-        """Bring up to date the tables with pages here, whose changes made elsewhere while
-        Redis was out of reach were never heard of (the store has them)."""
+        """Bring up to date the live tables here, whose changes made elsewhere while this
+        server could not hear them were never heard of (the store has them)."""
         for table in tables:
             version = table.version
             refreshed = await self.manager.refresh(table.id)
-            if refreshed is not None and refreshed.version != version:
+            if refreshed is not None and refreshed.version != version and table.connections:
                 self.manager.broadcast(refreshed)
                 self.manager.schedule_bot(refreshed)
 
@@ -182,17 +187,20 @@ class RedisRelay:
             self._wake.clear()
             write, self._dirty = self._dirty, set()
             read, self._stale = self._stale, set()
+            changes, self._unsent = self._unsent, {}
             if loop.time() >= beat:
                 beat = loop.time() + self.ttl / 3
                 write |= set(self._written)
                 read |= {t.id for t in self.manager.tables.values() if t.connections}
             try:
                 async with asyncio.timeout(WAIT):
+                    await self._relay(changes)
                     await self._write(write)
                     heard = await self._read(read)
             except Exception as exc:
                 self._dirty |= write  # tried again at the next heartbeat
                 self._stale |= read
+                self._unsent = {**changes, **self._unsent}  # (a newer version wins)
                 self._trouble(exc)
                 if loop.time() - self._heard > self.ttl:
                     for live in self.manager.tables.values():
@@ -202,7 +210,7 @@ class RedisRelay:
             self._heard = loop.time()
             if self._failing:
                 self._failing = False
-                log.warning("presence is shared through Redis again")
+                log.warning("Redis can be reached again")
             for table_id, seats in heard.items():
                 table = self.manager.tables.get(table_id)
                 if table is not None and table.connections:
@@ -212,9 +220,17 @@ class RedisRelay:
         if not self._failing:
             self._failing = True
             log.warning(
-                "presence cannot be shared through Redis (%s): each server counts its own pages",
+                "Redis cannot be reached (%r): each server counts its own pages for presence,"
+                " and changes are relayed when Redis is back",
                 exc,
             )
+
+    async def _relay(self, changes: dict[str, int]) -> None:
+        if changes:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for table_id, version in changes.items():
+                    pipe.publish(CHANNEL, self._change_news(table_id, version))
+                await pipe.execute()
 
     async def _write(self, table_ids: set[str]) -> None:
         """Renew this server's life and write the seats its pages hold at ``table_ids``;

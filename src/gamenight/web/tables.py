@@ -327,6 +327,10 @@ class TableManager:
         if self.load_presence is not None and not table.connections:
             await self.load_presence(table)  # so that its first state says who is online
         async with table.lock:
+            if not table.connections:
+                # Scaled out, a table no page here watched may have missed a change relayed
+                # while Redis was out of reach: the store has it.
+                await self._reload(table)
             before = self.online(table)
             opened = await self._open(table, tokens)
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
@@ -452,6 +456,7 @@ class TableManager:
             except ConflictError:
                 table.state.pop()
                 await self._reload(table)
+                self.broadcast(table)  # "have another look": at the table as it now is
                 raise RefusedError(
                     "the table moved on meanwhile; look again", Code.MOVED_ON
                 ) from None
