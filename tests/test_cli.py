@@ -250,6 +250,8 @@ def test_every_option_has_help_that_shows_its_default() -> None:
         (["colorcity", "play", "--save", "{missing}/g.json"], "there is no folder .*missing"),
         (["colorcity", "aim", "--skill", "wobbly"], "--skill: a skill level is one of"),
         (["colorcity", "aim", "--planner", "foo"], "--planner: no colorcity bot called 'foo'"),
+        (["colorcity", "aim", "--planner", "random"], "--planner: 'random' is not a Planner"),
+        (["colorcity", "aim", "--planner", "level1"], "--planner: 'level1' is not a Planner"),
         (["colorcity", "aim", "--opponent", "foo"], "--opponent: no colorcity bot called 'foo'"),
         (["centrix", "play", "--first", "0", "--record", "{folder}"], "it is a folder"),
         (["centrix", "perft", "new", "-1"], "argument depth: must be at least 0, not -1"),

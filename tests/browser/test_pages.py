@@ -58,7 +58,7 @@ def test_the_servers_refusals_are_told_in_the_pages_language(
     korean = new_page(locale="ko-KR")
     korean.goto(server.url + "/table/nosuchtable")
     error = korean.locator("#main .form-error")
-    assert error.text_content() == "“nosuchtable” 테이블이 없습니다. 링크를 확인하세요."
+    assert error.text_content() == "“nosuchtable” 테이블이 없어요. 링크를 확인해 주세요."
 
     # Over the table's socket, a refusal names the seat it is about. This page's plays are
     # sent, on the way out, for seat 1 (the bot's, which this device does not hold).
@@ -89,7 +89,7 @@ def test_the_servers_refusals_are_told_in_the_pages_language(
     wait_my_turn(korean)
     centrix_play(korean, accepted=False)
     korean.wait_for_selector(".toast-error")
-    assert korean.text_content(".toast-error") == "이 기기는 Robo의 자리를 맡고 있지 않습니다."
+    assert korean.text_content(".toast-error") == "이 기기에서는 Robo(으)로 둘 수 없어요."
     assert version(korean) == 0, "the refused play changed nothing"
 
 

@@ -139,7 +139,9 @@ def changed(**fields: str) -> str:
     ("text", "message"),
     [
         (changed(seats="RoYG"), "seats: pawn colour letters in upper case, not 'RoYG'"),
-        (changed(hands="g1AA,O3G2G2,Y1Y2W2,R1O1O1"), "hands: cards are written in upper case"),
+        (changed(hands="g1AA,O3G2G2,Y1Y2W2,R1O1O1"), "hands: cards in upper case .*'g1AA,O3"),
+        (changed(hands="hello,O3G2G2,Y1Y2W2,R1O1O1"), "hands: 'he' is not a card"),
+        (changed(seats="xOYG"), "seats: 'x' is not a colour"),
         (changed(top="3000"), "places: red has all 3 pawns on the top, so it has finished"),
         (changed(places="1,-,-,-"), "places: red has a place but not all 3 pawns on the top"),
         (changed(top="3000", places="2,-,-,-"), "places: .* hold places 1–1"),

@@ -67,6 +67,15 @@ def test_http_refusals_carry_their_code(client: TestClient) -> None:
     assert invalid.status_code == 422
     assert invalid.json()["code"] == "invalid"
     assert invalid.json()["params"]["detail"] == invalid.json()["detail"]
+    # A path that does not read is refused the same way, not with FastAPI's own list.
+    path = client.post("/api/tables/x/invites/abc", json={"renew": "k"})
+    assert path.status_code == 422
+    assert path.json() == {
+        "detail": "path.seat: Input should be a valid integer, unable to parse string as an"
+        " integer",
+        "code": "invalid",
+        "params": {"detail": path.json()["detail"]},
+    }
     step = client.get(f"/api/tables/{create(client, CENTRIX_2)['id']}/replay/99")
     assert (step.status_code, step.json()["code"]) == (404, "no_step")
     assert step.json()["params"] == {"step": 99, "steps": 0}

@@ -109,10 +109,10 @@ class Position:
         )
         status = fields[12]
 
+        players = tuple(read_field("seats", Colour.from_letter, c, PositionError) for c in seats)
         if seats != seats.upper():
             # Upper case tells a seat's colour from its pawns on the rings (lower case).
             raise PositionError(f"seats: pawn colour letters in upper case, not {seats!r}")
-        players = tuple(read_field("seats", Colour.from_letter, c, PositionError) for c in seats)
         n = len(players)
         if not 2 <= n <= 6 or len(set(players)) != n:
             raise PositionError(f"seats: 2–6 distinct pawn colours, not {seats!r}")
@@ -139,9 +139,6 @@ class Position:
             if cells.count(seat) + tops[seat] > PAWNS:
                 raise PositionError(f"{players[seat].name.lower()} has more than {PAWNS} pawns")
 
-        for name, cards_text in (("hands", hands), ("draw pile", draw), ("discard pile", discard)):
-            if cards_text != cards_text.upper():
-                raise PositionError(f"{name}: cards are written in upper case (R1, A, S)")
         hand_texts = hands.split(",")
         if len(hand_texts) != n:
             raise PositionError(f"hands: one group per seat ({n}), not {len(hand_texts)}")
@@ -154,6 +151,10 @@ class Position:
             raise PositionError("hands: cards in a hand are written sorted (R1…W3, A, S)")
         draw_cards = tuple(read_field("draw pile", parse_cards, draw, PositionError))
         discard_cards = tuple(read_field("discard pile", parse_cards, discard, PositionError))
+        # Checked once the cards read, so that text that is no card at all is told so.
+        for name, cards_text in (("hands", hands), ("draw pile", draw), ("discard pile", discard)):
+            if cards_text != cards_text.upper():
+                raise PositionError(f"{name}: cards in upper case (R1, A, S), not {cards_text!r}")
         counted = Counter(draw_cards + discard_cards + sum(hand_cards, ()))
         if counted != Counter(DECK):
             missing = Counter(DECK) - counted

@@ -256,7 +256,7 @@ def _describe(action: Any) -> str:
 
 
 def _aim(ns: argparse.Namespace) -> int:
-    from gamenight.bots.colorcity import aim_stats
+    from gamenight.bots.colorcity import PlannerBot, aim_stats
     from gamenight.bots.registry import game_bots
     from gamenight.colorcity import Skill
     from gamenight.tournament.stats import wilson
@@ -265,6 +265,9 @@ def _aim(ns: argparse.Namespace) -> int:
     read_field("--skill", Skill.parse, ns.skill, NotationError)
     bots = game_bots("colorcity")
     check_bot(bots, ns.planner, "--planner")
+    if not isinstance(bots.bot(ns.planner), PlannerBot):
+        # Only a Planner says which square it aims at, which is what this command counts.
+        raise NotationError(f"--planner: {ns.planner!r} is not a Planner (planner, level4, level5)")
     check_bot(bots, ns.opponent, "--opponent")
     stats = aim_stats(ns.games, ns.planner, ns.opponent, ns.skill, ns.seed, ns.workers)
     low, high = wilson(stats.target_hits, stats.shots)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+from typing import Any, Protocol
 
 
-def describe(exc: ValidationError, whole: str = "message") -> tuple[str, str]:
+class Invalid(Protocol):
+    """pydantic's ValidationError, or a web framework's error built from its errors."""
+
+    def errors(self) -> Any: ...
+
+
+def describe(exc: Invalid, whole: str = "message") -> tuple[str, str]:
     """Where the first problem pydantic found is (dotted; ``whole`` when it is the input
     itself) and what it is."""
     first = exc.errors()[0]

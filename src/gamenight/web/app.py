@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -95,6 +96,11 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         return JSONResponse(
             {"detail": exc.detail, "code": exc.code, "params": exc.params}, exc.status_code
         )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # A path or query that does not read (``/invites/abc``): refused like any bad input.
+        return await refusal_body(request, HttpRefusal(422, exc))
 
     def refused(exc: ValidationError | GamenightError) -> HttpRefusal:
         return HttpRefusal(403 if isinstance(exc, SeatKeyError) else 422, exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from gamenight.core.errors import GamenightError, IllegalActionError, NotationError
@@ -76,7 +77,7 @@ def refusal(exc: Exception) -> dict[str, Any]:
     """``{"message", "code", "params"}`` for any error a client's request may raise."""
     if isinstance(exc, RefusedError):
         return {"message": str(exc), "code": exc.code, "params": exc.params}
-    if isinstance(exc, ValidationError):
+    if isinstance(exc, ValidationError | RequestValidationError):
         where, what = describe(exc)
         message = f"{where}: {what}"
         return {"message": message, "code": Code.INVALID, "params": {"detail": message}}
