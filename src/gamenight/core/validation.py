@@ -8,7 +8,8 @@ from typing import Any, Protocol
 class Invalid(Protocol):
     """pydantic's ValidationError, or a web framework's error built from its errors."""
 
-    def errors(self) -> Any: ...
+    def errors(self) -> Any:
+        """The problems found, each a dict with ``loc`` and ``msg``, the first foremost."""
 
 
 def describe(exc: Invalid, whole: str = "message") -> tuple[str, str]:
