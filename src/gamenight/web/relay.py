@@ -129,7 +129,11 @@ class RedisRelay:
         server could not hear them were never heard of (the store has them)."""
         for table in tables:
             version = table.version
-            refreshed = await self.manager.refresh(table.id)
+            try:
+                refreshed = await self.manager.refresh(table.id)
+            except Exception:  # the store's trouble, not Redis's: its first page reloads it
+                log.exception("table %s could not be brought up to date", table.id)
+                continue
             if refreshed is not None and refreshed.version != version and table.connections:
                 self.manager.broadcast(refreshed)
                 self.manager.schedule_bot(refreshed)
