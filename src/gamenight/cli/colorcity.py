@@ -264,8 +264,7 @@ def _aim(ns: argparse.Namespace) -> int:
     # Checked here, so that a bad option is named before any game starts.
     read_field("--skill", Skill.parse, ns.skill, NotationError)
     bots = game_bots("colorcity")
-    check_bot(bots, ns.planner, "--planner")
-    if not isinstance(bots.bot(ns.planner), PlannerBot):
+    if not isinstance(check_bot(bots, ns.planner, "--planner"), PlannerBot):
         # Only a Planner says which square it aims at, which is what this command counts.
         raise NotationError(f"--planner: {ns.planner!r} is not a Planner (planner, level4, level5)")
     check_bot(bots, ns.opponent, "--opponent")

@@ -65,7 +65,7 @@ class RedisRelay:
         ]
         self.manager.on_change = self.publish
         self.manager.on_presence = self._held_changed
-        self.manager.load_presence = self.load_presence
+        self.manager.on_first_page = self._first_page
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -128,15 +128,18 @@ class RedisRelay:
         """Bring up to date the live tables here, whose changes made elsewhere while this
         server could not hear them were never heard of (the store has them)."""
         for table in tables:
-            version = table.version
             try:
-                refreshed = await self.manager.refresh(table.id)
+                await self._changed(table.id)
             except Exception:  # the store's trouble, not Redis's: its first page reloads it
                 log.exception("table %s could not be brought up to date", table.id)
-                continue
-            if refreshed is not None and refreshed.version != version and table.connections:
-                self.manager.broadcast(refreshed)
-                self.manager.schedule_bot(refreshed)
+
+    async def _changed(self, table_id: str) -> None:
+        """Another server changed ``table_id``: reload it (if it is live here), tell its
+        pages and let its bot think."""
+        table = await self.manager.refresh(table_id)
+        if table is not None:
+            self.manager.broadcast(table)
+            self.manager.schedule_bot(table)
 
     async def _handle(self, message: dict[str, Any]) -> None:
         try:
@@ -149,10 +152,7 @@ class RedisRelay:
                     self._stale.add(live.id)
                     self._wake.set()
                 return
-            table = await self.manager.refresh(data["table"])
-            if table is not None:
-                self.manager.broadcast(table)
-                self.manager.schedule_bot(table)
+            await self._changed(data["table"])
         except Exception:
             log.exception("a relay message could not be handled: %r", message)
 
@@ -165,9 +165,15 @@ class RedisRelay:
         self._dirty.add(table.id)
         self._wake.set()
 
-    async def load_presence(self, table: LiveTable) -> None:
-        """Look up the seats held through other servers at ``table`` (which has no page here
-        yet); while Redis is out of reach, a page is not kept waiting for it."""
+    async def _first_page(self, table: LiveTable) -> None:
+        """``table`` has no page here yet: read it from the store (a change made elsewhere
+        may never have been relayed: its server died before it could) and look up the seats
+        held through other servers; while Redis is out of reach, a page is not kept waiting
+        for it."""
+        try:
+            await self.manager.refresh(table.id)
+        except Exception:  # the table as this server has it is what the page gets
+            log.exception("table %s could not be brought up to date", table.id)
         if self._failing:
             return
         try:
@@ -198,8 +204,7 @@ class RedisRelay:
                 read |= {t.id for t in self.manager.tables.values() if t.connections}
             try:
                 async with asyncio.timeout(WAIT):
-                    await self._relay(changes)
-                    await self._write(write)
+                    await self._write(write, changes)
                     heard = await self._read(read)
             except Exception as exc:
                 self._dirty |= write  # tried again at the next heartbeat
@@ -229,16 +234,10 @@ class RedisRelay:
                 exc,
             )
 
-    async def _relay(self, changes: dict[str, int]) -> None:
-        if changes:
-            async with self.client.pipeline(transaction=False) as pipe:
-                for table_id, version in changes.items():
-                    pipe.publish(CHANNEL, self._change_news(table_id, version))
-                await pipe.execute()
-
-    async def _write(self, table_ids: set[str]) -> None:
-        """Renew this server's life and write the seats its pages hold at ``table_ids``;
-        the other servers hear of those that changed."""
+    async def _write(self, table_ids: set[str], changes: dict[str, int]) -> None:
+        """In one round trip: renew this server's life, write the seats its pages hold at
+        ``table_ids`` (the other servers hear of those that changed) and relay ``changes``
+        (table → version)."""
         held = {}
         for table_id in table_ids:
             table = self.manager.tables.get(table_id)
@@ -247,6 +246,8 @@ class RedisRelay:
         self._writing = set(held)
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(ALIVE + self.origin, 1, px=ms)
+            for table_id, version in changes.items():
+                pipe.publish(CHANNEL, self._change_news(table_id, version))
             for table_id, seats in held.items():
                 if seats:
                     pipe.hset(PRESENCE + table_id, self.origin, json.dumps(seats))

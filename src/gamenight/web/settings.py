@@ -42,7 +42,7 @@ class Settings:
         text = os.environ.get("GAMENIGHT_BOT_WORKERS") or "1"
         if not text.strip().isdigit() or int(text) < 1:
             raise RulesError(f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {text!r}")
-        ttl_text = os.environ.get("GAMENIGHT_PRESENCE_TTL") or "15"
+        ttl_text = os.environ.get("GAMENIGHT_PRESENCE_TTL") or str(cls.presence_ttl)
         try:
             ttl = float(ttl_text)
         except ValueError:

@@ -163,10 +163,11 @@ class TableManager:
         self._bot_workers = bot_workers
         self.on_change: Callable[[str, int], Awaitable[None]] | None = None
         # Scale-out (set by the relay): told when the seats this server's pages hold at a
-        # table may have changed; asked, before a table's first page here is welcomed, for
-        # the seats held through other servers (it never raises).
+        # table may have changed; awaited before a table's first page here is welcomed, to
+        # bring the table (a change may never have been relayed) and who is online through
+        # other servers up to date (it never raises).
         self.on_presence: Callable[[LiveTable], None] | None = None
-        self.load_presence: Callable[[LiveTable], Awaitable[None]] | None = None
+        self.on_first_page: Callable[[LiveTable], Awaitable[None]] | None = None
 
     @property
     def executor(self) -> Executor:
@@ -324,13 +325,9 @@ class TableManager:
         """Give ``connection`` the seats ``tokens`` open, welcome it and send it the state;
         from then on it hears of every change. Under the table's lock, so that a claim, a
         renewal and the pages' seats change one at a time."""
-        if self.load_presence is not None and not table.connections:
-            await self.load_presence(table)  # so that its first state says who is online
+        if self.on_first_page is not None and not table.connections:
+            await self.on_first_page(table)
         async with table.lock:
-            if not table.connections:
-                # Scaled out, a table no page here watched may have missed a change relayed
-                # while Redis was out of reach: the store has it.
-                await self._reload(table)
             before = self.online(table)
             opened = await self._open(table, tokens)
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
