@@ -40,6 +40,7 @@ class WebGame:
     name: str
     min_seats: int
     max_seats: int
+    simulates = False  # whether an action runs a simulation (kept off the event loop)
 
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: dict[str, Any], seed: int
@@ -240,6 +241,7 @@ class ColorCityGame(WebGame):
     name = "colorcity"
     min_seats = 2
     max_seats = 8
+    simulates = True  # every shot is a physics simulation
 
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: dict[str, Any], seed: int
