@@ -5,15 +5,19 @@ over it and falls. The cube is a free rigid body with a box geom. Contact uses M
 elliptic friction cone (the pyramidal one overshoots diagonal slides) with sliding and
 torsional friction (condim 4); spin–slide coupling is whatever the contact model gives.
 
-One model and one MjData are built per table value and cached; each flick resets the data
-first, so the same table, start and velocity give bit-identical results on one machine
-and MuJoCo version. Records keep each flick's resulting pose so that replays never
-depend on re-simulating.
+One model is built per table value and cached; it is read-only while simulating, so every
+thread shares it. An MjData is the simulation's scratch memory, written as it steps, so each
+thread keeps its own (two flicks on one data corrupt it, and MuJoCo then crashes the
+process); making one costs about a third of a flick, so it is kept rather than made per
+flick. Each flick resets its data first, so the same table, start and velocity give
+bit-identical results on one machine and MuJoCo version, in whichever thread. Records
+keep each flick's resulting pose so that replays never depend on re-simulating.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -131,9 +135,16 @@ def model_xml(table: Table) -> str:
 
 class _Sim(NamedTuple):
     model: mujoco.MjModel
-    data: mujoco.MjData
     rest_z: float  # the cube's settled height on the board, in metres
     steps_per_frame: int
+    threads: threading.local  # each thread's MjData for this model, as ``data``
+
+    def data(self) -> mujoco.MjData:
+        """This thread's MjData for the model."""
+        data: mujoco.MjData | None = getattr(self.threads, "data", None)
+        if data is None:
+            data = self.threads.data = mujoco.MjData(self.model)
+        return data
 
 
 @lru_cache(maxsize=8)
@@ -145,7 +156,7 @@ def _sim(table: Table) -> _Sim:
     mujoco.mj_step(model, data, nstep=max(1, round(0.5 / table.timestep_s)))
     rest_z = float(data.qpos[2])
     steps = max(1, math.floor(1 / (table.frame_rate * table.timestep_s)))
-    return _Sim(model, data, rest_z, steps)
+    return _Sim(model, rest_z, steps, threading.local())
 
 
 def rest_height(table: Table) -> float:
@@ -169,7 +180,7 @@ def simulate(
     off), or ``table.max_flick_s`` has passed.
     """
     sim = _sim(table)
-    model, data = sim.model, sim.data
+    model, data = sim.model, sim.data()
     mujoco.mj_resetData(model, data)
     qpos, qvel = data.qpos, data.qvel
     qpos[:] = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
