@@ -135,7 +135,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     if ns.max_turns is not None:
         from gamenight.colorcity.table import Table
 
-        table = Table(max_turns=ns.max_turns)
+        table = Table(max_turns=ns.max_turns).check_bounds()
     seats = [(me, skill), (me.other, bot_skill)]
     if me is Gang.PURPLE:
         seats.reverse()

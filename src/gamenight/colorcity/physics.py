@@ -177,7 +177,8 @@ def simulate(
     and ``spin`` rad/s about the vertical (counter-clockwise seen from above).
 
     Runs until the cube is at rest, its centre has dropped below the board's top (it fell
-    off), or ``table.max_flick_s`` has passed.
+    off), ``table.max_flick_s`` has passed, or it has taken ``table.max_flick_steps`` steps
+    (exactly: a step cap rather than a clock, so the result never depends on the machine).
     """
     sim = _sim(table)
     model, data = sim.model, sim.data()
@@ -192,17 +193,20 @@ def simulate(
     max_steps = math.ceil(table.max_flick_s / table.timestep_s)
     rest_v2 = table.rest_speed * table.rest_speed
     rest_w2 = table.rest_spin * table.rest_spin
+    cap = table.max_flick_steps
     steps = 0
     while True:
-        mujoco.mj_step(model, data, nstep=n)
-        steps += n
+        # The last chunk stops at the cap; a flick within it runs as it always did (D21).
+        chunk = min(n, cap - steps)
+        mujoco.mj_step(model, data, nstep=chunk)
+        steps += chunk
         # Plain lists: reading numpy scalars one by one costs more than the check itself.
         row = [data.time, *qpos.tolist()]
         frames.append(row)
         a, b, c, d, e, f = qvel.tolist()
         if a * a + b * b + c * c < rest_v2 and d * d + e * e + f * f < rest_w2:
             break
-        if row[3] < 0 or steps >= max_steps:
+        if row[3] < 0 or steps >= max_steps or steps >= cap:
             break
     trajectory = np.array(frames, dtype=np.float64)
     trajectory[:, 1:4] *= _MM
