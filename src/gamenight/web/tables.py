@@ -122,7 +122,6 @@ class LiveTable:
     game: WebGame
     state: Any
     actions: list[Any]
-    last: dict[str, Any] | None = None
     connections: list[Connection] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
@@ -294,7 +293,6 @@ class TableManager:
         if len(stored.actions) != table.version:
             state = await asyncio.to_thread(_replay, table.game, stored)
             table.stored, table.state, table.actions = stored, state, list(stored.actions)
-            table.last = None  # the action that moved it was made elsewhere: nothing to animate
         else:
             table.stored.seats = stored.seats
         # An invite renewed on another server: the pages here that used its old token lose
@@ -444,7 +442,7 @@ class TableManager:
                     seat=seat,
                     actor=actor,
                 )
-            payload, last = table.game.act(table.state, text)
+            payload, _ = table.game.act(table.state, text)
             status, outcome = table.status()
             try:
                 await asyncio.to_thread(
@@ -464,7 +462,6 @@ class TableManager:
                     "the action could not be saved; nothing changed", Code.NOT_SAVED
                 ) from None
             table.actions.append(payload)
-            table.last = last
         await self.changed(table)
 
     async def undo(self, table: LiveTable, seat: int, page: Connection) -> None:
@@ -476,7 +473,6 @@ class TableManager:
                 )
             table.state.pop()
             table.actions.pop()
-            table.last = {"seat": seat, "undo": True}
             await asyncio.to_thread(self.store.truncate, table.id, table.version)
         await self.changed(table)
 
@@ -599,7 +595,8 @@ class TableManager:
             "kinds": [s["kind"] for s in table.stored.seats],
             "online": self.online(table),
             "view": view,
-            "last": table.last,
+            # From the state, so a reloaded table draws its last action as the live one did.
+            "last": table.game.last(table.state),
             "can_undo": active is not None
             and table.seat_kind(active) == "human"
             and table.game.can_undo(table.state, active),
