@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +158,15 @@ def test_nan_and_infinity_are_refused_naming_the_field() -> None:
 def test_a_record_without_the_step_cap_takes_the_default() -> None:
     old = {k: v for k, v in T.to_dict().items() if k != "max_flick_steps"}
     assert Table.from_dict(old).max_flick_steps == 10_000
+
+
+@pytest.mark.parametrize("page", ["colorcity.md", "colorcity.ko.md"])
+def test_the_bounds_tables_in_the_docs_match_the_code(page: str) -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / page).read_text("utf-8")
+    section = text[text.index("| `city_size` | 9 | 4 – 9 |") :].split("\n\n", 1)[0]
+    rows = {line.split(" | ")[0].strip("| `"): line for line in section.splitlines()}
+    assert set(rows) == set(BOUNDS)
+    for name, bound in BOUNDS.items():
+        assert f" {bound.low:g} – {bound.high:g}" in rows[name], name
+        default = getattr(T, name)
+        assert default is None or f"| {default:g}" in rows[name], name

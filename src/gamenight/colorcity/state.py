@@ -4,7 +4,7 @@ A turn goes: the gang to move pitches (phase ``pitch``, action: a Shot); the cub
 the gang still has a power it can use, it decides (phase ``power``, action: a Decision);
 then fight, conquer and the victory check happen at once and the other gang is to move.
 The decisions that settle the rulebook are numbered in docs/rules/colorcity.md; comments
-below cite them as (D1)…(D20).
+below cite them as (D1)…(D21).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Color City at the web table: set-up bounds (issue 14, finding 4) and the last shot's
+"""Tables at the web: set-up bounds (issue 14, finding 4) and the last Color City shot's
 trajectory after a restart (finding 12)."""
 
 from __future__ import annotations
