@@ -21,7 +21,8 @@ from gamenight.colorcity import (
     predict,
     stopping_distance,
 )
-from gamenight.colorcity.physics import model_xml, rest_height, simulate
+from gamenight.colorcity.physics import model_xml, rest_height, settle_steps, simulate
+from gamenight.colorcity.table import BOUNDS, MOST_FLICK_STEPS
 
 T = DEFAULT_TABLE
 
@@ -256,3 +257,12 @@ def test_no_ordinary_flick_reaches_the_default_step_cap() -> None:
     frame included), so it changes no flick of the default table."""
     frame = math.floor(1 / (T.frame_rate * T.timestep_s))
     assert math.ceil(T.max_flick_s / T.timestep_s) + frame <= T.max_flick_steps
+
+
+def test_settling_the_cube_is_held_to_the_step_cap_too() -> None:
+    """A stored table is not held to the set-up bounds, so a tiny time step must not make
+    building its model run for half a simulated second of steps."""
+    assert settle_steps(T) == round(0.5 / T.timestep_s)
+    tiny = T.with_(timestep_s=1e-8)  # 50 million steps to settle, uncapped
+    assert settle_steps(tiny) == MOST_FLICK_STEPS == BOUNDS["max_flick_steps"].high
+    assert rest_height(tiny) > 0

@@ -25,7 +25,7 @@ import mujoco
 import numpy as np
 import numpy.typing as npt
 
-from gamenight.colorcity.table import Table
+from gamenight.colorcity.table import MOST_FLICK_STEPS, Table
 
 _MM = 1000.0  # MuJoCo works in metres and kilograms; the game in millimetres and grams.
 
@@ -147,13 +147,20 @@ class _Sim(NamedTuple):
         return data
 
 
+def settle_steps(table: Table) -> int:
+    """Steps of the cube's settling before its first flick: half a second, but never more
+    than the longest flick a table may be set up with, so that no stored table, whatever
+    its time step, makes building its model a long computation (D21)."""
+    return max(1, min(round(0.5 / table.timestep_s), MOST_FLICK_STEPS))
+
+
 @lru_cache(maxsize=8)
 def _sim(table: Table) -> _Sim:
     model = mujoco.MjModel.from_xml_string(model_xml(table))
     data = mujoco.MjData(model)
     # Settle a cube once so flicks start in resting contact rather than dropping onto
     # the soft contact (which would make it hop at the start of every flick).
-    mujoco.mj_step(model, data, nstep=max(1, round(0.5 / table.timestep_s)))
+    mujoco.mj_step(model, data, nstep=settle_steps(table))
     rest_z = float(data.qpos[2])
     steps = max(1, math.floor(1 / (table.frame_rate * table.timestep_s)))
     return _Sim(model, rest_z, steps, threading.local())

@@ -211,6 +211,8 @@ class Table:
 
 _SIZE = "a board that fits on a real table, and a cube a finger can flick"
 _PHYSICS = "a contact the simulation handles stably"
+MOST_FLICK_STEPS = 20_000
+"""The largest step cap a table may be set up with: about 0.1 s of one core's work."""
 _WORK = "every flick's work stays small: at most 20,000 steps, about 0.1 s of one core"
 
 BOUNDS: dict[str, Bound] = {
@@ -233,7 +235,7 @@ BOUNDS: dict[str, Bound] = {
         "enough frames to draw a path; the cube is checked for rest once a frame", 10, 240
     ),
     "max_flick_s": Bound("no real flick lasts longer", 1, 30),
-    "max_flick_steps": Bound(_WORK, 1000, 20_000),
+    "max_flick_steps": Bound(_WORK, 1000, MOST_FLICK_STEPS),
     "rest_speed": Bound("above 0, or a cube is never at rest and runs to the cap", 0.0001, 0.05),
     "rest_spin": Bound("above 0, or a cube is never at rest and runs to the cap", 0.001, 1),
     "max_direction_deg": Bound("a shot goes toward the city, not along the line", 0, 89),

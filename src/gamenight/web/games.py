@@ -279,7 +279,11 @@ class ColorCityGame(WebGame):
     def engine_replay(self, record: GameRecord) -> ColorCityState:
         from gamenight.colorcity import replay
 
-        return replay(record)
+        state = replay(record)
+        # Re-simulate the last flick here, in the replaying thread, rather than when the
+        # first page is drawn in the event loop.
+        _ = state.last_flick
+        return state
 
     def role(self, state: ColorCityState, seat: int) -> str:
         return state.seats[seat][0].label
