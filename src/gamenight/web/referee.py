@@ -55,7 +55,9 @@ class Referee:
         self.seats = SeatBook.from_dicts(stored.seats)
         self.actions: list[Any] = list(stored.actions)
         self.revision = stored.revision
-        self.last: dict[str, Any] | None = None  # the latest action, for the pages to animate
+        # The latest action, as the pages animate and draw it: derived from the state (so a
+        # reloaded table shows it as the live one did), once per change.
+        self.last: dict[str, Any] | None = self.game.last(state)
         self.lock = asyncio.Lock()
         self._accepted: OrderedDict[str, Accepted] = OrderedDict()
 
@@ -151,7 +153,7 @@ class Referee:
                 await self._reload()
                 raise
             self.revision += 1
-            self.last = {"seat": seat, "undo": True}
+            self.last = self.game.last(self.state)
             return self._accept(message_id, "undo", number)
 
     def _known(self, message_id: str | None) -> Accepted | None:
@@ -207,7 +209,7 @@ class Referee:
         if stored.revision != self.revision or len(stored.actions) != self.version:
             state = await asyncio.to_thread(replay, self.game, stored)
             self.state, self.actions = state, list(stored.actions)
-            self.last = None  # the action that moved it was made elsewhere: nothing to animate
+            self.last = self.game.last(state)
         self.stored, self.revision = stored, stored.revision
         self.seats = SeatBook.from_dicts(stored.seats)
         return True
