@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamenight.core.errors import RecordError
+from gamenight.core.jsontext import check_json_value, read_json
 from gamenight.core.outcome import Outcome
 
 FORMAT_VERSION = 1
@@ -55,9 +56,12 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any, game: str | None = None) -> GameRecord:
         """The record in ``data``, checked field by field (and that it is of ``game`` if
-        given); raises RecordError naming the first problem."""
+        given); raises RecordError naming the first problem, and nothing else, for any
+        ``data``. What the rules, seats, set-up and actions hold is the game's to check."""
         if not isinstance(data, dict):
             raise RecordError("a game record is a JSON object")
+        # Whatever is accepted here must write as JSON and read back the same.
+        check_json_value(data, "the record", RecordError)
         if data.get("format") != FORMAT_VERSION:
             found = data.get("format")
             raise RecordError(f"unknown record format {found!r} (this reads {FORMAT_VERSION})")
@@ -93,10 +97,7 @@ class GameRecord:
         )
 
     @classmethod
-    def from_json(cls, text: str, game: str | None = None) -> GameRecord:
-        """The record in JSON ``text``, as ``from_dict``; raises RecordError."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc}") from exc
-        return cls.from_dict(data, game)
+    def from_json(cls, text: str | bytes, game: str | None = None) -> GameRecord:
+        """The record in JSON ``text`` (or UTF-8 bytes), as ``from_dict``; raises
+        RecordError, and nothing else, for any input (see ``core.jsontext.read_json``)."""
+        return cls.from_dict(read_json(text, "the record", RecordError), game)
