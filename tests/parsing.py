@@ -5,6 +5,7 @@ surrogates, huge integers, NaN, deep nesting, wrong types)."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -19,12 +20,19 @@ tricky_text = st.text(alphabet=TRICKY, max_size=30)
 any_text = st.one_of(st.text(max_size=60), tricky_text, st.just("9" * 5000), st.just("٣" * 3))
 
 
-def nested(depth: int) -> Any:
-    """A list nested ``depth`` deep, built without recursion."""
-    value: Any = []
-    for _ in range(depth):
-        value = [value]
-    return value
+class Nested(list[Any]):
+    """A list nested ``depth`` deep, built without recursion, that prints short (printing
+    it whole, as hypothesis does with a failing example, would exhaust the stack)."""
+
+    def __init__(self, depth: int) -> None:
+        value: list[Any] = []
+        for _ in range(depth - 1):
+            value = [value]
+        super().__init__([value])
+        self.depth = depth
+
+    def __repr__(self) -> str:
+        return f"Nested({self.depth})"
 
 
 scalars = st.one_of(
@@ -35,14 +43,16 @@ scalars = st.one_of(
     st.floats(),  # NaN and ±infinity included
     any_text,
 )
-json_like = st.recursive(
+json_shallow = st.recursive(
     scalars,
     lambda children: (
         st.lists(children, max_size=4)
         | st.dictionaries(st.text(max_size=8) | st.integers(), children, max_size=4)
     ),
     max_leaves=12,
-) | st.integers(1000, 3000).map(nested)
+)
+"""JSON-like values that json.dumps can still write (deep nesting is in hostile texts)."""
+json_like = json_shallow | st.integers(1000, 3000).map(Nested)
 
 
 def hostile_json_texts() -> st.SearchStrategy[str | bytes]:
@@ -95,14 +105,14 @@ def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 @st.composite
-def mutated_value(draw: st.DrawFn, valid: Any) -> Any:
+def mutated_value(draw: st.DrawFn, valid: Any, values: st.SearchStrategy[Any] = json_like) -> Any:
     """A deep copy of ``valid`` with one to three places replaced by arbitrary values (or,
     in an object, removed or joined by an unknown key)."""
     value = json.loads(json.dumps(valid))
     for _ in range(draw(st.integers(1, 3))):
         path = draw(st.sampled_from(paths(value)))
         if not path:
-            return draw(json_like)
+            return draw(values)
         parent = value
         for step in path[:-1]:
             parent = parent[step]
@@ -110,10 +120,21 @@ def mutated_value(draw: st.DrawFn, valid: Any) -> Any:
         if kind == "remove":
             del parent[path[-1]]
         elif kind == "add" and isinstance(parent, dict):
-            parent[draw(st.text(max_size=6))] = draw(json_like)
+            parent[draw(st.text(max_size=6))] = draw(values)
         else:
-            parent[path[-1]] = draw(json_like)
+            parent[path[-1]] = draw(values)
     return value
+
+
+def dumps(value: Any) -> str:
+    """``value`` as JSON text, huge integers written out in full (json.dumps refuses them
+    by default, and they are exactly what a reader must survive)."""
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return json.dumps(value)
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 def only_raises(error: type[Exception], parse: Callable[[Any], Any], value: Any) -> Any:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.centrix import (
     DECK,
@@ -24,6 +27,7 @@ from gamenight.centrix import (
 )
 from gamenight.centrix.state import shuffled
 from gamenight.core.errors import NotationError, RulesError
+from tests.parsing import SETTINGS, json_like, mutated_value, only_raises
 
 from .helpers import moves, ring, state
 
@@ -639,3 +643,14 @@ def test_push_raises_what_its_docstring_names(play: object, error: type[Exceptio
         s.push(play)  # type: ignore[arg-type]
     assert s.position() == before
     assert error.__name__ in (CentrixState.push.__doc__ or "")
+
+
+@settings(**SETTINGS)
+@given(st.one_of(json_like, mutated_value(Rules(max_turns=40).to_dict())))
+def test_any_value_gives_rules_or_a_rules_error(data: Any) -> None:
+    rules = only_raises(RulesError, Rules.from_dict, data)
+    if rules is not None:
+        assert Rules.from_dict(rules.to_dict()) == rules
+    layout = data.get("layout") if isinstance(data, dict) else data
+    only_raises(RulesError, Layout.from_strings, layout)
+    assert Rules.from_dict(Rules(bottom=Bottom.FLOOR).to_dict()) == Rules(bottom=Bottom.FLOOR)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, OFF, TOP, parse_square, square_name
 from gamenight.centrix.cards import Card
-from gamenight.core.errors import NotationError
+from gamenight.core.errors import NotationError, shown
 
 
 class Rotation(NamedTuple):
@@ -86,7 +86,9 @@ def parse_rotation(token: str) -> Rotation:
         raise NotationError(f"a rotation is written as text, not {type(token).__name__}")
     m = _ROTATION.match(token.strip().lower())
     if m is None:
-        raise NotationError(f"{token!r} is not a rotation (like 3+2: ring 3, two slots clockwise)")
+        raise NotationError(
+            f"{shown(token)} is not a rotation (like 3+2: ring 3, two slots clockwise)"
+        )
     ring, amount = int(m[1]), int(m[3]) * (1 if m[2] == "+" else -1)
     if not 1 <= ring <= NUM_RINGS:
         raise NotationError(f"there is no ring {ring}: rings are 1–{NUM_RINGS}")
@@ -103,7 +105,7 @@ def parse_play(text: str) -> Play:
     if not tokens:
         raise NotationError("empty play: write a card, then a rotation and/or a move")
     if len(tokens) > 3:
-        raise NotationError(f"too many parts in {text!r}: card, rotation, move at most")
+        raise NotationError(f"too many parts in {shown(text)}: card, rotation, move at most")
     card = Card.parse(tokens[0])
     rotation: Rotation | None = None
     move: Move | None = None
@@ -111,25 +113,27 @@ def parse_play(text: str) -> Play:
         lower = token.lower()
         if _ROTATION.match(lower) is not None:
             if rotation is not None or move is not None:
-                raise NotationError(f"in {text!r} the rotation must come once, before the move")
+                raise NotationError(
+                    f"in {shown(text)} the rotation must come once, before the move"
+                )
             rotation = parse_rotation(lower)
             if card is Card.SPIN:
                 rotation = Rotation(rotation.ring, spin_amount(rotation.amount))
         elif (m := _MOVE.match(lower)) is not None:
             if move is not None:
-                raise NotationError(f"{text!r} has two moves; a play moves one pawn once")
+                raise NotationError(f"{shown(text)} has two moves; a play moves one pawn once")
             frm, to = parse_square(m[1]), parse_square(m[2])
             if frm == TOP:
                 raise NotationError("a pawn on the top never moves again")
             if to == OFF:
                 raise NotationError("a move cannot end off the board")
             if frm == to:
-                raise NotationError(f"{token!r} does not go anywhere")
+                raise NotationError(f"{shown(token)} does not go anywhere")
             move = Move(frm, to)
         else:
             raise NotationError(
-                f"{token!r} is neither a rotation (like 3+2) nor a move (like c3-d3)"
+                f"{shown(token)} is neither a rotation (like 3+2) nor a move (like c3-d3)"
             )
     if rotation is None and move is None:
-        raise NotationError(f"{text!r} needs a rotation, a move or both")
+        raise NotationError(f"{shown(text)} needs a rotation, a move or both")
     return Play(card, rotation, move)

@@ -27,7 +27,7 @@ from gamenight.centrix.plays import Move, Play, Rotation, parse_play, spin_amoun
 from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and views use it
 from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
-from gamenight.core.errors import IllegalActionError, NotationError, RulesError
+from gamenight.core.errors import IllegalActionError, NotationError, RulesError, shown
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
@@ -637,12 +637,12 @@ class CentrixState:
         seat = self._seat
         card, rot, move = play
         if not isinstance(card, Card):
-            return f"{card!r} is not a card"
+            return f"{shown(card)} is not a card"
         if rot is not None and not (isinstance(rot, Rotation) and _whole_numbers(rot)):
-            return f"{rot!r} is not a rotation: Rotation(ring, amount) of whole numbers"
+            return f"{shown(rot)} is not a rotation: Rotation(ring, amount) of whole numbers"
         if move is not None:
             if not (isinstance(move, Move) and _whole_numbers(move)):
-                return f"{move!r} is not a move: Move(from_square, to_square) of whole numbers"
+                return f"{shown(move)} is not a move: Move(from_square, to_square) of whole numbers"
             for sq in move:
                 if not 0 <= sq <= TOP:
                     return (
@@ -956,4 +956,4 @@ def _written(play: object) -> str:
     try:
         return str(play)
     except (TypeError, ValueError):
-        return repr(play)
+        return shown(play)

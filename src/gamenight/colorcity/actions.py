@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.shots import Noise, Shot, parse_shot
-from gamenight.core.errors import NotationError, RecordError
+from gamenight.core.errors import NotationError, RecordError, shown
 
 
 class Decision(StrEnum):
@@ -35,7 +35,7 @@ class Decision(StrEnum):
             if key == d.value:
                 return d
         raise NotationError(
-            f"a power decision is one of {', '.join(d.value for d in cls)}, not {text!r}"
+            f"a power decision is one of {', '.join(d.value for d in cls)}, not {shown(text)}"
         )
 
 

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamenight.colorcity.table import Table
+from gamenight.core.errors import shown
 
 _MM = 1000.0  # MuJoCo works in metres and kilograms; the game in millimetres and grams.
 
@@ -65,7 +66,7 @@ class Pose(NamedTuple):
         numbers: list[float] = []
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-                raise ValueError(f"a pose holds finite numbers, not {v!r}")
+                raise ValueError(f"a pose holds finite numbers, not {shown(v)}")
             numbers.append(float(v))
         norm = math.sqrt(sum(q * q for q in numbers[3:]))
         if abs(norm - 1) > 1e-6:
@@ -79,7 +80,7 @@ class Pose(NamedTuple):
         try:
             numbers = [float(p) for p in parts]
         except ValueError:
-            raise ValueError(f"a pose is 7 comma-separated numbers, not {text!r}") from None
+            raise ValueError(f"a pose is 7 comma-separated numbers, not {shown(text)}") from None
         return cls.from_values(numbers)
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.shots import Skill
 from gamenight.colorcity.table import Gang
-from gamenight.core.errors import NotationError, read_field
+from gamenight.core.errors import NotationError, read_field, shown
 
 EMPTY = -1
 PHASES = ("pitch", "power", "over")
@@ -108,21 +108,21 @@ class Position:
         for row in reversed(rows):
             for ch in row:
                 if ch not in ".gp":
-                    raise PositionError(f"city: {ch!r} is none of '.', 'g', 'p'")
+                    raise PositionError(f"city: {shown(ch)} is none of '.', 'g', 'p'")
                 cells.append(".gp".index(ch) - 1)
 
         parts = cubes.split(",")
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise PositionError(f"cubes: two counts like '4,4', not {cubes!r}")
+            raise PositionError(f"cubes: two counts like '4,4', not {shown(cubes)}")
         cube_counts = (int(parts[0]), int(parts[1]))
 
         if len(powers) != 2 or powers[0] not in "L-" or powers[1] not in "P-":
-            raise PositionError(f"powers: 'L' or '-', then 'P' or '-', not {powers!r}")
+            raise PositionError(f"powers: 'L' or '-', then 'P' or '-', not {shown(powers)}")
         if to_move not in ("g", "p"):
-            raise PositionError(f"gang to move: 'g' or 'p', not {to_move!r}")
+            raise PositionError(f"gang to move: 'g' or 'p', not {shown(to_move)}")
         mover = Gang("gp".index(to_move))
         if phase not in PHASES:
-            raise PositionError(f"phase: one of {', '.join(PHASES)}, not {phase!r}")
+            raise PositionError(f"phase: one of {', '.join(PHASES)}, not {shown(phase)}")
         pose: Pose | None = None
         if pending != "-":
             try:
@@ -132,15 +132,17 @@ class Position:
         if (pose is not None) != (phase == "power"):
             raise PositionError("pose: given in the power phase and only then ('-' otherwise)")
         if not turn.isdigit():
-            raise PositionError(f"turn: a whole number, not {turn!r}")
+            raise PositionError(f"turn: a whole number, not {shown(turn)}")
         if len(key) != 16 or any(c not in "0123456789abcdef" for c in key):
-            raise PositionError(f"key: 16 lower-case hex digits, not {key!r}")
+            raise PositionError(f"key: 16 lower-case hex digits, not {shown(key)}")
 
         seat_list: list[tuple[Gang, Skill]] = []
         for item in seats.split(","):
             gang_text, _, skill_text = item.partition(":")
             if gang_text not in ("g", "p"):
-                raise PositionError(f"seats: each seat is 'g:skill' or 'p:skill', not {item!r}")
+                raise PositionError(
+                    f"seats: each seat is 'g:skill' or 'p:skill', not {shown(item)}"
+                )
             seat_list.append(
                 (
                     Gang("gp".index(gang_text)),
@@ -157,7 +159,8 @@ class Position:
             who, _, why = result.partition(":")
             if who not in ("g", "p", "=") or why not in REASONS:
                 raise PositionError(
-                    f"result: '-' or g/p/= then ':' and one of {', '.join(REASONS)}, not {result!r}"
+                    f"result: '-' or g/p/= then ':' and one of {', '.join(REASONS)},"
+                    f" not {shown(result)}"
                 )
             winner = None if who == "=" else Gang("gp".index(who))
             reason = why

@@ -17,7 +17,7 @@ from typing import Any
 from gamenight.colorcity.actions import Decision, Pitch
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import Table
-from gamenight.core.errors import GamenightError, RecordError
+from gamenight.core.errors import GamenightError, RecordError, shown
 from gamenight.core.record import GameRecord
 
 GAME = "colorcity"
@@ -57,7 +57,7 @@ def replay(record: GameRecord | str) -> ColorCityState:
     if isinstance(record, str):
         record = GameRecord.from_json(record, GAME)
     if record.game != GAME:
-        raise RecordError(f"this is a record of {record.game!r}, not of {GAME!r}")
+        raise RecordError(f"this is a record of {shown(record.game)}, not of {shown(GAME)}")
     try:
         table = Table.from_dict(record.rules)
         seats = []

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from gamenight.colorcity.physics import Flick, simulate
 from gamenight.colorcity.table import Gang, Table
-from gamenight.core.errors import IllegalActionError, NotationError
+from gamenight.core.errors import IllegalActionError, NotationError, shown
 
 
 class ShotError(IllegalActionError):
@@ -55,9 +55,9 @@ class Shot(NamedTuple):
         values: list[float] = []
         for (name, low, high, unit), value in zip(limits, self, strict=True):
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ShotError(f"the shot's {name} must be a number, not {value!r}")
+                raise ShotError(f"the shot's {name} must be a number, not {shown(value)}")
             if not math.isfinite(value):
-                raise ShotError(f"the shot's {name} must be finite, not {value!r}")
+                raise ShotError(f"the shot's {name} must be finite, not {shown(value)}")
             if not low <= value <= high:
                 raise ShotError(
                     f"the shot's {name} must be from {_num(low)} to {_num(high)}{unit},"
@@ -81,14 +81,14 @@ def parse_shot(text: str) -> Shot:
     parts = text.replace(",", " ").split()
     if len(parts) not in (3, 4):
         raise NotationError(
-            f"a shot is 'position direction speed [spin]' (3 or 4 numbers), not {text!r}"
+            f"a shot is 'position direction speed [spin]' (3 or 4 numbers), not {shown(text)}"
         )
     values: list[float] = []
     for name, part in zip(("position", "direction", "speed", "spin"), parts, strict=False):
         try:
             values.append(float(part))
         except ValueError:
-            raise NotationError(f"the shot's {name} must be a number, not {part!r}") from None
+            raise NotationError(f"the shot's {name} must be a number, not {shown(part)}") from None
     return Shot(*values)
 
 
@@ -107,7 +107,7 @@ class Skill(StrEnum):
             return cls(text.strip().lower())
         except (ValueError, AttributeError):
             names = ", ".join(s.value for s in cls)
-            raise NotationError(f"a skill level is one of {names}, not {text!r}") from None
+            raise NotationError(f"a skill level is one of {names}, not {shown(text)}") from None
 
 
 class Sigma(NamedTuple):

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import IntEnum
 from typing import Any
 
-from gamenight.core.errors import RulesError
+from gamenight.core.errors import RulesError, shown
 
 FILES = "abcdefghi"
 
@@ -49,7 +49,7 @@ class Gang(IntEnum):
         for gang in cls:
             if key in (gang.letter, gang.label):
                 return gang
-        raise RulesError(f"a gang is 'green' or 'purple' (or g/p), not {text!r}")
+        raise RulesError(f"a gang is 'green' or 'purple' (or g/p), not {shown(text)}")
 
 
 @dataclass(frozen=True)
@@ -90,16 +90,20 @@ class Table:
                 if value is not None and (
                     not isinstance(value, int) or isinstance(value, bool) or value < 1
                 ):
-                    raise RulesError(f"max_turns must be a positive whole number, not {value!r}")
+                    raise RulesError(
+                        f"max_turns must be a positive whole number, not {shown(value)}"
+                    )
                 continue
             if f.name in ("city_size", "cubes_per_gang"):
                 if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                    raise RulesError(f"{f.name} must be a positive whole number, not {value!r}")
+                    raise RulesError(
+                        f"{f.name} must be a positive whole number, not {shown(value)}"
+                    )
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise RulesError(f"{f.name} must be a number, not {value!r}")
+                raise RulesError(f"{f.name} must be a number, not {shown(value)}")
             if not math.isfinite(value) or value < 0:
-                raise RulesError(f"{f.name} must be a finite number ≥ 0, not {value!r}")
+                raise RulesError(f"{f.name} must be a finite number ≥ 0, not {shown(value)}")
             object.__setattr__(self, f.name, float(value))
         positive = ("square_mm", "cube_mm", "cube_mass_g", "friction", "gravity", "timestep_s")
         for name in (*positive, "frame_rate", "max_flick_s", "max_speed"):
@@ -168,7 +172,7 @@ class Table:
             col, row = FILES.index(t[0]), int(t[1:]) - 1
             if col < self.city_size and 0 <= row < self.city_size:
                 return row * self.city_size + col
-        raise RulesError(f"{text!r} is not a square of the city (a1–i9)")
+        raise RulesError(f"{shown(text)} is not a square of the city (a1–i9)")
 
     def launch_frame(self, gang: Gang) -> tuple[float, float, float]:
         """(origin x, origin y, heading in radians) of a gang's launch line: the point on

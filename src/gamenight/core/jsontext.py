@@ -15,7 +15,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, shown
 from gamenight.core.numbers import MAX_DIGITS, read_decimal, read_whole_number
 
 MAX_DEPTH = 32
@@ -71,34 +71,41 @@ def check_json_value(value: Any, what: str, error: type[GamenightError]) -> None
     pending: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while pending:
         item, path = pending.pop()
-        where = what + "".join(f"[{p!r}]" for p in path)
         if len(path) > MAX_DEPTH:
             raise error(f"{what} nests deeper than {MAX_DEPTH} levels")
         if isinstance(item, dict):
             for key, inner in item.items():
                 if not isinstance(key, str):
-                    raise error(f"{where} has a key that is not text: {key!r:.40}")
-                _check_text(key, where, error)
+                    raise error(f"{_place(what, path)} has a key that is not text: {shown(key)}")
+                _check_text(key, what, path, error)
                 pending.append((inner, (*path, key)))
         elif isinstance(item, list):
             pending.extend((inner, (*path, i)) for i, inner in enumerate(item))
         elif isinstance(item, str):
-            _check_text(item, where, error)
+            _check_text(item, what, path, error)
         elif isinstance(item, bool) or item is None:
             pass
         elif isinstance(item, int):
             if not -limit < item < limit:
-                raise error(f"{where} must be a whole number of at most {MAX_DIGITS} digits")
+                raise error(
+                    f"{_place(what, path)} must be a whole number of at most {MAX_DIGITS} digits"
+                )
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise error(f"{where} must be a finite number, not {item!r}")
+                raise error(f"{_place(what, path)} must be a finite number, not {shown(item)}")
         else:
-            raise error(f"{where} must be JSON data, not {type(item).__name__}")
+            raise error(f"{_place(what, path)} must be JSON data, not {type(item).__name__}")
 
 
-def _check_text(text: str, where: str, error: type[GamenightError]) -> None:
+def _place(what: str, path: tuple[Any, ...]) -> str:
+    return what + "".join(f"[{shown(p)}]" for p in path)
+
+
+def _check_text(text: str, what: str, path: tuple[Any, ...], error: type[GamenightError]) -> None:
     if not text.isascii():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            raise error(f"{where} holds a lone surrogate (\\ud800–\\udfff), not text") from None
+            raise error(
+                f"{_place(what, path)} holds a lone surrogate (\\ud800–\\udfff), not text"
+            ) from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, shown
 
 MAX_DIGITS = 100
 """The most digits a whole number may have: far beyond any seed, key or count a game uses,
@@ -51,7 +51,7 @@ def read_whole_number(
         raise error(f"{what} must be {kind} of at most {max_digits} digits, not {len(text)} long")
     if _WHOLE[base, signed].fullmatch(text) is None:
         digits = "digits 0–9" if base == 10 else "digits 0–9 and a–f"
-        raise error(f"{what} must be {kind} ({digits}), not {_shown(text)}")
+        raise error(f"{what} must be {kind} ({digits}), not {shown(text)}")
     return int(text, base)
 
 
@@ -66,13 +66,8 @@ def read_decimal(
     if len(text) > max_length:
         raise error(f"{what} must be a number of at most {max_length} characters, not {len(text)}")
     if _DECIMAL.fullmatch(text) is None:
-        raise error(f"{what} must be a number (digits 0–9, '.', an exponent), not {_shown(text)}")
+        raise error(f"{what} must be a number (digits 0–9, '.', an exponent), not {shown(text)}")
     value = float(text)
     if not math.isfinite(value):
-        raise error(f"{what} must be a finite number, not {_shown(text)}")
+        raise error(f"{what} must be a finite number, not {shown(text)}")
     return value
-
-
-def _shown(text: str) -> str:
-    # Cut before repr: the whole of a megabyte of junk helps nobody.
-    return repr(text[:40]) + ("…" if len(text) > 40 else "")

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.core.errors import RecordError
+from gamenight.core.errors import RecordError, shown
 from gamenight.core.jsontext import check_json_value, read_json
 from gamenight.core.outcome import Outcome
 
@@ -64,9 +64,11 @@ class GameRecord:
         check_json_value(data, "the record", RecordError)
         if data.get("format") != FORMAT_VERSION:
             found = data.get("format")
-            raise RecordError(f"unknown record format {found!r} (this reads {FORMAT_VERSION})")
+            raise RecordError(f"unknown record format {shown(found)} (this reads {FORMAT_VERSION})")
         if game is not None and data.get("game") != game:
-            raise RecordError(f"this is a record of {data.get('game')!r}, not of {game!r}")
+            raise RecordError(
+                f"this is a record of {shown(data.get('game'))}, not of {shown(game)}"
+            )
         for key, kind, name in (
             ("game", str, "a string"),
             ("rules", dict, "an object"),
@@ -75,7 +77,7 @@ class GameRecord:
             ("actions", list, "a list"),
         ):
             if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-                raise RecordError(f"the record's {key!r} must be {name}")
+                raise RecordError(f"the record's {shown(key)} must be {name}")
         if not all(isinstance(seat, dict) for seat in data["seats"]):
             raise RecordError("each of the record's 'seats' must be an object")
         setup = data.get("setup", {})
