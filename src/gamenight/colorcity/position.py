@@ -30,6 +30,7 @@ from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.shots import Skill
 from gamenight.colorcity.table import Gang
 from gamenight.core.errors import NotationError, read_field, shown
+from gamenight.core.numbers import read_whole_number
 
 EMPTY = -1
 PHASES = ("pitch", "power", "over")
@@ -90,8 +91,9 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
-        """The position a string describes; raises PositionError naming the field. Only
-        the syntax is checked here: ``ColorCityState.from_position`` checks it against a
+        """The position a string describes; raises PositionError naming the field, and
+        nothing else, for any ``text`` (numbers are ASCII digits only). Only the syntax is
+        checked here: ``ColorCityState.from_position`` checks it against a
         table."""
         if not isinstance(text, str):
             raise PositionError("a position is a line of text")
@@ -112,9 +114,9 @@ class Position:
                 cells.append(".gp".index(ch) - 1)
 
         parts = cubes.split(",")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        if len(parts) != 2:
             raise PositionError(f"cubes: two counts like '4,4', not {shown(cubes)}")
-        cube_counts = (int(parts[0]), int(parts[1]))
+        green, purple = (read_whole_number(p, "cubes: a count", PositionError) for p in parts)
 
         if len(powers) != 2 or powers[0] not in "L-" or powers[1] not in "P-":
             raise PositionError(f"powers: 'L' or '-', then 'P' or '-', not {shown(powers)}")
@@ -125,14 +127,10 @@ class Position:
             raise PositionError(f"phase: one of {', '.join(PHASES)}, not {shown(phase)}")
         pose: Pose | None = None
         if pending != "-":
-            try:
-                pose = Pose.parse(pending)
-            except ValueError as exc:
-                raise PositionError(f"pose: {exc}") from None
+            pose = read_field("pose", Pose.parse, pending, PositionError)
         if (pose is not None) != (phase == "power"):
             raise PositionError("pose: given in the power phase and only then ('-' otherwise)")
-        if not turn.isdigit():
-            raise PositionError(f"turn: a whole number, not {shown(turn)}")
+        turns = read_whole_number(turn, "turn", PositionError)
         if len(key) != 16 or any(c not in "0123456789abcdef" for c in key):
             raise PositionError(f"key: 16 lower-case hex digits, not {shown(key)}")
 
@@ -168,12 +166,12 @@ class Position:
             raise PositionError("result: a finished game (phase 'over') has one; others '-'")
         return cls(
             cells=tuple(cells),
-            cubes=cube_counts,
+            cubes=(green, purple),
             powers=(powers[0] == "L", powers[1] == "P"),
             to_move=mover,
             phase=phase,
             pending=pose,
-            turn=int(turn),
+            turn=turns,
             key=int(key, 16),
             seats=tuple(seat_list),
             winner=winner,

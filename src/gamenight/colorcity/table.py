@@ -17,6 +17,7 @@ from enum import IntEnum
 from typing import Any
 
 from gamenight.core.errors import RulesError, shown
+from gamenight.core.numbers import finite_float, read_whole_number
 
 FILES = "abcdefghi"
 
@@ -100,11 +101,10 @@ class Table:
                         f"{f.name} must be a positive whole number, not {shown(value)}"
                     )
                 continue
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise RulesError(f"{f.name} must be a number, not {shown(value)}")
-            if not math.isfinite(value) or value < 0:
+            number = finite_float(value, f.name, RulesError)
+            if number < 0:
                 raise RulesError(f"{f.name} must be a finite number ≥ 0, not {shown(value)}")
-            object.__setattr__(self, f.name, float(value))
+            object.__setattr__(self, f.name, number)
         positive = ("square_mm", "cube_mm", "cube_mass_g", "friction", "gravity", "timestep_s")
         for name in (*positive, "frame_rate", "max_flick_s", "max_speed"):
             if getattr(self, name) <= 0:
@@ -166,12 +166,16 @@ class Table:
         return f"{FILES[col] if col < len(FILES) else f'c{col}'}{row + 1}"
 
     def parse_square(self, text: str) -> int:
-        """The square a name stands for (any case); raises RulesError if not in the city."""
-        t = text.strip().lower()
-        if len(t) >= 2 and t[0] in FILES and t[1:].isdigit():
-            col, row = FILES.index(t[0]), int(t[1:]) - 1
-            if col < self.city_size and 0 <= row < self.city_size:
-                return row * self.city_size + col
+        """The square a name stands for (any case); raises RulesError, and nothing else, for
+        anything that is not the name of a square in the city."""
+        t = text.strip().lower() if isinstance(text, str) else ""
+        col = FILES.find(t[0]) if t else -1
+        try:
+            row = read_whole_number(t[1:], "a square's row", RulesError) - 1
+        except RulesError:
+            row = -1  # told below, with the whole name
+        if 0 <= col < self.city_size and 0 <= row < self.city_size:
+            return row * self.city_size + col
         raise RulesError(f"{shown(text)} is not a square of the city (a1–i9)")
 
     def launch_frame(self, gang: Gang) -> tuple[float, float, float]:
@@ -193,14 +197,16 @@ class Table:
 
     @classmethod
     def from_dict(cls, data: Any) -> Table:
-        """The table in ``data`` (missing fields take their defaults); raises RulesError
-        for an unknown or invalid field."""
+        """The table in ``data`` (missing fields take their defaults); raises RulesError,
+        and nothing else, for any ``data`` that is not a table (an unknown field, a value of
+        the wrong type or out of range)."""
         if not isinstance(data, dict):
             raise RulesError("a Color City table is a JSON object")
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise RulesError(f"unknown Color City table field(s): {', '.join(sorted(unknown))}")
+            names = ", ".join(sorted(repr(k) if not isinstance(k, str) else k for k in unknown))
+            raise RulesError(f"unknown Color City table field(s): {names}")
         return cls(**data)
 
 

@@ -69,5 +69,20 @@ def read_decimal(
         raise error(f"{what} must be a number (digits 0–9, '.', an exponent), not {shown(text)}")
     value = float(text)
     if not math.isfinite(value):
-        raise error(f"{what} must be a finite number, not {shown(text)}")
+        raise error(f"{what} must be finite, not {shown(text)}")
     return value
+
+
+def finite_float(value: object, what: str, error: type[GamenightError]) -> float:
+    """``value``, an int or a float but not a bool, as a finite float; raises ``error``
+    naming ``what`` for anything else, including NaN, infinities and ints too large for a
+    float (``math.isfinite`` itself raises OverflowError on those)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise error(f"{what} must be a number, not {shown(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise error(f"{what} must be finite, not {shown(value)}") from None
+    if not math.isfinite(number):
+        raise error(f"{what} must be finite, not {shown(value)}")
+    return number
