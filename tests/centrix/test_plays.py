@@ -141,3 +141,10 @@ def test_any_input_gives_notation_or_a_notation_error(text: Any) -> None:
     state = CentrixState.new(3, seed=1)
     assert state.is_legal(text) in (True, False) if isinstance(text, str) else True
     only_raises((NotationError, IllegalPlayError), state.push, text)
+
+
+@pytest.mark.parametrize("text", ["R1 3+٣", "R1 3+１", "R1 3+²", "R1 c٣-c4", "S 6+٠٥"])
+def test_rotations_and_squares_are_ascii_digits(text: str) -> None:
+    # The rotation's pattern matched \d, which is every script's digits: '3+٣' read as 3+3.
+    with pytest.raises(NotationError):
+        parse_play(text)

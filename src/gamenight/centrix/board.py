@@ -132,7 +132,8 @@ class Layout:
     @classmethod
     def from_strings(cls, rings: Sequence[str]) -> Layout:
         """From six strings of colour letters, ring 1 (outermost) first. Raises RulesError
-        naming the problem for anything else (a layout may come from a file or a request)."""
+        naming the problem, and nothing else, for anything else (a layout may come from a
+        file or a request)."""
         if isinstance(rings, str) or not isinstance(rings, Sequence):
             raise RulesError(f"bad layout: a list of ring strings, not {shown(rings)}")
         for ring in rings:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, OFF, TOP, parse_square, square_name
 from gamenight.centrix.cards import Card
 from gamenight.core.errors import NotationError, shown
+from gamenight.core.numbers import read_whole_number
 
 
 class Rotation(NamedTuple):
@@ -57,7 +58,7 @@ class Play(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Play:
-        """The play written in ``text`` (as ``parse_play``); raises NotationError."""
+        """The play written in ``text`` (as ``parse_play``); raises NotationError only."""
         return parse_play(text)
 
 
@@ -75,13 +76,15 @@ def spin_amount(amount: int) -> int:
     return (amount + 5) % NUM_SLOTS - 5
 
 
-_ROTATION = re.compile(r"^([1-9])([+-])(\d{1,2})$")
-_MOVE = re.compile(r"^([a-z]+\d?)[-x]([a-z]+\d?)$")
+# [0-9], not \d: \d matches every script's digits, and int() reads them ('3+٣' as 3+3).
+_ROTATION = re.compile(r"^([1-9])([+-])([0-9]{1,2})$")
+_MOVE = re.compile(r"^([a-z]+[0-9]?)[-x]([a-z]+[0-9]?)$")
 
 
 def parse_rotation(token: str) -> Rotation:
     """Read one rotation token (``3+2``: ring 3, two slots clockwise) as written, without a
-    spin card's canonical form; raises NotationError naming the token."""
+    spin card's canonical form; raises NotationError naming the token, and nothing else,
+    for any other input."""
     if not isinstance(token, str):
         raise NotationError(f"a rotation is written as text, not {type(token).__name__}")
     m = _ROTATION.match(token.strip().lower())
@@ -89,7 +92,9 @@ def parse_rotation(token: str) -> Rotation:
         raise NotationError(
             f"{shown(token)} is not a rotation (like 3+2: ring 3, two slots clockwise)"
         )
-    ring, amount = int(m[1]), int(m[3]) * (1 if m[2] == "+" else -1)
+    ring = read_whole_number(m[1], "a rotation's ring", NotationError)
+    slots = read_whole_number(m[3], "a rotation's slots", NotationError)
+    amount = slots if m[2] == "+" else -slots
     if not 1 <= ring <= NUM_RINGS:
         raise NotationError(f"there is no ring {ring}: rings are 1–{NUM_RINGS}")
     if not 1 <= abs(amount) < NUM_SLOTS:
@@ -98,7 +103,8 @@ def parse_rotation(token: str) -> Rotation:
 
 
 def parse_play(text: str) -> Play:
-    """Read a play in notation; raises NotationError naming what is wrong."""
+    """Read a play in notation; raises NotationError naming what is wrong, and nothing
+    else, for any other input (text or not)."""
     if not isinstance(text, str):
         raise NotationError(f"a play is written as text, not {type(text).__name__}")
     tokens = text.split()

@@ -355,8 +355,9 @@ class CentrixState:
         return to_record(self, names)
 
     @classmethod
-    def replay(cls, record: GameRecord | str) -> CentrixState:
-        """The state a record replays to (raises RecordError if it does not)."""
+    def replay(cls, record: GameRecord | str | bytes) -> CentrixState:
+        """The state a record (or its JSON text or UTF-8 bytes) replays to; raises
+        RecordError, and nothing else, if it does not."""
         from gamenight.centrix.record import replay
 
         return replay(record)

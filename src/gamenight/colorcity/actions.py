@@ -85,7 +85,8 @@ Action = Shot | Pitch | Decision
 
 
 def parse_action(text: str) -> Shot | Decision:
-    """A decision by name, otherwise a shot in notation."""
+    """A decision by name, otherwise a shot in notation; raises NotationError, and nothing
+    else, for any other input."""
     if not isinstance(text, str):
         raise NotationError(f"an action is written as text, not {type(text).__name__}")
     try:

@@ -292,8 +292,9 @@ class ColorCityState:
         return to_record(self, names)
 
     @classmethod
-    def replay(cls, record: GameRecord | str) -> ColorCityState:
-        """The state a record replays to (raises RecordError if it does not)."""
+    def replay(cls, record: GameRecord | str | bytes) -> ColorCityState:
+        """The state a record (or its JSON text or UTF-8 bytes) replays to; raises
+        RecordError, and nothing else, if it does not."""
         from gamenight.colorcity.record import replay
 
         return replay(record)

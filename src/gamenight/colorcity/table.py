@@ -45,7 +45,8 @@ class Gang(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Gang:
-        """The gang named ``green``/``purple`` or ``g``/``p`` (any case); raises RulesError."""
+        """The gang named ``green``/``purple`` or ``g``/``p`` (any case); raises RulesError
+        for anything else."""
         key = text.strip().lower() if isinstance(text, str) else ""
         for gang in cls:
             if key in (gang.letter, gang.label):

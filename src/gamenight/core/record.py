@@ -58,10 +58,15 @@ class GameRecord:
         """The record in ``data``, checked field by field (and that it is of ``game`` if
         given); raises RecordError naming the first problem, and nothing else, for any
         ``data``. What the rules, seats, set-up and actions hold is the game's to check."""
-        if not isinstance(data, dict):
-            raise RecordError("a game record is a JSON object")
         # Whatever is accepted here must write as JSON and read back the same.
         check_json_value(data, "the record", RecordError)
+        return cls._from_json_value(data, game)
+
+    @classmethod
+    def _from_json_value(cls, data: Any, game: str | None) -> GameRecord:
+        # ``data`` has passed check_json_value; the fields are checked here.
+        if not isinstance(data, dict):
+            raise RecordError("a game record is a JSON object")
         if data.get("format") != FORMAT_VERSION:
             found = data.get("format")
             raise RecordError(f"unknown record format {shown(found)} (this reads {FORMAT_VERSION})")
@@ -102,4 +107,4 @@ class GameRecord:
     def from_json(cls, text: str | bytes, game: str | None = None) -> GameRecord:
         """The record in JSON ``text`` (or UTF-8 bytes), as ``from_dict``; raises
         RecordError, and nothing else, for any input (see ``core.jsontext.read_json``)."""
-        return cls.from_dict(read_json(text, "the record", RecordError), game)
+        return cls._from_json_value(read_json(text, "the record", RecordError), game)
