@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 
 from gamenight.core.errors import NotationError
 from gamenight.core.numbers import read_decimal, read_whole_number
@@ -20,7 +19,7 @@ def seconds(text: str) -> float:
         value = read_decimal(text.strip(), "seconds", NotationError)
     except NotationError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (value > 0 and math.isfinite(value)):
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
     return value
 
