@@ -289,16 +289,19 @@ def test_bad_arguments_and_files_get_one_clear_line(
     assert not (tmp_path / "missing").exists()
 
 
+# '²' passed isdigit() and then failed in int(); '١' read as 1.
+@pytest.mark.parametrize("workers", ["many", "²", "١", "9" * 5000, "-1", "0"])
 def test_serve_refuses_a_bad_bot_worker_count(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    workers: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("GAMENIGHT_BOT_WORKERS", "many")
+    monkeypatch.setenv("GAMENIGHT_BOT_WORKERS", workers)
     monkeypatch.setenv("GAMENIGHT_DATABASE_URL", "sqlite://")
     assert main(["serve"]) == 2
-    assert "GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not 'many'" in capsys.readouterr().err
+    message = f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {workers!r}"
+    assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("ttl", ["soon", "0", "nan", "1e9"])
+@pytest.mark.parametrize("ttl", ["soon", "0", "nan", "1e9", "1_0", "١٠", "inf"])
 def test_serve_refuses_a_bad_presence_ttl(
     ttl: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

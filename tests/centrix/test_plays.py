@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamenight.centrix import OFF, TOP, Card, Move, Play, Rotation, parse_play, parse_square
+from gamenight.centrix import (
+    OFF,
+    TOP,
+    Card,
+    CentrixState,
+    Colour,
+    IllegalPlayError,
+    Move,
+    Play,
+    Rotation,
+    parse_play,
+    parse_square,
+)
 from gamenight.centrix.board import NUM_SQUARES, SQUARE_NAMES
+from gamenight.centrix.cards import parse_cards
+from gamenight.centrix.plays import parse_rotation
 from gamenight.core.errors import NotationError
+from tests.parsing import SETTINGS, any_text, json_like, mutated_text, only_raises
 
 
 @pytest.mark.parametrize(
@@ -100,3 +117,35 @@ def test_a_rotation_token_reads_alone_and_refuses_by_name() -> None:
     ):
         with pytest.raises(NotationError, match=message):
             parse_rotation(bad)
+
+
+PLAY_TEXTS = ["R2 3+2 c3-d3", "B1 e4-e5", "G3 2-3", "A off-c1", "S 6+5 b6-top", "Y1 c2xc3"]
+NOTATION_READERS = [parse_play, parse_rotation, Card.parse, parse_cards, parse_square]
+NOTATION_READERS += [Colour.parse, Colour.from_letter]
+
+
+@settings(**SETTINGS)
+@given(
+    st.one_of(
+        any_text,
+        json_like,
+        st.sampled_from([*PLAY_TEXTS, "3+2", "R1B3S", "red"]).flatmap(mutated_text),
+    )
+)
+def test_any_input_gives_notation_or_a_notation_error(text: Any) -> None:
+    play = only_raises(NotationError, parse_play, text)
+    if play is not None:
+        assert parse_play(str(play)) == play
+    for read in NOTATION_READERS:
+        only_raises(NotationError, read, text)
+    state = CentrixState.new(3, seed=1)
+    assert state.is_legal(text) in (True, False)  # never raises
+    only_raises((NotationError, IllegalPlayError), state.parse_play, text)
+    only_raises((NotationError, IllegalPlayError), state.push, text)
+
+
+@pytest.mark.parametrize("text", ["R1 3+٣", "R1 3+１", "R1 3+²", "R1 c٣-c4", "S 6+٠٥"])
+def test_rotations_and_squares_are_ascii_digits(text: str) -> None:
+    # The rotation's pattern matched \d, which is every script's digits: '3+٣' read as 3+3.
+    with pytest.raises(NotationError):
+        parse_play(text)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gamenight.centrix.position
 from gamenight.centrix import CentrixState, Position, PositionError, Rules
+from tests.parsing import SETTINGS, any_text, mutated_text, only_raises
 
 from .helpers import position, ring
 
@@ -179,3 +182,39 @@ def test_the_seat_to_move_must_be_able_to_play_under_the_rules_given() -> None:
     with pytest.raises(PositionError, match="seat to move: red has no legal play with the hand O1"):
         CentrixState.from_position(text, all_white)
     assert CentrixState.from_position(text).legal_plays()
+
+
+@pytest.mark.parametrize(
+    ("index", "value", "field"),
+    [
+        (3, "2²", "top"),
+        (8, "١", "seat to move"),
+        (9, "²", "plays"),
+        (10, "１", "turn"),
+        (11, "1,²", "places"),
+        (7, "0x00000000000000", "key"),
+        (7, "+000000000000000", "key"),
+        (7, "0_00000000000000", "key"),
+        (10, "9" * 5000, "turn"),
+    ],
+)
+def test_numbers_are_ascii_digits_or_a_position_error(index: int, value: str, field: str) -> None:
+    # '²'.isdigit() is true, and int('²') then raised ValueError; int(key, 16) read '0x…'.
+    with pytest.raises(PositionError, match=field):
+        Position.parse(broken(index, value))
+
+
+VALID = [s.position() for s in sample_states(4)]
+
+
+@settings(**SETTINGS)
+@given(st.one_of(any_text, st.sampled_from(VALID).flatmap(mutated_text), st.just(VALID[0])))
+def test_any_text_gives_a_position_or_a_position_error(text: str) -> None:
+    parsed = only_raises(PositionError, Position.parse, text)
+    if parsed is not None:
+        assert Position.parse(parsed.format()) == parsed
+        state = only_raises(PositionError, CentrixState.from_position, text)
+        if state is not None:
+            assert CentrixState.from_position(state.position()).position() == state.position()
+    for text in VALID:
+        assert Position.parse(text).format() == text

@@ -6,9 +6,19 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.centrix import Bottom, CentrixState, Rules
 from gamenight.core.errors import RecordError
+from tests.parsing import (
+    SETTINGS,
+    dumps,
+    hostile_json_texts,
+    json_shallow,
+    mutated_value,
+    only_raises,
+)
 
 
 def played(seed: int, plays: int, rules: Rules | None = None) -> CentrixState:
@@ -91,3 +101,26 @@ def test_names_must_match_the_seats() -> None:
     with pytest.raises(ValueError, match="4 names for 3 seats"):
         state.record(["Ann", "Bo", "Cy", "Di"])
     assert "name" not in state.record([]).seats[0]
+
+
+RECORD = played(5, 60).record(["Ann", "Bo", "Cy"]).to_dict()
+FROM_POSITION = CentrixState.from_position(played(6, 40).position()).record().to_dict()
+
+
+@settings(**SETTINGS)
+@given(
+    st.one_of(
+        hostile_json_texts(),
+        st.one_of(
+            json_shallow,
+            mutated_value(RECORD, json_shallow),
+            mutated_value(FROM_POSITION, json_shallow),
+        ).map(dumps),
+    )
+)
+def test_any_text_replays_or_gives_a_record_error(text: str | bytes) -> None:
+    state = only_raises(RecordError, CentrixState.replay, text)
+    if state is not None:
+        again = CentrixState.replay(state.record().to_json())
+        assert again.position() == state.position()
+    assert CentrixState.replay(json.dumps(RECORD)).record(["Ann", "Bo", "Cy"]).to_dict() == RECORD

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.centrix import (
     DECK,
@@ -25,6 +28,7 @@ from gamenight.centrix import (
 from gamenight.centrix.rules import BOUNDS as RULES_BOUNDS
 from gamenight.centrix.state import shuffled
 from gamenight.core.errors import NotationError, RulesError
+from tests.parsing import SETTINGS, json_like, mutated_value, only_raises
 
 from .helpers import moves, ring, state
 
@@ -650,8 +654,19 @@ def test_rules_are_held_to_their_set_up_bounds_but_load_beyond_them() -> None:
         assert Rules(max_turns=cap).check_bounds().max_turns == cap
     for bottom in Bottom:
         assert Rules(bottom=bottom).check_bounds().bottom is bottom
-    for bad in (10_001, True):
+    for bad in (10_001, 20_000):
         stored = Rules.from_dict({"max_turns": bad})  # loads, as a stored game must
         with pytest.raises(RulesError, match=r"max_turns must be none, or from 1 to 10000"):
             stored.check_bounds()
     assert set(RULES_BOUNDS) | {"layout"} == set(Rules().to_dict())
+
+
+@settings(**SETTINGS)
+@given(st.one_of(json_like, mutated_value(Rules(max_turns=40).to_dict())))
+def test_any_value_gives_rules_or_a_rules_error(data: Any) -> None:
+    rules = only_raises(RulesError, Rules.from_dict, data)
+    if rules is not None:
+        assert Rules.from_dict(rules.to_dict()) == rules
+    layout = data.get("layout") if isinstance(data, dict) else data
+    only_raises(RulesError, Layout.from_strings, layout)
+    assert Rules.from_dict(Rules(bottom=Bottom.FLOOR).to_dict()) == Rules(bottom=Bottom.FLOOR)

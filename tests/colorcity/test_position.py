@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamenight.colorcity import ColorCityState, Gang, Pose, Position, PositionError, Shot, Skill
 from gamenight.colorcity.table import DEFAULT_TABLE
 from gamenight.core.errors import NotationError, RulesError
+from tests.parsing import SETTINGS, any_text, json_like, mutated_text, only_raises
 
 from .helpers import make_state, pitch_to_square
 
@@ -194,3 +197,47 @@ def test_any_position_round_trips(
         seats=((Gang.PURPLE, Skill.SHAKY), (Gang.GREEN, Skill.EXACT)),
     )
     assert Position.parse(position.format()) == position
+
+
+@pytest.mark.parametrize(
+    ("index", "value", "field"),
+    [
+        (1, "²,4", "cubes"),
+        (1, "4,١", "cubes"),
+        (1, "4,+4", "cubes"),
+        (6, "²", "turn"),
+        (6, "١", "turn"),
+        (6, "9" * 5000, "turn"),
+        (5, "1_0,0,8,1,0,0,0", "pose"),
+        (5, "１,0,8,1,0,0,0", "pose"),
+        (5, "nan,0,8,1,0,0,0", "pose"),
+    ],
+)
+def test_numbers_are_ascii_digits_or_a_position_error(index: int, value: str, field: str) -> None:
+    # '²'.isdigit() is true, and int('²') then raised ValueError; '١' read as 1.
+    fields = POWER.split()
+    fields[index] = value
+    with pytest.raises(PositionError, match=field):
+        Position.parse(" ".join(fields))
+
+
+def power_position() -> str:
+    state = ColorCityState.from_position(START)
+    state.push(Shot(0.0, 0.0, 1.3, 0.0))
+    return state.position()
+
+
+POWER = power_position()
+
+
+@settings(**SETTINGS)
+@given(st.one_of(any_text, json_like, st.sampled_from([START, POWER]).flatmap(mutated_text)))
+def test_any_text_gives_a_position_or_a_position_error(text: Any) -> None:
+    parsed = only_raises(PositionError, Position.parse, text)
+    if parsed is not None:
+        assert Position.parse(parsed.format()) == parsed
+        state = only_raises(PositionError, ColorCityState.from_position, text)
+        if state is not None:
+            assert ColorCityState.from_position(state.position()).position() == state.position()
+    for valid in (START, POWER):
+        assert Position.parse(valid).format() == valid

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.bots.colorcity import SimpleBot
 from gamenight.colorcity import ColorCityState, Gang, Pitch, Shot, flick, replay, to_record
@@ -12,6 +14,14 @@ from gamenight.colorcity.shots import executed
 from gamenight.colorcity.svg import board_svg as svg_of
 from gamenight.core.errors import RecordError
 from gamenight.core.record import GameRecord
+from tests.parsing import (
+    SETTINGS,
+    dumps,
+    hostile_json_texts,
+    json_shallow,
+    mutated_value,
+    only_raises,
+)
 
 
 def played(seed: int = 31, turns: int = 12) -> ColorCityState:
@@ -195,3 +205,20 @@ def test_the_state_methods_refuse_as_the_module_functions_do() -> None:
         unseeded.record()
     with pytest.raises(RecordError, match="centrix"):
         ColorCityState.replay(tampered("game"))
+
+
+RECORD = to_record(played(seed=5, turns=4), ["Ann", "Bo"]).to_dict()
+
+
+@settings(**SETTINGS)
+@given(
+    st.one_of(
+        hostile_json_texts(),
+        st.one_of(json_shallow, mutated_value(RECORD, json_shallow)).map(dumps),
+    )
+)
+def test_any_text_replays_or_gives_a_record_error(text: str | bytes) -> None:
+    state = only_raises(RecordError, replay, text)
+    if state is not None:
+        assert replay(to_record(state).to_json()).position() == state.position()
+    assert to_record(replay(json.dumps(RECORD)), ["Ann", "Bo"]).to_dict() == RECORD

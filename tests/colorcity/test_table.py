@@ -6,13 +6,17 @@ import json
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.colorcity import DEFAULT_TABLE, Gang, Table
 from gamenight.colorcity.table import BOUNDS
 from gamenight.core.bounds import check_bounds
 from gamenight.core.errors import RulesError
+from tests.parsing import SETTINGS, any_text, json_like, mutated_text, mutated_value, only_raises
 
 T = DEFAULT_TABLE
 
@@ -170,3 +174,29 @@ def test_the_bounds_tables_in_the_docs_match_the_code(page: str) -> None:
         assert f" {bound.low:g} – {bound.high:g}" in rows[name], name
         default = getattr(T, name)
         assert default is None or f"| {default:g}" in rows[name], name
+
+
+@pytest.mark.parametrize("name", ["a²", "b١", "c+1", "d0x1", "e_1", "a" + "9" * 5000, 5, None])
+def test_square_names_are_ascii_or_a_rules_error(name: Any) -> None:
+    # 'a²' passed isdigit() and then failed in int().
+    with pytest.raises(RulesError, match="not a square"):
+        T.parse_square(name)
+
+
+@settings(**SETTINGS)
+@given(st.one_of(json_like, mutated_value(T.with_(max_turns=30).to_dict())))
+def test_any_value_gives_a_table_or_a_rules_error(data: Any) -> None:
+    table = only_raises(RulesError, Table.from_dict, data)
+    if table is not None:
+        assert Table.from_dict(json.loads(json.dumps(table.to_dict()))) == table
+    only_raises(RulesError, Gang.parse, data)
+    only_raises(RulesError, T.parse_square, data)
+    assert Table.from_dict(T.to_dict()) == T
+
+
+@settings(**SETTINGS)
+@given(st.one_of(any_text, st.sampled_from(["a1", "i9", "E5", " c3 "]).flatmap(mutated_text)))
+def test_any_text_gives_a_square_or_a_rules_error(text: str) -> None:
+    square = only_raises(RulesError, T.parse_square, text)
+    if square is not None:
+        assert T.parse_square(T.square_name(square)) == square

@@ -7,7 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gamenight.core.errors import NotationError
+from gamenight.core.errors import NotationError, shown
+from gamenight.core.numbers import read_decimal, read_whole_number
 
 
 @dataclass(frozen=True)
@@ -37,18 +38,24 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """``250`` or ``250it`` iterations, ``0.25s`` seconds, ``250it+1s`` both."""
+        """``250`` or ``250it`` iterations, ``0.25s`` seconds, ``250it+1s`` both; raises
+        NotationError for anything else (numbers in ASCII digits, seconds finite)."""
         iterations: int | None = None
         seconds: float | None = None
+        if not isinstance(text, str):
+            raise NotationError(f"a budget is written as text, not {type(text).__name__}")
         for part in text.lower().split("+"):
+            part = part.strip()
             try:
                 if part.endswith("s"):
-                    seconds = float(part[:-1])
+                    seconds = read_decimal(part[:-1], "seconds", NotationError)
                 else:
-                    iterations = int(part.removesuffix("it"))
-            except ValueError:
+                    iterations = read_whole_number(
+                        part.removesuffix("it"), "iterations", NotationError
+                    )
+            except NotationError:
                 raise NotationError(
-                    f"{text!r} is not a budget: write 250it, 0.25s or both as 250it+0.25s"
+                    f"{shown(text)} is not a budget: write 250it, 0.25s or both as 250it+0.25s"
                 ) from None
         try:
             return cls(iterations, seconds)

@@ -15,6 +15,7 @@ from typing import Any
 
 from gamenight.bots.base import Budget
 from gamenight.core.errors import NotationError, RulesError
+from gamenight.core.numbers import read_decimal, read_whole_number
 
 BotFactory = Callable[..., Any]
 
@@ -35,11 +36,15 @@ class GameBots:
         spec = spec.strip()
         if spec.lower().startswith("level"):
             number = spec[5:]
-            if not number.isdigit() or int(number) not in self.levels:
+            try:
+                level = read_whole_number(number, "a level", NotationError)
+            except NotationError:
+                level = None  # told below, with the levels there are
+            if level not in self.levels:
                 raise NotationError(
                     f"{spec!r}: {self.game} has levels {min(self.levels)}–{max(self.levels)}"
                 )
-            spec = self.levels[int(number)]
+            spec = self.levels[level]
         name, *parts = spec.split(":")
         factory = self.bots.get(name)
         if factory is None:
@@ -133,12 +138,15 @@ def _colorcity() -> GameBots:
 
 
 def _option(text: str) -> int | float | str:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    # A number when it reads as one (ASCII digits: int('٣') and float('nan') would), else text.
+    try:
+        return read_whole_number(text, "an option", NotationError, signed=True)
+    except NotationError:
+        pass
+    try:
+        return read_decimal(text, "an option", NotationError)
+    except NotationError:
+        return text
 
 
 _GAMES: dict[str, Callable[[], GameBots]] = {"centrix": _centrix, "colorcity": _colorcity}

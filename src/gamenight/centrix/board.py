@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from gamenight.core.errors import NotationError, RulesError
+from gamenight.core.errors import NotationError, RulesError, shown
 
 NUM_RINGS = 6
 NUM_SLOTS = 12
@@ -42,17 +42,23 @@ class Colour(IntEnum):
 
     @classmethod
     def from_letter(cls, letter: str) -> Colour:
-        """The colour with this letter (either case); raises NotationError."""
-        index = COLOUR_LETTERS.find(letter.upper()) if len(letter) == 1 else -1
+        """The colour with this letter (either case); raises NotationError for anything else."""
+        index = (
+            COLOUR_LETTERS.find(letter.upper())
+            if isinstance(letter, str) and len(letter) == 1
+            else -1
+        )
         if index < 0:
             raise NotationError(
-                f"{letter!r} is not a colour: use one of {', '.join(COLOUR_LETTERS)}"
+                f"{shown(letter)} is not a colour: use one of {', '.join(COLOUR_LETTERS)}"
             )
         return cls(index)
 
     @classmethod
     def parse(cls, text: str) -> Colour:
-        """A colour by letter ("R") or name ("red")."""
+        """A colour by letter ("R") or name ("red"); raises NotationError for anything else."""
+        if not isinstance(text, str):
+            raise NotationError(f"a colour is written as text, not {type(text).__name__}")
         name = text.strip().upper()
         if name in cls.__members__:
             return cls[name]
@@ -97,12 +103,14 @@ def square_name(sq: int) -> str:
 
 
 def parse_square(text: str) -> int:
-    """The square a name stands for (either case); raises NotationError."""
+    """The square a name stands for (either case); raises NotationError for anything else."""
+    if not isinstance(text, str):
+        raise NotationError(f"a square is written as text, not {type(text).__name__}")
     try:
         return _SQUARE_BY_NAME[text.strip().lower()]
     except KeyError:
         raise NotationError(
-            f"{text!r} is not a square: write a slot letter a–l and a ring 1–6 (like c3), "
+            f"{shown(text)} is not a square: write a slot letter a–l and a ring 1–6 (like c3), "
             "or 'off' or 'top'"
         ) from None
 
@@ -124,12 +132,13 @@ class Layout:
     @classmethod
     def from_strings(cls, rings: Sequence[str]) -> Layout:
         """From six strings of colour letters, ring 1 (outermost) first. Raises RulesError
-        naming the problem for anything else (a layout may come from a file or a request)."""
+        naming the problem, and nothing else, for anything else (a layout may come from a
+        file or a request)."""
         if isinstance(rings, str) or not isinstance(rings, Sequence):
-            raise RulesError(f"bad layout: a list of ring strings, not {rings!r:.40}")
+            raise RulesError(f"bad layout: a list of ring strings, not {shown(rings)}")
         for ring in rings:
             if not isinstance(ring, str):
-                raise RulesError(f"bad layout: each ring is a string of letters, not {ring!r:.40}")
+                raise RulesError(f"bad layout: each ring is a string of letters, not {shown(ring)}")
         try:
             return cls(tuple(tuple(Colour.from_letter(c) for c in ring) for ring in rings))
         except NotationError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from gamenight.centrix.board import COLOUR_LETTERS, Colour
-from gamenight.core.errors import NotationError
+from gamenight.core.errors import NotationError, shown
 
 
 class Card(IntEnum):
@@ -61,12 +61,15 @@ class Card(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """The card a symbol stands for (either case); raises NotationError."""
+        """The card a symbol stands for (either case); raises NotationError for anything
+        else."""
+        if not isinstance(text, str):
+            raise NotationError(f"a card is written as text, not {type(text).__name__}")
         try:
             return _CARD_BY_SYMBOL[text.strip().upper()]
         except KeyError:
             raise NotationError(
-                f"{text!r} is not a card: write a colour letter ({COLOUR_LETTERS}) and a "
+                f"{shown(text)} is not a card: write a colour letter ({COLOUR_LETTERS}) and a "
                 "number 1–3 (like R2), A for the any-colour wild or S for the spin wild"
             ) from None
 
@@ -84,7 +87,10 @@ assert len(DECK) == 42
 
 
 def parse_cards(text: str) -> list[Card]:
-    """A run of card symbols with nothing between them, like ``R1B3S``; ``-`` is none."""
+    """A run of card symbols with nothing between them, like ``R1B3S``; ``-`` is none.
+    Raises NotationError for anything else."""
+    if not isinstance(text, str):
+        raise NotationError(f"cards are written as text, not {type(text).__name__}")
     if text == "-":
         return []
     cards: list[Card] = []

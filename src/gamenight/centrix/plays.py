@@ -21,7 +21,8 @@ from typing import NamedTuple
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, OFF, TOP, parse_square, square_name
 from gamenight.centrix.cards import Card
-from gamenight.core.errors import NotationError
+from gamenight.core.errors import NotationError, shown
+from gamenight.core.numbers import read_whole_number
 
 
 class Rotation(NamedTuple):
@@ -57,7 +58,7 @@ class Play(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Play:
-        """The play written in ``text`` (as ``parse_play``); raises NotationError."""
+        """The play written in ``text`` (as ``parse_play``); raises NotationError only."""
         return parse_play(text)
 
 
@@ -75,19 +76,25 @@ def spin_amount(amount: int) -> int:
     return (amount + 5) % NUM_SLOTS - 5
 
 
-_ROTATION = re.compile(r"^([1-9])([+-])(\d{1,2})$")
-_MOVE = re.compile(r"^([a-z]+\d?)[-x]([a-z]+\d?)$")
+# [0-9], not \d: \d matches every script's digits, and int() reads them ('3+٣' as 3+3).
+_ROTATION = re.compile(r"^([1-9])([+-])([0-9]{1,2})$")
+_MOVE = re.compile(r"^([a-z]+[0-9]?)[-x]([a-z]+[0-9]?)$")
 
 
 def parse_rotation(token: str) -> Rotation:
     """Read one rotation token (``3+2``: ring 3, two slots clockwise) as written, without a
-    spin card's canonical form; raises NotationError naming the token."""
+    spin card's canonical form; raises NotationError naming the token, and nothing else,
+    for any other input."""
     if not isinstance(token, str):
         raise NotationError(f"a rotation is written as text, not {type(token).__name__}")
     m = _ROTATION.match(token.strip().lower())
     if m is None:
-        raise NotationError(f"{token!r} is not a rotation (like 3+2: ring 3, two slots clockwise)")
-    ring, amount = int(m[1]), int(m[3]) * (1 if m[2] == "+" else -1)
+        raise NotationError(
+            f"{shown(token)} is not a rotation (like 3+2: ring 3, two slots clockwise)"
+        )
+    ring = read_whole_number(m[1], "a rotation's ring", NotationError)
+    slots = read_whole_number(m[3], "a rotation's slots", NotationError)
+    amount = slots if m[2] == "+" else -slots
     if not 1 <= ring <= NUM_RINGS:
         raise NotationError(f"there is no ring {ring}: rings are 1–{NUM_RINGS}")
     if not 1 <= abs(amount) < NUM_SLOTS:
@@ -96,14 +103,15 @@ def parse_rotation(token: str) -> Rotation:
 
 
 def parse_play(text: str) -> Play:
-    """Read a play in notation; raises NotationError naming what is wrong."""
+    """Read a play in notation; raises NotationError naming what is wrong, and nothing
+    else, for any other input (text or not)."""
     if not isinstance(text, str):
         raise NotationError(f"a play is written as text, not {type(text).__name__}")
     tokens = text.split()
     if not tokens:
         raise NotationError("empty play: write a card, then a rotation and/or a move")
     if len(tokens) > 3:
-        raise NotationError(f"too many parts in {text!r}: card, rotation, move at most")
+        raise NotationError(f"too many parts in {shown(text)}: card, rotation, move at most")
     card = Card.parse(tokens[0])
     rotation: Rotation | None = None
     move: Move | None = None
@@ -111,25 +119,27 @@ def parse_play(text: str) -> Play:
         lower = token.lower()
         if _ROTATION.match(lower) is not None:
             if rotation is not None or move is not None:
-                raise NotationError(f"in {text!r} the rotation must come once, before the move")
+                raise NotationError(
+                    f"in {shown(text)} the rotation must come once, before the move"
+                )
             rotation = parse_rotation(lower)
             if card is Card.SPIN:
                 rotation = Rotation(rotation.ring, spin_amount(rotation.amount))
         elif (m := _MOVE.match(lower)) is not None:
             if move is not None:
-                raise NotationError(f"{text!r} has two moves; a play moves one pawn once")
+                raise NotationError(f"{shown(text)} has two moves; a play moves one pawn once")
             frm, to = parse_square(m[1]), parse_square(m[2])
             if frm == TOP:
                 raise NotationError("a pawn on the top never moves again")
             if to == OFF:
                 raise NotationError("a move cannot end off the board")
             if frm == to:
-                raise NotationError(f"{token!r} does not go anywhere")
+                raise NotationError(f"{shown(token)} does not go anywhere")
             move = Move(frm, to)
         else:
             raise NotationError(
-                f"{token!r} is neither a rotation (like 3+2) nor a move (like c3-d3)"
+                f"{shown(token)} is neither a rotation (like 3+2) nor a move (like c3-d3)"
             )
     if rotation is None and move is None:
-        raise NotationError(f"{text!r} needs a rotation, a move or both")
+        raise NotationError(f"{shown(text)} needs a rotation, a move or both")
     return Play(card, rotation, move)

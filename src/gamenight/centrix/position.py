@@ -36,7 +36,8 @@ from dataclasses import dataclass
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, TOP_LEVEL, Colour
 from gamenight.centrix.cards import DECK, Card, format_cards, parse_cards
-from gamenight.core.errors import NotationError, read_field
+from gamenight.core.errors import NotationError, read_field, shown
+from gamenight.core.numbers import read_whole_number
 from gamenight.core.outcome import Outcome
 
 PAWNS = 3
@@ -98,7 +99,8 @@ class Position:
     @classmethod
     def parse(cls, text: str) -> Position:
         """The position a string describes; raises PositionError naming the field for text
-        that is malformed or describes places that play cannot reach."""
+        that is malformed or describes places that play cannot reach, and nothing else for
+        any ``text`` (numbers are ASCII digits only)."""
         if not isinstance(text, str):
             raise PositionError("a position is a line of text")
         fields = text.split()
@@ -112,14 +114,14 @@ class Position:
         players = tuple(read_field("seats", Colour.from_letter, c, PositionError) for c in seats)
         if seats != seats.upper():
             # Upper case tells a seat's colour from its pawns on the rings (lower case).
-            raise PositionError(f"seats: pawn colour letters in upper case, not {seats!r}")
+            raise PositionError(f"seats: pawn colour letters in upper case, not {shown(seats)}")
         n = len(players)
         if not 2 <= n <= 6 or len(set(players)) != n:
-            raise PositionError(f"seats: 2–6 distinct pawn colours, not {seats!r}")
+            raise PositionError(f"seats: 2–6 distinct pawn colours, not {shown(seats)}")
         seat_by_letter = {c.letter.lower(): i for i, c in enumerate(players)}
 
         if len(offsets) != NUM_RINGS or any(d not in _DIGITS for d in offsets):
-            raise PositionError(f"ring offsets: {NUM_RINGS} digits 0–9/a/b, not {offsets!r}")
+            raise PositionError(f"ring offsets: {NUM_RINGS} digits 0–9/a/b, not {shown(offsets)}")
         ring_texts = rings.split("/")
         if len(ring_texts) != NUM_RINGS or any(len(r) != NUM_SLOTS for r in ring_texts):
             raise PositionError(f"rings: {NUM_RINGS} groups of {NUM_SLOTS} characters by '/'")
@@ -130,11 +132,11 @@ class Position:
             elif ch in seat_by_letter:
                 cells.append(seat_by_letter[ch])
             else:
-                raise PositionError(f"rings: {ch!r} is neither '.' nor a seat's pawn letter")
+                raise PositionError(f"rings: {shown(ch)} is neither '.' nor a seat's pawn letter")
 
-        if len(top) != n or not top.isdigit():
-            raise PositionError(f"top: one digit per seat ({n}), not {top!r}")
-        tops = tuple(int(t) for t in top)
+        if len(top) != n:
+            raise PositionError(f"top: one digit per seat ({n}), not {shown(top)}")
+        tops = tuple(read_whole_number(t, "top: each seat's digit", PositionError) for t in top)
         for seat in range(n):
             if cells.count(seat) + tops[seat] > PAWNS:
                 raise PositionError(f"{players[seat].name.lower()} has more than {PAWNS} pawns")
@@ -154,7 +156,9 @@ class Position:
         # Checked once the cards read, so that text that is no card at all is told so.
         for name, cards_text in (("hands", hands), ("draw pile", draw), ("discard pile", discard)):
             if cards_text != cards_text.upper():
-                raise PositionError(f"{name}: cards in upper case (R1, A, S), not {cards_text!r}")
+                raise PositionError(
+                    f"{name}: cards in upper case (R1, A, S), not {shown(cards_text)}"
+                )
         counted = Counter(draw_cards + discard_cards + sum(hand_cards, ()))
         if counted != Counter(DECK):
             missing = Counter(DECK) - counted
@@ -165,30 +169,28 @@ class Position:
                 + (f"; extra {format_cards(sorted(extra.elements()))}" if extra else "")
             )
 
-        try:
-            key_value = int(key, 16)
-        except ValueError:
-            raise PositionError(f"key: 16 hex digits, not {key!r}") from None
         if len(key) != 16:
-            raise PositionError(f"key: 16 hex digits, not {key!r}")
-        numbers = []
-        for name, value in (("seat to move", to_move), ("plays", plays), ("turn", turn)):
-            if not value.isdigit():
-                raise PositionError(f"{name}: a whole number, not {value!r}")
-            numbers.append(int(value))
-        seat, plays_done, turns = numbers
+            raise PositionError(f"key: 16 hex digits, not {shown(key)}")
+        key_value = read_whole_number(key, "key", PositionError, base=16)
+        seat, plays_done, turns = (
+            read_whole_number(value, name, PositionError)
+            for name, value in (("seat to move", to_move), ("plays", plays), ("turn", turn))
+        )
         if seat >= n:
             raise PositionError(f"seat to move: {seat} is not a seat (0–{n - 1})")
         if plays_done > (2 if status == "playing" else 3):
             raise PositionError("plays: a turn that has made 3 plays is over, so 0–2")
         place_texts = places.split(",")
-        if len(place_texts) != n or any(p != "-" and not p.isdigit() for p in place_texts):
-            raise PositionError(f"places: one place or '-' per seat, not {places!r}")
-        place_values = tuple(0 if p == "-" else int(p) for p in place_texts)
+        if len(place_texts) != n:
+            raise PositionError(f"places: one place or '-' per seat, not {shown(places)}")
+        place_values = tuple(
+            0 if p == "-" else read_whole_number(p, "places: a place", PositionError)
+            for p in place_texts
+        )
         if any(not 0 <= p <= n for p in place_values):
             raise PositionError(f"places: from 1 to {n}")
         if status not in _STATUSES:
-            raise PositionError(f"status: one of {', '.join(_STATUSES)}, not {status!r}")
+            raise PositionError(f"status: one of {', '.join(_STATUSES)}, not {shown(status)}")
         if (status == "playing") == all(place_values):
             raise PositionError("places: a game in play leaves a seat unplaced; an ended one none")
         _check_places(players, cells, tops, place_values, status, seat)
@@ -268,7 +270,7 @@ def _check_places(
     else:
         if len(unfinished) < 2:
             raise PositionError(
-                f"status: a game with one seat left unfinished is 'finished', not {status!r}"
+                f"status: a game with one seat left unfinished is 'finished', not {shown(status)}"
             )
         # The engine ranks the unfinished seats exactly so when it ends the game (D16).
         scores: list[tuple[float, ...]] = [
@@ -278,7 +280,7 @@ def _check_places(
         if [places[s] for s in unfinished] != expected:
             ranked = ", ".join(f"{names[s]} {p}" for s, p in zip(unfinished, expected, strict=True))
             raise PositionError(
-                f"places: at {status!r} the unfinished seats are ranked by pawns on the top,"
+                f"places: at {shown(status)} the unfinished seats are ranked by pawns on the top,"
                 f" then by the sum of their levels (D16): {ranked}"
             )
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from gamenight.centrix.board import Colour
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
-from gamenight.core.errors import GamenightError, RecordError
+from gamenight.core.errors import GamenightError, RecordError, shown
 from gamenight.core.record import GameRecord
 
 GAME = "centrix"
@@ -48,33 +48,38 @@ def to_record(state: CentrixState, names: Sequence[str] | None = None) -> GameRe
     )
 
 
-def replay(record: GameRecord | str) -> CentrixState:
-    """The state at the end of a record; raises RecordError naming the first problem."""
-    if isinstance(record, str):
+def replay(record: GameRecord | str | bytes) -> CentrixState:
+    """The state at the end of a record (a GameRecord, or its JSON as text or UTF-8 bytes);
+    raises RecordError naming the first problem, and nothing else, for any input."""
+    if isinstance(record, GameRecord):
+        # A record built in code skipped from_dict's checks; what follows relies on them.
+        record = GameRecord.from_dict(record.to_dict(), GAME)
+    else:
         record = GameRecord.from_json(record, GAME)
-    elif record.game != GAME:
-        raise RecordError(f"this is a record of {record.game!r}, not of {GAME!r}")
     try:
         rules = Rules.from_dict(record.rules)
         if "position" in record.setup:
-            state = CentrixState.from_position(str(record.setup["position"]), rules)
+            start = record.setup["position"]
+            if not isinstance(start, str):
+                raise RecordError("the record's setup.position must be a position string")
+            state = CentrixState.from_position(start, rules)
         else:
-            colours = [Colour.parse(str(seat.get("colour", ""))) for seat in record.seats]
+            colours = [Colour.parse(seat.get("colour", "")) for seat in record.seats]
             first = record.setup.get("first", 0)
-            if not isinstance(first, int):
+            if not isinstance(first, int) or isinstance(first, bool):
                 raise RecordError("the record's setup.first must be a seat number")
             state = CentrixState.new(colours, seed=record.seed, first=first, rules=rules)
     except RecordError:
         raise
-    except (GamenightError, AttributeError, TypeError) as exc:
+    except GamenightError as exc:
         raise RecordError(f"the record's set-up is not valid: {exc}") from exc
     for number, action in enumerate(record.actions, start=1):
         if not isinstance(action, str):
-            raise RecordError(f"play {number} must be written in notation, not {action!r}")
+            raise RecordError(f"play {number} must be written in notation, not {shown(action)}")
         try:
             state.push(action)
         except GamenightError as exc:
-            raise RecordError(f"play {number} ({action!r}) does not replay: {exc}") from exc
+            raise RecordError(f"play {number} ({shown(action)}) does not replay: {exc}") from exc
     if record.final_position is not None and record.final_position != state.position():
         raise RecordError("the replayed game does not reach the record's final position")
     if record.outcome is not None and record.outcome != state.outcome:

@@ -8,7 +8,7 @@ from typing import Any
 
 from gamenight.centrix.board import DEFAULT_LAYOUT, Layout
 from gamenight.core.bounds import Bound, check_bounds
-from gamenight.core.errors import RulesError
+from gamenight.core.errors import RulesError, shown
 
 
 class Bottom(StrEnum):
@@ -34,9 +34,13 @@ class Rules:
         if not isinstance(self.bottom, Bottom):
             object.__setattr__(self, "bottom", _bottom(self.bottom))
         if self.max_turns is not None and (
-            not isinstance(self.max_turns, int) or self.max_turns < 1
+            not isinstance(self.max_turns, int)
+            or isinstance(self.max_turns, bool)
+            or self.max_turns < 1
         ):
-            raise RulesError(f"max_turns must be a positive whole number, not {self.max_turns!r}")
+            raise RulesError(
+                f"max_turns must be a positive whole number, not {shown(self.max_turns)}"
+            )
 
     def check_bounds(self) -> Rules:
         """These rules, or RulesError naming each field outside its set-up bound (BOUNDS)
@@ -62,13 +66,15 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
-        """The rules in ``data`` (missing fields take their defaults); raises RulesError
-        for an unknown or invalid rule."""
+        """The rules in ``data`` (missing fields take their defaults); raises RulesError,
+        and nothing else, for any ``data`` that is not rules (an unknown or invalid rule,
+        a value of the wrong type)."""
         if not isinstance(data, dict):
             raise RulesError("Centrix rules are a JSON object")
         unknown = set(data) - {"bottom", "max_turns", "layout"}
         if unknown:
-            raise RulesError(f"unknown Centrix rule(s): {', '.join(sorted(unknown))}")
+            names = ", ".join(sorted(repr(k) if not isinstance(k, str) else k for k in unknown))
+            raise RulesError(f"unknown Centrix rule(s): {names}")
         layout = data.get("layout")
         return cls(
             bottom=_bottom(data.get("bottom", Bottom.PROTECT)),
@@ -89,4 +95,4 @@ def _bottom(value: Any) -> Bottom:
         return Bottom(value)
     except ValueError:
         choices = ", ".join(b.value for b in Bottom)
-        raise RulesError(f"bottom must be one of {choices}, not {value!r}") from None
+        raise RulesError(f"bottom must be one of {choices}, not {shown(value)}") from None

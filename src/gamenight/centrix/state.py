@@ -27,7 +27,7 @@ from gamenight.centrix.plays import Move, Play, Rotation, parse_play, spin_amoun
 from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and views use it
 from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
-from gamenight.core.errors import IllegalActionError, NotationError, RulesError
+from gamenight.core.errors import IllegalActionError, NotationError, RulesError, shown
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
@@ -355,8 +355,9 @@ class CentrixState:
         return to_record(self, names)
 
     @classmethod
-    def replay(cls, record: GameRecord | str) -> CentrixState:
-        """The state a record replays to (raises RecordError if it does not)."""
+    def replay(cls, record: GameRecord | str | bytes) -> CentrixState:
+        """The state a record (or its JSON text or UTF-8 bytes) replays to; raises
+        RecordError, and nothing else, if it does not."""
         from gamenight.centrix.record import replay
 
         return replay(record)
@@ -637,12 +638,12 @@ class CentrixState:
         seat = self._seat
         card, rot, move = play
         if not isinstance(card, Card):
-            return f"{card!r} is not a card"
+            return f"{shown(card)} is not a card"
         if rot is not None and not (isinstance(rot, Rotation) and _whole_numbers(rot)):
-            return f"{rot!r} is not a rotation: Rotation(ring, amount) of whole numbers"
+            return f"{shown(rot)} is not a rotation: Rotation(ring, amount) of whole numbers"
         if move is not None:
             if not (isinstance(move, Move) and _whole_numbers(move)):
-                return f"{move!r} is not a move: Move(from_square, to_square) of whole numbers"
+                return f"{shown(move)} is not a move: Move(from_square, to_square) of whole numbers"
             for sq in move:
                 if not 0 <= sq <= TOP:
                     return (
@@ -956,4 +957,4 @@ def _written(play: object) -> str:
     try:
         return str(play)
     except (TypeError, ValueError):
-        return repr(play)
+        return shown(play)

@@ -22,6 +22,7 @@ from gamenight.cli.counts import count, depth, seconds
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
 from gamenight.core.errors import GamenightError, NotationError, RecordError, RulesError, read_field
+from gamenight.core.numbers import read_whole_number
 
 BOTTOM_HELP = (
     "a bump chain that reaches the bottom: protect (is illegal), knock_off (knocks pawns"
@@ -182,8 +183,17 @@ def _ask_first(console: Console, count: int) -> int:
     if not sys.stdin.isatty():
         return 0
     answer = console.input(f"Who is the youngest and starts? Seat 0–{count - 1} [0]: ").strip()
-    # isdecimal, not isdigit: int() cannot read digits like '²'.
-    return int(answer) if answer.isdecimal() and int(answer) < count else 0
+    first = _typed_number(answer)
+    return first if first is not None and first < count else 0
+
+
+def _typed_number(answer: str) -> int | None:
+    """The number a player typed, or None: ASCII digits only, as every notation reads them
+    (``int`` would also read '٣', and fail on '²', which ``isdigit`` lets through)."""
+    try:
+        return read_whole_number(answer, "a number", NotationError)
+    except NotationError:
+        return None
 
 
 def _human_turn(console: Console, state: CentrixState, seat: int) -> bool:
@@ -219,9 +229,8 @@ def _human_turn(console: Console, state: CentrixState, seat: int) -> bool:
             console.print("nothing of this turn to take back")
             continue
         try:
-            # isdecimal, not isdigit: int() cannot read digits like '²'.
-            if answer.isdecimal():
-                number = int(answer)
+            number = _typed_number(answer)
+            if number is not None:
                 if not 1 <= number <= len(legal):
                     raise NotationError(f"there is no play {number}: choose 1–{len(legal)}")
                 state.push(legal[number - 1])
@@ -261,8 +270,8 @@ def run_replay(ns: argparse.Namespace) -> int:
         target = index + 1
         if answer == "b":
             target = index - 1
-        elif answer.isdecimal():
-            target = int(answer)
+        elif (typed := _typed_number(answer)) is not None:
+            target = typed
         target = max(0, min(len(plays), target))
         while index < target:
             state.push(plays[index])

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import math
+
+from gamenight.core.errors import NotationError
+from gamenight.core.numbers import read_decimal, read_whole_number
 
 
 def count(text: str) -> int:
@@ -14,10 +16,10 @@ def count(text: str) -> int:
 def seconds(text: str) -> float:
     """A duration > 0, in seconds."""
     try:
-        value = float(text)
-    except ValueError:
+        value = read_decimal(text.strip(), "seconds", NotationError)
+    except NotationError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (value > 0 and math.isfinite(value)):
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
     return value
 
@@ -29,8 +31,8 @@ def depth(text: str) -> int:
 
 def _at_least(least: int, text: str) -> int:
     try:
-        value = int(text)
-    except ValueError:
+        value = read_whole_number(text.strip(), "a count", NotationError, signed=True)
+    except NotationError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")

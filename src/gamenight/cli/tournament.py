@@ -17,6 +17,7 @@ from gamenight.cli.counts import count
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
 from gamenight.core.errors import NotationError, RulesError
+from gamenight.core.jsontext import read_json
 from gamenight.tournament import GameResult, Summary, Tournament, rotation, summarise
 
 
@@ -121,10 +122,7 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def read_rules(text: str) -> dict[str, Any]:
-    try:
-        rules = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise NotationError(f"--rules is not JSON: {exc}") from exc
+    rules = read_json(text, "--rules", NotationError)
     if not isinstance(rules, dict):
         raise NotationError(f'--rules must be a JSON object, like {{"bottom": "floor"}}: {text}')
     return rules

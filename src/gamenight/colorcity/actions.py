@@ -9,13 +9,13 @@ Power decisions are written ``lucky-day``, ``purple-pain`` and ``pass``.
 
 from __future__ import annotations
 
-import math
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.shots import Noise, Shot, parse_shot
-from gamenight.core.errors import NotationError, RecordError
+from gamenight.core.errors import NotationError, RecordError, shown
+from gamenight.core.numbers import finite_float
 
 
 class Decision(StrEnum):
@@ -29,13 +29,17 @@ class Decision(StrEnum):
     @classmethod
     def parse(cls, text: str) -> Decision:
         """The decision ``text`` names (any case; ``_`` or a space for ``-``); raises
-        NotationError."""
-        key = text.strip().lower().replace("_", "-").replace(" ", "-")
+        NotationError for anything else."""
+        key = (
+            text.strip().lower().replace("_", "-").replace(" ", "-")
+            if isinstance(text, str)
+            else None
+        )
         for d in cls:
             if key == d.value:
                 return d
         raise NotationError(
-            f"a power decision is one of {', '.join(d.value for d in cls)}, not {text!r}"
+            f"a power decision is one of {', '.join(d.value for d in cls)}, not {shown(text)}"
         )
 
 
@@ -56,7 +60,8 @@ class Pitch(NamedTuple):
 
     @classmethod
     def from_json(cls, data: Any) -> Pitch:
-        """The pitch in record data; raises RecordError naming the problem."""
+        """The pitch in record data; raises RecordError naming the problem, and nothing
+        else, for any ``data``."""
         if not isinstance(data, dict) or set(data) != {"shot", "noise", "pose"}:
             raise RecordError("a pitch in a record is an object with shot, noise and pose")
         if not isinstance(data["shot"], str):
@@ -66,27 +71,22 @@ class Pitch(NamedTuple):
         except NotationError as exc:
             raise RecordError(f"pitch: {exc}") from None
         noise = data["noise"]
-        if (
-            not isinstance(noise, list)
-            or len(noise) != 3
-            or any(
-                isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
-                for v in noise
-            )
-        ):
+        if not isinstance(noise, list) or len(noise) != 3:
             raise RecordError("a pitch's noise is 3 finite numbers")
+        values = [finite_float(v, "a pitch's noise", RecordError) for v in noise]
         try:
             pose = Pose.from_values(data["pose"])
-        except ValueError as exc:
+        except NotationError as exc:
             raise RecordError(f"pitch: {exc}") from None
-        return cls(shot, Noise(*(float(v) for v in noise)), pose)
+        return cls(shot, Noise(*values), pose)
 
 
 Action = Shot | Pitch | Decision
 
 
 def parse_action(text: str) -> Shot | Decision:
-    """A decision by name, otherwise a shot in notation."""
+    """A decision by name, otherwise a shot in notation; raises NotationError, and nothing
+    else, for any other input."""
     if not isinstance(text, str):
         raise NotationError(f"an action is written as text, not {type(text).__name__}")
     try:

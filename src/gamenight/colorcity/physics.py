@@ -26,6 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from gamenight.colorcity.table import MOST_FLICK_STEPS, Table
+from gamenight.core.errors import NotationError, shown
+from gamenight.core.numbers import finite_float, read_decimal
 
 _MM = 1000.0  # MuJoCo works in metres and kilograms; the game in millimetres and grams.
 
@@ -63,28 +65,25 @@ class Pose(NamedTuple):
 
     @classmethod
     def from_values(cls, values: object) -> Pose:
-        """A pose from seven numbers; raises ValueError naming the problem."""
+        """A pose from seven numbers; raises NotationError (a ValueError) naming the
+        problem, and nothing else, for anything else."""
         if not isinstance(values, list | tuple) or len(values) != 7:
-            raise ValueError("a pose is 7 numbers: x, y, z, qw, qx, qy, qz")
-        numbers: list[float] = []
-        for v in values:
-            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-                raise ValueError(f"a pose holds finite numbers, not {v!r}")
-            numbers.append(float(v))
+            raise NotationError("a pose is 7 numbers: x, y, z, qw, qx, qy, qz")
+        numbers = [finite_float(v, "a pose's number", NotationError) for v in values]
         norm = math.sqrt(sum(q * q for q in numbers[3:]))
-        if abs(norm - 1) > 1e-6:
-            raise ValueError(f"a pose's quaternion must have length 1, not {norm:.6g}")
+        if not abs(norm - 1) <= 1e-6:  # also false for a norm that overflowed to inf
+            raise NotationError(f"a pose's quaternion must have length 1, not {norm:.6g}")
         return cls(*numbers)
 
     @classmethod
     def parse(cls, text: str) -> Pose:
-        """The pose ``format`` wrote; raises ValueError naming the problem."""
-        parts = text.split(",")
-        try:
-            numbers = [float(p) for p in parts]
-        except ValueError:
-            raise ValueError(f"a pose is 7 comma-separated numbers, not {text!r}") from None
-        return cls.from_values(numbers)
+        """The pose ``format`` wrote (seven ASCII decimals separated by commas); raises
+        NotationError (a ValueError) naming the problem, and nothing else, for other text."""
+        if not isinstance(text, str) or text.count(",") != 6:
+            raise NotationError(f"a pose is 7 comma-separated numbers, not {shown(text)}")
+        return cls.from_values(
+            [read_decimal(p, "a pose's number", NotationError) for p in text.split(",")]
+        )
 
 
 class Flick(NamedTuple):

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.shots import Skill
 from gamenight.colorcity.table import Gang
-from gamenight.core.errors import NotationError, read_field
+from gamenight.core.errors import NotationError, read_field, shown
+from gamenight.core.numbers import read_whole_number
 
 EMPTY = -1
 PHASES = ("pitch", "power", "over")
@@ -90,8 +91,9 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
-        """The position a string describes; raises PositionError naming the field. Only
-        the syntax is checked here: ``ColorCityState.from_position`` checks it against a
+        """The position a string describes; raises PositionError naming the field, and
+        nothing else, for any ``text`` (numbers are ASCII digits only). Only the syntax is
+        checked here: ``ColorCityState.from_position`` checks it against a
         table."""
         if not isinstance(text, str):
             raise PositionError("a position is a line of text")
@@ -108,39 +110,37 @@ class Position:
         for row in reversed(rows):
             for ch in row:
                 if ch not in ".gp":
-                    raise PositionError(f"city: {ch!r} is none of '.', 'g', 'p'")
+                    raise PositionError(f"city: {shown(ch)} is none of '.', 'g', 'p'")
                 cells.append(".gp".index(ch) - 1)
 
         parts = cubes.split(",")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise PositionError(f"cubes: two counts like '4,4', not {cubes!r}")
-        cube_counts = (int(parts[0]), int(parts[1]))
+        if len(parts) != 2:
+            raise PositionError(f"cubes: two counts like '4,4', not {shown(cubes)}")
+        green, purple = (read_whole_number(p, "cubes: a count", PositionError) for p in parts)
 
         if len(powers) != 2 or powers[0] not in "L-" or powers[1] not in "P-":
-            raise PositionError(f"powers: 'L' or '-', then 'P' or '-', not {powers!r}")
+            raise PositionError(f"powers: 'L' or '-', then 'P' or '-', not {shown(powers)}")
         if to_move not in ("g", "p"):
-            raise PositionError(f"gang to move: 'g' or 'p', not {to_move!r}")
+            raise PositionError(f"gang to move: 'g' or 'p', not {shown(to_move)}")
         mover = Gang("gp".index(to_move))
         if phase not in PHASES:
-            raise PositionError(f"phase: one of {', '.join(PHASES)}, not {phase!r}")
+            raise PositionError(f"phase: one of {', '.join(PHASES)}, not {shown(phase)}")
         pose: Pose | None = None
         if pending != "-":
-            try:
-                pose = Pose.parse(pending)
-            except ValueError as exc:
-                raise PositionError(f"pose: {exc}") from None
+            pose = read_field("pose", Pose.parse, pending, PositionError)
         if (pose is not None) != (phase == "power"):
             raise PositionError("pose: given in the power phase and only then ('-' otherwise)")
-        if not turn.isdigit():
-            raise PositionError(f"turn: a whole number, not {turn!r}")
+        turns = read_whole_number(turn, "turn", PositionError)
         if len(key) != 16 or any(c not in "0123456789abcdef" for c in key):
-            raise PositionError(f"key: 16 lower-case hex digits, not {key!r}")
+            raise PositionError(f"key: 16 lower-case hex digits, not {shown(key)}")
 
         seat_list: list[tuple[Gang, Skill]] = []
         for item in seats.split(","):
             gang_text, _, skill_text = item.partition(":")
             if gang_text not in ("g", "p"):
-                raise PositionError(f"seats: each seat is 'g:skill' or 'p:skill', not {item!r}")
+                raise PositionError(
+                    f"seats: each seat is 'g:skill' or 'p:skill', not {shown(item)}"
+                )
             seat_list.append(
                 (
                     Gang("gp".index(gang_text)),
@@ -157,7 +157,8 @@ class Position:
             who, _, why = result.partition(":")
             if who not in ("g", "p", "=") or why not in REASONS:
                 raise PositionError(
-                    f"result: '-' or g/p/= then ':' and one of {', '.join(REASONS)}, not {result!r}"
+                    f"result: '-' or g/p/= then ':' and one of {', '.join(REASONS)},"
+                    f" not {shown(result)}"
                 )
             winner = None if who == "=" else Gang("gp".index(who))
             reason = why
@@ -165,12 +166,12 @@ class Position:
             raise PositionError("result: a finished game (phase 'over') has one; others '-'")
         return cls(
             cells=tuple(cells),
-            cubes=cube_counts,
+            cubes=(green, purple),
             powers=(powers[0] == "L", powers[1] == "P"),
             to_move=mover,
             phase=phase,
             pending=pose,
-            turn=int(turn),
+            turn=turns,
             key=int(key, 16),
             seats=tuple(seat_list),
             winner=winner,

@@ -20,7 +20,8 @@ from typing import NamedTuple
 
 from gamenight.colorcity.physics import Flick, simulate
 from gamenight.colorcity.table import Gang, Table
-from gamenight.core.errors import IllegalActionError, NotationError
+from gamenight.core.errors import IllegalActionError, NotationError, shown
+from gamenight.core.numbers import finite_float, read_decimal
 
 
 class ShotError(IllegalActionError):
@@ -54,16 +55,13 @@ class Shot(NamedTuple):
         )
         values: list[float] = []
         for (name, low, high, unit), value in zip(limits, self, strict=True):
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ShotError(f"the shot's {name} must be a number, not {value!r}")
-            if not math.isfinite(value):
-                raise ShotError(f"the shot's {name} must be finite, not {value!r}")
-            if not low <= value <= high:
+            number = finite_float(value, f"the shot's {name}", ShotError)
+            if not low <= number <= high:
                 raise ShotError(
                     f"the shot's {name} must be from {_num(low)} to {_num(high)}{unit},"
-                    f" not {_num(float(value))}"
+                    f" not {_num(number)}"
                 )
-            values.append(float(value))
+            values.append(number)
         return Shot(*values)
 
 
@@ -75,20 +73,18 @@ def _num(value: float) -> str:
 
 def parse_shot(text: str) -> Shot:
     """A shot in notation: 3 or 4 numbers (spin defaults to 0) separated by spaces or
-    commas; raises NotationError. The ranges are checked by ``Shot.check``, not here."""
+    commas, each a finite ASCII decimal (``-12.5``, ``1e-05``); raises NotationError, and
+    nothing else, for any other ``text``. The ranges are checked by ``Shot.check``."""
     if not isinstance(text, str):
         raise NotationError(f"a shot is written as text, not {type(text).__name__}")
     parts = text.replace(",", " ").split()
     if len(parts) not in (3, 4):
         raise NotationError(
-            f"a shot is 'position direction speed [spin]' (3 or 4 numbers), not {text!r}"
+            f"a shot is 'position direction speed [spin]' (3 or 4 numbers), not {shown(text)}"
         )
     values: list[float] = []
     for name, part in zip(("position", "direction", "speed", "spin"), parts, strict=False):
-        try:
-            values.append(float(part))
-        except ValueError:
-            raise NotationError(f"the shot's {name} must be a number, not {part!r}") from None
+        values.append(read_decimal(part, f"the shot's {name}", NotationError))
     return Shot(*values)
 
 
@@ -102,12 +98,13 @@ class Skill(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> Skill:
-        """The skill level ``text`` names (any case); raises NotationError."""
-        try:
-            return cls(text.strip().lower())
-        except (ValueError, AttributeError):
-            names = ", ".join(s.value for s in cls)
-            raise NotationError(f"a skill level is one of {names}, not {text!r}") from None
+        """The skill level ``text`` names (any case); raises NotationError for anything else."""
+        key = text.strip().lower() if isinstance(text, str) else None
+        for skill in cls:
+            if key == skill.value:
+                return skill
+        names = ", ".join(s.value for s in cls)
+        raise NotationError(f"a skill level is one of {names}, not {shown(text)}")
 
 
 class Sigma(NamedTuple):

@@ -22,7 +22,7 @@ from gamenight.colorcity.physics import Flick, Pose
 from gamenight.colorcity.position import EMPTY, Position, PositionError
 from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, predict
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
-from gamenight.core.errors import IllegalActionError, RulesError
+from gamenight.core.errors import IllegalActionError, RulesError, shown
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
@@ -155,7 +155,7 @@ class ColorCityState:
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RulesError(f"a seed is a whole number, not {seed!r}")
+            raise RulesError(f"a seed is a whole number, not {shown(seed)}")
         position = Position(
             cells=(EMPTY,) * table.num_squares,
             cubes=(table.cubes_per_gang, table.cubes_per_gang),
@@ -294,8 +294,9 @@ class ColorCityState:
         return to_record(self, names)
 
     @classmethod
-    def replay(cls, record: GameRecord | str) -> ColorCityState:
-        """The state a record replays to (raises RecordError if it does not)."""
+    def replay(cls, record: GameRecord | str | bytes) -> ColorCityState:
+        """The state a record (or its JSON text or UTF-8 bytes) replays to; raises
+        RecordError, and nothing else, if it does not."""
         from gamenight.colorcity.record import replay
 
         return replay(record)
@@ -419,7 +420,7 @@ class ColorCityState:
             self.key = key
             self._pitched(pitch, result)
             return pitch
-        raise IllegalActionError(f"not a Color City action: {action!r}")
+        raise IllegalActionError(f"not a Color City action: {shown(action)}")
 
     def pop(self) -> Pitch | Decision:
         """Take back the last action, restoring everything exactly."""

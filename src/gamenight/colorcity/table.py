@@ -17,7 +17,8 @@ from enum import IntEnum
 from typing import Any
 
 from gamenight.core.bounds import Bound, check_bounds
-from gamenight.core.errors import RulesError
+from gamenight.core.errors import RulesError, shown
+from gamenight.core.numbers import finite_float, read_whole_number
 
 FILES = "abcdefghi"
 
@@ -45,12 +46,13 @@ class Gang(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Gang:
-        """The gang named ``green``/``purple`` or ``g``/``p`` (any case); raises RulesError."""
+        """The gang named ``green``/``purple`` or ``g``/``p`` (any case); raises RulesError
+        for anything else."""
         key = text.strip().lower() if isinstance(text, str) else ""
         for gang in cls:
             if key in (gang.letter, gang.label):
                 return gang
-        raise RulesError(f"a gang is 'green' or 'purple' (or g/p), not {text!r}")
+        raise RulesError(f"a gang is 'green' or 'purple' (or g/p), not {shown(text)}")
 
 
 @dataclass(frozen=True)
@@ -92,17 +94,20 @@ class Table:
                 if value is not None and (
                     not isinstance(value, int) or isinstance(value, bool) or value < 1
                 ):
-                    raise RulesError(f"max_turns must be a positive whole number, not {value!r}")
+                    raise RulesError(
+                        f"max_turns must be a positive whole number, not {shown(value)}"
+                    )
                 continue
             if f.name in ("city_size", "cubes_per_gang", "max_flick_steps"):
                 if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                    raise RulesError(f"{f.name} must be a positive whole number, not {value!r}")
+                    raise RulesError(
+                        f"{f.name} must be a positive whole number, not {shown(value)}"
+                    )
                 continue
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise RulesError(f"{f.name} must be a number, not {value!r}")
-            if not math.isfinite(value) or value < 0:
-                raise RulesError(f"{f.name} must be a finite number ≥ 0, not {value!r}")
-            object.__setattr__(self, f.name, float(value))
+            number = finite_float(value, f.name, RulesError)
+            if number < 0:
+                raise RulesError(f"{f.name} must be a finite number ≥ 0, not {shown(value)}")
+            object.__setattr__(self, f.name, number)
         positive = ("square_mm", "cube_mm", "cube_mass_g", "friction", "gravity", "timestep_s")
         for name in (*positive, "frame_rate", "max_flick_s", "max_speed"):
             if getattr(self, name) <= 0:
@@ -164,13 +169,17 @@ class Table:
         return f"{FILES[col] if col < len(FILES) else f'c{col}'}{row + 1}"
 
     def parse_square(self, text: str) -> int:
-        """The square a name stands for (any case); raises RulesError if not in the city."""
-        t = text.strip().lower()
-        if len(t) >= 2 and t[0] in FILES and t[1:].isdigit():
-            col, row = FILES.index(t[0]), int(t[1:]) - 1
-            if col < self.city_size and 0 <= row < self.city_size:
-                return row * self.city_size + col
-        raise RulesError(f"{text!r} is not a square of the city (a1–i9)")
+        """The square a name stands for (any case); raises RulesError, and nothing else, for
+        anything that is not the name of a square in the city."""
+        t = text.strip().lower() if isinstance(text, str) else ""
+        col = FILES.find(t[0]) if t else -1
+        try:
+            row = read_whole_number(t[1:], "a square's row", RulesError) - 1
+        except RulesError:
+            row = -1  # told below, with the whole name
+        if 0 <= col < self.city_size and 0 <= row < self.city_size:
+            return row * self.city_size + col
+        raise RulesError(f"{shown(text)} is not a square of the city (a1–i9)")
 
     def launch_frame(self, gang: Gang) -> tuple[float, float, float]:
         """(origin x, origin y, heading in radians) of a gang's launch line: the point on
@@ -198,14 +207,16 @@ class Table:
 
     @classmethod
     def from_dict(cls, data: Any) -> Table:
-        """The table in ``data`` (missing fields take their defaults); raises RulesError
-        for an unknown or invalid field."""
+        """The table in ``data`` (missing fields take their defaults); raises RulesError,
+        and nothing else, for any ``data`` that is not a table (an unknown field, a value of
+        the wrong type or out of range)."""
         if not isinstance(data, dict):
             raise RulesError("a Color City table is a JSON object")
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise RulesError(f"unknown Color City table field(s): {', '.join(sorted(unknown))}")
+            names = ", ".join(sorted(repr(k) if not isinstance(k, str) else k for k in unknown))
+            raise RulesError(f"unknown Color City table field(s): {names}")
         return cls(**data)
 
 

@@ -4,8 +4,10 @@ Each one carries a message a player could understand. All derive from ValueError
 so callers that only know "bad input" can catch that.
 """
 
+import math
+import reprlib
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -36,3 +38,24 @@ def read_field(name: str, read: Callable[[str], T], text: str, error: type[Notat
         return read(text)
     except GamenightError as exc:
         raise error(f"{name}: {exc}") from None
+
+
+class _Shown(reprlib.Repr):
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxstring = self.maxother = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        # repr() itself refuses an int of over 4,300 digits.
+        if x.bit_length() > 128:
+            return f"<a whole number of about {int(x.bit_length() * math.log10(2)) + 1} digits>"
+        return super().repr_int(x, level)
+
+
+def shown(value: Any) -> str:
+    """``value`` as an error message quotes what it was given: like ``repr``, but short and
+    never failing (not on huge integers, deep nesting or a megabyte of text)."""
+    return _SHOWN.repr(value)
+
+
+_SHOWN = _Shown()

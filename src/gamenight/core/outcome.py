@@ -52,13 +52,24 @@ class Outcome:
 
     @classmethod
     def from_dict(cls, data: Any) -> Outcome:
-        """An outcome from data shaped like ``to_dict``'s; raises RecordError otherwise."""
-        if isinstance(data, dict) and isinstance(data.get("places"), list):
-            try:
-                return cls(tuple(int(p) for p in data["places"]), str(data["reason"]))
-            except (KeyError, TypeError, ValueError):
-                pass
-        raise RecordError("an outcome is an object with 'places' (integers) and 'reason'")
+        """An outcome from data shaped like ``to_dict``'s: a place from 1 to the number of
+        seats for each seat and a reason in text; raises RecordError, and nothing else, for
+        any other ``data``."""
+        if isinstance(data, dict) and isinstance(data.get("reason"), str):
+            places = data.get("places")
+            if (
+                isinstance(places, list)
+                and places
+                and all(
+                    isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= len(places)
+                    for p in places
+                )
+            ):
+                return cls(tuple(places), data["reason"])
+        raise RecordError(
+            "an outcome is an object with 'places' (a place from 1 to the number of seats for"
+            " each seat) and 'reason' (text)"
+        )
 
     @staticmethod
     def places_from_scores(scores: list[tuple[float, ...]], first_place: int = 1) -> list[int]:

@@ -11,7 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.core.errors import RecordError
+from gamenight.core.errors import RecordError, shown
+from gamenight.core.jsontext import check_json_value, read_json
 from gamenight.core.outcome import Outcome
 
 FORMAT_VERSION = 1
@@ -55,14 +56,24 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any, game: str | None = None) -> GameRecord:
         """The record in ``data``, checked field by field (and that it is of ``game`` if
-        given); raises RecordError naming the first problem."""
+        given); raises RecordError naming the first problem, and nothing else, for any
+        ``data``. What the rules, seats, set-up and actions hold is the game's to check."""
+        # Whatever is accepted here must write as JSON and read back the same.
+        check_json_value(data, "the record", RecordError)
+        return cls._from_json_value(data, game)
+
+    @classmethod
+    def _from_json_value(cls, data: Any, game: str | None) -> GameRecord:
+        # ``data`` has passed check_json_value; the fields are checked here.
         if not isinstance(data, dict):
             raise RecordError("a game record is a JSON object")
         if data.get("format") != FORMAT_VERSION:
             found = data.get("format")
-            raise RecordError(f"unknown record format {found!r} (this reads {FORMAT_VERSION})")
+            raise RecordError(f"unknown record format {shown(found)} (this reads {FORMAT_VERSION})")
         if game is not None and data.get("game") != game:
-            raise RecordError(f"this is a record of {data.get('game')!r}, not of {game!r}")
+            raise RecordError(
+                f"this is a record of {shown(data.get('game'))}, not of {shown(game)}"
+            )
         for key, kind, name in (
             ("game", str, "a string"),
             ("rules", dict, "an object"),
@@ -71,7 +82,7 @@ class GameRecord:
             ("actions", list, "a list"),
         ):
             if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-                raise RecordError(f"the record's {key!r} must be {name}")
+                raise RecordError(f"the record's {shown(key)} must be {name}")
         if not all(isinstance(seat, dict) for seat in data["seats"]):
             raise RecordError("each of the record's 'seats' must be an object")
         setup = data.get("setup", {})
@@ -93,10 +104,7 @@ class GameRecord:
         )
 
     @classmethod
-    def from_json(cls, text: str, game: str | None = None) -> GameRecord:
-        """The record in JSON ``text``, as ``from_dict``; raises RecordError."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc}") from exc
-        return cls.from_dict(data, game)
+    def from_json(cls, text: str | bytes, game: str | None = None) -> GameRecord:
+        """The record in JSON ``text`` (or UTF-8 bytes), as ``from_dict``; raises
+        RecordError, and nothing else, for any input (see ``core.jsontext.read_json``)."""
+        return cls._from_json_value(read_json(text, "the record", RecordError), game)

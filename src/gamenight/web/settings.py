@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gamenight.core.errors import RulesError
+from gamenight.core.numbers import read_decimal, read_whole_number
 
 
 def default_data_dir() -> Path:
@@ -40,16 +41,20 @@ class Settings:
                 raise RulesError(f"cannot use {folder} for the data: {exc.strerror}") from exc
             url = f"sqlite:///{folder / 'gamenight.sqlite3'}"
         text = os.environ.get("GAMENIGHT_BOT_WORKERS") or "1"
-        if not text.strip().isdigit() or int(text) < 1:
+        try:
+            workers = read_whole_number(text.strip(), "GAMENIGHT_BOT_WORKERS", RulesError)
+        except RulesError:
+            workers = 0  # refused below, with the rule it breaks
+        if workers < 1:
             raise RulesError(f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {text!r}")
         ttl_text = os.environ.get("GAMENIGHT_PRESENCE_TTL") or str(cls.presence_ttl)
         try:
-            ttl = float(ttl_text)
-        except ValueError:
+            ttl = read_decimal(ttl_text.strip(), "GAMENIGHT_PRESENCE_TTL", RulesError)
+        except RulesError:
             ttl = math.nan
         if not 1 <= ttl <= 3600:
             raise RulesError(
                 "GAMENIGHT_PRESENCE_TTL must be a number of seconds from 1 to 3600,"
                 f" not {ttl_text!r}"
             )
-        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, int(text), ttl)
+        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, workers, ttl)
