@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from starlette.types import ASGIApp, Message
 
@@ -39,8 +39,11 @@ def _headers(extra: dict[str, str]) -> list[tuple[bytes, bytes]]:
     return [(k.encode("latin-1"), v.encode("latin-1", "replace")) for k, v in headers.items()]
 
 
-def _raw_path(path: str) -> bytes:
-    return quote(path, safe="/", errors="surrogatepass").encode("ascii")
+def _paths(path: str) -> tuple[str, bytes]:
+    """The scope's ``path`` and ``raw_path`` for ``path`` as a client would send it: as
+    UTF-8 (lone surrogates too), percent-encoded, then decoded the way uvicorn does."""
+    raw = quote(path, safe="/%", errors="surrogatepass").encode("ascii")
+    return unquote(raw.decode("ascii")), raw
 
 
 class Lifespan:
@@ -97,14 +100,15 @@ async def request(
     else:
         chunks = body
     extra.setdefault("content-type", "application/json")
+    scope_path, raw_path = _paths(path)
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
         "method": method,
         "scheme": "http",
-        "path": path,
-        "raw_path": _raw_path(path),
+        "path": scope_path,
+        "raw_path": raw_path,
         "query_string": query,
         "root_path": "",
         "headers": _headers(extra),
@@ -177,13 +181,14 @@ class Socket:
         return self
 
     async def _run(self) -> None:
+        path, raw_path = _paths(self.path)
         scope = {
             "type": "websocket",
             "asgi": {"version": "3.0"},
             "http_version": "1.1",
             "scheme": "ws",
-            "path": self.path,
-            "raw_path": _raw_path(self.path),
+            "path": path,
+            "raw_path": raw_path,
             "query_string": b"",
             "root_path": "",
             "headers": _headers({}),

@@ -532,20 +532,12 @@ class Targets:
             if kind == "junk":
                 frames.append(unknown_message(rng, table))
             elif kind == "act":
-                frames.append(
-                    json.dumps(
-                        {"type": "act", "seat": _seat(rng, table), "action": _act_text(rng, table)},
-                        default=str,
-                    )
-                )
+                act = {"type": "act", "seat": _seat(rng, table), "action": _act_text(rng, table)}
+                frames.append(gen.write(act))
             else:
                 frames.append(_frame(rng, MESSAGES[kind](rng, table)))
-        frames = [
-            f
-            for f in frames
-            if not isinstance(parsed(f), protocol.Hello | protocol.Act | protocol.Undo)
-            or isinstance(parsed(f), protocol.Act)
-        ]
+        # The page watches, so every act is refused; a hello would give it seats to act for.
+        frames = [f for f in frames if not isinstance(parsed(f), protocol.Hello)]
         await self.world.exchange(table, "spectator", frames, probe, may_change=False)
 
     async def legal_play(self, rng: random.Random, probe: Probe) -> None:
@@ -589,10 +581,10 @@ class Targets:
             role = rng.choice(("none", "spectator", "seat0"))
             if role == "seat0" and message["seat"] == 0:
                 role = "spectator"
-            await world.exchange(table, role, [json.dumps(message)], probe, may_change=False)
+            await world.exchange(table, role, [gen.write(message)], probe, may_change=False)
         elif roll < 0.75:  # the legal play in another seat's name, from the page of every seat
             others = [s for s in range(len(table.tokens)) if s != message["seat"]]
-            frame = json.dumps({**message, "seat": rng.choice(others)})
+            frame = gen.write({**message, "seat": rng.choice(others)})
             await world.exchange(table, "all", [frame], probe, may_change=False)
         else:  # an undo for a seat that is not the one to move
             others = [s for s in range(len(table.tokens)) if s != message["seat"]]
