@@ -88,6 +88,7 @@ async def request(
     query: bytes = b"",
     headers: dict[str, str] | None = None,
     length: bool = True,
+    client: str = "127.0.0.1",
 ) -> Response:
     """One HTTP request. ``body`` as bytes (sent with its Content-Length unless ``length``
     is false) or as chunks (sent as they come, without a length)."""
@@ -112,7 +113,7 @@ async def request(
         "query_string": query,
         "root_path": "",
         "headers": _headers(extra),
-        "client": ("127.0.0.1", 50000),
+        "client": (client, 50000),
         "server": (HOST, 80),
         "state": {},
     }
@@ -159,9 +160,10 @@ class ClosedError(Exception):
 class Socket:
     """One WebSocket to the app: frames in through a queue, frames out into another."""
 
-    def __init__(self, app: ASGIApp, path: str) -> None:
+    def __init__(self, app: ASGIApp, path: str, client: str = "127.0.0.1") -> None:
         self.app = app
         self.path = path
+        self.client = client
         self.close_code: int | None = None
         self.escaped: BaseException | None = None
         self.unsendable: list[str] = []  # server messages that are not UTF-8 text
@@ -192,7 +194,7 @@ class Socket:
             "query_string": b"",
             "root_path": "",
             "headers": _headers({}),
-            "client": ("127.0.0.1", 50001),
+            "client": (self.client, 50001),
             "server": (HOST, 80),
             "subprotocols": [],
             "state": {},
