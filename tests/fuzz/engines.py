@@ -77,24 +77,36 @@ class Corpus:
     colorcity_records: tuple[dict[str, Any], ...]
 
 
-@cache
-def corpus() -> Corpus:
-    rng = random.Random(20261201)
-    c_states, c_positions, c_plays, c_records = [], [], [], []
+def _centrix_games(
+    rng: random.Random,
+) -> tuple[list[CentrixState], list[str], list[str], list[dict[str, Any]]]:
+    """States, positions, plays and records of random Centrix games of 2 to 6 seats."""
+    states: list[CentrixState] = []
+    positions: list[str] = []
+    plays: list[str] = []
+    records: list[dict[str, Any]] = []
     for players, seed in ((2, 1), (3, 2), (4, 3), (6, 4)):
         state = CentrixState.new(players, seed=seed, first=seed % players)
         for _ in range(60 if players < 6 else 30):
             if state.is_over:
                 break
-            plays = state.legal_plays()
-            c_plays.extend(str(p) for p in rng.sample(plays, min(3, len(plays))))
-            state.push(rng.choice(plays))
-            c_positions.append(state.position())
+            legal = state.legal_plays()
+            plays.extend(str(p) for p in rng.sample(legal, min(3, len(legal))))
+            state.push(rng.choice(legal))
+            positions.append(state.position())
             if rng.random() < 0.2:
-                c_states.append(state.copy())
-        c_states.append(state.copy())
-        c_records.append(state.record(["A"] * players).to_dict())
-    k_states, k_positions, k_actions, k_records = [], [], [], []
+                states.append(state.copy())
+        states.append(state.copy())
+        records.append(state.record(["A"] * players).to_dict())
+    return states, positions, plays, records
+
+
+def _colorcity_games() -> tuple[list[ColorCityState], list[str], list[str], list[dict[str, Any]]]:
+    """States, positions, actions and records of two short Color City games between bots."""
+    states: list[ColorCityState] = []
+    positions: list[str] = []
+    actions: list[str] = [d.value for d in Decision]
+    records: list[dict[str, Any]] = []
     for seed in (5, 6):
         table = DEFAULT_TABLE.with_(max_turns=6)
         state = ColorCityState.new(
@@ -102,14 +114,20 @@ def corpus() -> Corpus:
         )
         bot = SimpleBot(seed)
         while not state.is_over:
-            k_states.append(state.copy())
+            states.append(state.copy())
             action = bot.choose(state.view(state.pitcher))
-            k_actions.append(str(action))
+            actions.append(str(action))
             state.push(action)
-            k_positions.append(state.position())
-        k_states.append(state.copy())
-        k_records.append(to_record(state, ["A", "B"]).to_dict())
-    k_actions.extend(d.value for d in Decision)
+            positions.append(state.position())
+        states.append(state.copy())
+        records.append(to_record(state, ["A", "B"]).to_dict())
+    return states, positions, actions, records
+
+
+@cache
+def corpus() -> Corpus:
+    c_states, c_positions, c_plays, c_records = _centrix_games(random.Random(20261201))
+    k_states, k_positions, k_actions, k_records = _colorcity_games()
     return Corpus(
         tuple(c_states),
         tuple(c_positions),

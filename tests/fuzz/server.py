@@ -217,8 +217,9 @@ class World:
             if message.get("type") == "welcome" and role == "all":
                 for seat, token in message.get("tokens", {}).items():
                     s = int(seat)
-                    if table.invites[s] is not None:
-                        table.retired.append(table.invites[s])
+                    invite = table.invites[s]
+                    if invite is not None:
+                        table.retired.append(invite)
                         table.invites[s] = None
                     table.tokens[s] = token
             if message.get("type") == "state" and role == "all":
