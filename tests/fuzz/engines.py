@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -197,35 +197,57 @@ def expect(
     return True
 
 
+def check_position(
+    probe: Probe,
+    text: Any,
+    parse: Callable[[Any], object],
+    load: Callable[[Any], object],
+    error: type[Exception],
+) -> None:
+    """A position string read alone (``Position.parse``) and into a state
+    (``from_position``): both raise only the game's PositionError."""
+    expect(probe, lambda: parse(text), (error,), "Position.parse")
+    expect(probe, lambda: load(text), (error,), "from_position")
+
+
+def _history(state: CentrixState | ColorCityState) -> tuple[str, list[str], list[int]]:
+    moves = state.plays if isinstance(state, CentrixState) else state.actions
+    return state.position(), [str(m) for m in moves], list(state.movers)
+
+
+def check_push(
+    rng: random.Random,
+    probe: Probe,
+    states: Sequence[CentrixState | ColorCityState],
+    text: Any,
+    documented: tuple[type[Exception], ...],
+) -> None:
+    """``push(text)`` on a copy of one of ``states``: refused only with a documented error,
+    and then with the state (position and history) exactly as it was."""
+    if not isinstance(text, str):
+        return  # push is typed for text and actions, and says nothing of other values
+    state = rng.choice(states).copy()
+    before = _history(state)
+    if not expect(probe, lambda: state.push(text), documented, "push") and (
+        _history(state) != before
+    ):
+        probe.state_changed(f"push({text!r:.80}) was refused but changed the state")
+
+
 # ---------------------------------------------------------------- Centrix
 
 
 def centrix_position(rng: random.Random, probe: Probe) -> None:
     text = _text_input(rng, corpus().centrix_positions, CENTRIX_POSITION_ALPHABET)
-    expect(probe, lambda: CentrixPosition.parse(text), (CentrixPositionError,), "Position.parse")
-    expect(
-        probe,
-        lambda: CentrixState.from_position(text),
-        (CentrixPositionError,),
-        "CentrixState.from_position",
+    check_position(
+        probe, text, CentrixPosition.parse, CentrixState.from_position, CentrixPositionError
     )
-
-
-def _centrix_snapshot(state: CentrixState) -> tuple[str, list[str], list[int]]:
-    return state.position(), [str(p) for p in state.plays], list(state.movers)
 
 
 def centrix_play(rng: random.Random, probe: Probe) -> None:
     text = _text_input(rng, corpus().centrix_plays, CENTRIX_PLAY_ALPHABET)
     expect(probe, lambda: parse_play(text), (NotationError,), "parse_play")
-    if not isinstance(text, str):
-        return  # push is typed for text and plays, and says nothing of other values
-    state = rng.choice(corpus().centrix_states).copy()
-    before = _centrix_snapshot(state)
-    if not expect(probe, lambda: state.push(text), (NotationError, IllegalPlayError), "push"):
-        after = _centrix_snapshot(state)
-        if after != before:
-            probe.state_changed(f"CentrixState.push({text!r:.80}) refused but changed the state")
+    check_push(rng, probe, corpus().centrix_states, text, (NotationError, IllegalPlayError))
 
 
 def centrix_notation(rng: random.Random, probe: Probe) -> None:
@@ -259,33 +281,16 @@ def centrix_record(rng: random.Random, probe: Probe) -> None:
 
 def colorcity_position(rng: random.Random, probe: Probe) -> None:
     text = _text_input(rng, corpus().colorcity_positions, COLORCITY_POSITION_ALPHABET)
-    expect(
-        probe, lambda: ColorCityPosition.parse(text), (ColorCityPositionError,), "Position.parse"
+    check_position(
+        probe, text, ColorCityPosition.parse, ColorCityState.from_position, ColorCityPositionError
     )
-    expect(
-        probe,
-        lambda: ColorCityState.from_position(text),
-        (ColorCityPositionError,),
-        "ColorCityState.from_position",
-    )
-
-
-def _colorcity_snapshot(state: ColorCityState) -> tuple[str, list[str], list[int]]:
-    return state.position(), [str(a) for a in state.actions], list(state.movers)
 
 
 def colorcity_action(rng: random.Random, probe: Probe) -> None:
     text = _text_input(rng, corpus().colorcity_actions, COLORCITY_SHOT_ALPHABET)
     expect(probe, lambda: parse_action(text), (NotationError,), "parse_action")
     expect(probe, lambda: Shot.parse(text), (NotationError,), "Shot.parse")
-    if not isinstance(text, str):
-        return  # push is typed for text and actions, and says nothing of other values
-    state = rng.choice(corpus().colorcity_states).copy()
-    before = _colorcity_snapshot(state)
-    if not expect(probe, lambda: state.push(text), (NotationError, IllegalActionError), "push"):
-        after = _colorcity_snapshot(state)
-        if after != before:
-            probe.state_changed(f"ColorCityState.push({text!r:.80}) refused but changed the state")
+    check_push(rng, probe, corpus().colorcity_states, text, (NotationError, IllegalActionError))
 
 
 def colorcity_notation(rng: random.Random, probe: Probe) -> None:

@@ -34,7 +34,7 @@ from .harness import Probe
 
 AsyncTarget = Callable[[random.Random, Probe], Coroutine[Any, Any, None]]
 
-# The tables under fuzz: (game set-up, how many seats). Seeded where the server allows it;
+# The tables under fuzz, by name. Seeded where the server allows it;
 # a table with an invited seat is shuffled by the server (so its deal is not reproducible).
 SETUPS: dict[str, dict[str, Any]] = {
     "centrix-2": {
