@@ -175,10 +175,11 @@ class World:
                 "status": live.status(),
             }
             live_seats = live.stored.seats
-        return tuple(  # type: ignore[return-value]
+        rest, seats, live_text, live_seat_text = (
             json.dumps(part, sort_keys=True, default=str)
             for part in (stored_rest, stored_seats, live_rest, live_seats)
         )
+        return rest, seats, live_text, live_seat_text
 
     async def close(self) -> None:
         for table in self.tables.values():

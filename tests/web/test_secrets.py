@@ -288,45 +288,40 @@ def check_centrix(table: Table, record: GameRecord) -> int:
     checked = 0
     for received in table.received.values():
         for text, data in received.texts:
-            views = []
-            if not isinstance(data, dict):
-                continue  # the list of tables: checked for tokens and keys only
-            if data.get("type") == "state":
-                views.append((data["view"], received.seat))
-            elif isinstance(data, dict) and isinstance(data.get("view"), dict):
-                views.append((data["view"], None))  # a replay step: the spectator's view
-            for view, seat in views:
-                full = centrix_state_at(memo, view["log"])
-                checked += 1
-                if seat is None:
-                    assert view["hand"] is None, f"{received.name} was sent a hand"
-                else:
-                    assert sorted(view["hand"]) == sorted(str(c) for c in full.hands[seat])
-                for s, player in enumerate(view["players"]):
-                    assert player["hand_size"] == len(full.hands[s])
-                own = full.hands[seat] if seat is not None else None
-                for s, hand in enumerate(full.hands):
-                    if s == seat or len(hand) < 3 or hand == own:
-                        continue
-                    cards = [str(c) for c in sorted(hand)]
-                    assert_absent(
-                        json.dumps(cards, separators=(",", ":")),
-                        text,
-                        data,
-                        f"seat {s}'s hand",
-                        received.name,
-                    )
-                    assert_absent("".join(cards), text, data, f"seat {s}'s hand", received.name)
-                draw = [str(c) for c in full.draw]
-                for i in range(len(draw) - DRAW_STRETCH + 1):
-                    stretch = draw[i : i + DRAW_STRETCH]
-                    needle = json.dumps(stretch, separators=(",", ":"))[1:-1]
-                    assert_absent(needle, text, data, "the draw order", received.name)
-                    assert_absent("".join(stretch), text, data, "the draw order", received.name)
-                for secret in (*seed_texts(record.seed), f"{full.key:016x}", str(full.key)):
-                    assert_absent(
-                        secret, text, data, "the seed or the generator key", received.name
-                    )
+            if not isinstance(data, dict) or not isinstance(data.get("view"), dict):
+                continue  # no view (the list of tables, a welcome): tokens and keys only
+            # A state is the page's seat's view; a replay step is the spectator's.
+            seat = received.seat if data.get("type") == "state" else None
+            view = data["view"]
+            full = centrix_state_at(memo, view["log"])
+            checked += 1
+            if seat is None:
+                assert view["hand"] is None, f"{received.name} was sent a hand"
+            else:
+                assert sorted(view["hand"]) == sorted(str(c) for c in full.hands[seat])
+            for s, player in enumerate(view["players"]):
+                assert player["hand_size"] == len(full.hands[s])
+            own = full.hands[seat] if seat is not None else None
+            for s, hand in enumerate(full.hands):
+                if s == seat or len(hand) < 3 or hand == own:
+                    continue
+                cards = [str(c) for c in sorted(hand)]
+                assert_absent(
+                    json.dumps(cards, separators=(",", ":")),
+                    text,
+                    data,
+                    f"seat {s}'s hand",
+                    received.name,
+                )
+                assert_absent("".join(cards), text, data, f"seat {s}'s hand", received.name)
+            draw = [str(c) for c in full.draw]
+            for i in range(len(draw) - DRAW_STRETCH + 1):
+                stretch = draw[i : i + DRAW_STRETCH]
+                needle = json.dumps(stretch, separators=(",", ":"))[1:-1]
+                assert_absent(needle, text, data, "the draw order", received.name)
+                assert_absent("".join(stretch), text, data, "the draw order", received.name)
+            for secret in (*seed_texts(record.seed), f"{full.key:016x}", str(full.key)):
+                assert_absent(secret, text, data, "the seed or the generator key", received.name)
     return checked
 
 
