@@ -66,7 +66,9 @@ def _centrix() -> GameBots:
     from gamenight.centrix import CentrixState, Rules
 
     def new_state(players: int, seed: int, first: int, rules: dict[str, Any] | None) -> Any:
-        return CentrixState.new(players, seed=seed, first=first, rules=Rules.from_dict(rules or {}))
+        # A tournament is set up from rules a user gave: they are held to the bounds.
+        rules_value = Rules.from_dict(rules or {}).check_bounds()
+        return CentrixState.new(players, seed=seed, first=first, rules=rules_value)
 
     return GameBots(
         game="centrix",
@@ -107,7 +109,7 @@ def _colorcity() -> GameBots:
             seed=seed,
             first=Gang(first),
             seats=[(Gang.GREEN, skills[0]), (Gang.PURPLE, skills[1])],
-            table=Table.from_dict(table_fields),
+            table=Table.from_dict(table_fields).check_bounds(),
         )
 
     return GameBots(
