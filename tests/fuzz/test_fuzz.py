@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.storage import Store
-from gamenight.web.tables import LiveTable, TableManager
+from gamenight.web.tables import TableManager
 
 from .fuzz import run
 from .harness import report
@@ -37,13 +38,11 @@ def test_a_short_fuzz_run_finds_no_failure() -> None:
 def test_the_harness_sees_a_refused_act_that_changed_the_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    async def careless_act(
-        self: TableManager, table: LiveTable, seat: int, text: str, page: object = None
-    ) -> None:
-        table.actions.append("a play that was refused")
+    async def careless_act(self: Referee, seat: int, text: str, **_: object) -> Accepted:
+        self.actions.append("a play that was refused")
         raise RefusedError("the game is over", Code.GAME_OVER)
 
-    monkeypatch.setattr(TableManager, "act", careless_act)
+    monkeypatch.setattr(Referee, "act", careless_act)
     figures = run(60, only="ws act")
     assert figures["ws act"].state_changes > 0
 
@@ -64,9 +63,9 @@ def test_the_harness_sees_an_error_logged_while_handling_a_message(
 ) -> None:
     original = TableManager.undo
 
-    async def noisy_undo(self: TableManager, *args: Any, **kwargs: Any) -> None:
+    async def noisy_undo(self: TableManager, *args: Any, **kwargs: Any) -> Accepted:
         logging.getLogger("gamenight.web").error("undo went wrong")
-        await original(self, *args, **kwargs)
+        return await original(self, *args, **kwargs)
 
     monkeypatch.setattr(TableManager, "undo", noisy_undo)
     figures = run(60, only="ws undo")
