@@ -145,9 +145,7 @@ async def request(
     escaped: BaseException | None = None
     try:
         await asyncio.wait_for(app(scope, receive, send), TIMEOUT)
-    except TimeoutError as exc:
-        escaped = exc
-    except Exception as exc:
+    except Exception as exc:  # what the app raised, or TimeoutError: it never answered
         escaped = exc
     done.set()
     return Response(status, b"".join(out), read, escaped)
