@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test lint typecheck unit bench clean
+.PHONY: play test lint typecheck unit bench fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ unit: $(DEV_STAMP)
 bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
 	$(BIN)/gamenight colorcity bench
+
+# Hostile input for every engine parser, WebSocket message and REST endpoint; prints the
+# figures and fails unless every failure count is 0 (a short run is part of `make unit`).
+FUZZ_INPUTS ?= 100000
+fuzz: $(DEV_STAMP)
+	$(BIN)/python -m tests.fuzz --inputs $(FUZZ_INPUTS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,405 @@
+"""Nothing a client receives, over whole games, gives away what its seats may not know.
+
+Every WebSocket frame and HTTP response each seat's page, a spectator and an anonymous
+client (the REST API only) receive is kept, from the table's set-up to the end of its game
+(scripted humans and bots playing it out). Then every one of them is checked:
+
+- structurally: a Centrix view holds a ``hand`` only for the page's own seat (the same cards
+  the full state gives that seat at that moment), other seats' hands as counts only, and no
+  key anywhere in a message names a hand, the draw pile, a seed, a generator key or a token;
+- by search of the text: no other seat's token (tokens handed out at set-up, the tokens
+  claimed invites gave, renew keys, or their hashes), no seed in decimal or hex, no
+  generator key, no other seat's hand and no stretch of the draw pile, in the order the
+  full state holds them at the moment of the message.
+
+The full state at each moment is rebuilt from the game's record (downloaded once the game is
+over: until then it is refused) and the plays the message itself shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from gamenight.centrix import CentrixState, Rules
+from gamenight.colorcity import replay as colorcity_replay
+from gamenight.core.record import GameRecord
+from gamenight.web.app import create_app
+from gamenight.web.settings import Settings
+
+# Words for what no message may carry, under any key.
+SECRET_KEYS = {
+    "hands",
+    "draw",
+    "deck",
+    "draw_pile",
+    "seed",
+    "key",
+    "rng",
+    "token_hash",
+    "renew",
+    "renew_hash",
+    "invite_hash",
+    "retired",
+    "position",
+    "noise_key",
+    "generator",
+}
+DRAW_STRETCH = 5  # this many cards of the draw pile, in order, count as the draw order
+
+
+@dataclass
+class Received:
+    """What one client got: each frame or response body as text, with what it parsed to."""
+
+    name: str
+    seat: int | None  # the seat its page holds (None: spectator or anonymous)
+    texts: list[tuple[str, Any]] = field(default_factory=list)
+
+    def keep(self, text: str) -> Any:
+        data = json.loads(text)
+        self.texts.append((text, data))
+        return data
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with (
+        ThreadPoolExecutor(2) as bots,
+        TestClient(
+            create_app(Settings(f"sqlite:///{tmp_path / 'secrets.sqlite3'}"), bot_executor=bots)
+        ) as client,
+    ):
+        yield client
+
+
+class Table:
+    """A table played to its end by scripted humans (one page per human seat), watched by a
+    spectator and polled by an anonymous client."""
+
+    def __init__(self, client: TestClient, body: dict[str, Any], rng: random.Random) -> None:
+        self.client = client
+        self.rng = rng
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 200, made.text
+        self.made = made.json()
+        self.id: str = self.made["id"]
+        self.game: str = body["game"]
+        seats = self.made["seats"]
+        # Every secret handed out, and the seat it belongs to (the creator's device holds the
+        # renew keys, but no page is ever sent one).
+        self.secrets: dict[str, int | None] = {}
+        for seat in seats:
+            if seat["token"]:
+                self.secrets[seat["token"]] = seat["seat"]
+            if seat["renew"]:
+                self.secrets[seat["renew"]] = None
+        self.humans = [s["seat"] for s in seats if s["kind"] == "human"]
+        self.received = {
+            **{f"seat {s}": Received(f"seat {s}", s) for s in self.humans},
+            "spectator": Received("spectator", None),
+            "anonymous": Received("anonymous", None),
+        }
+        self.sockets: dict[str, WebSocketTestSession] = {}
+        self.latest: dict[str, dict[str, Any]] = {}
+        self.over = False
+        self.message_ids = 0
+
+    def open(self, stack: ExitStack) -> None:
+        for seat in self.humans:
+            self._open(stack, f"seat {seat}", [self.made["seats"][seat]["token"]])
+        self._open(stack, "spectator", [])
+
+    def _open(self, stack: ExitStack, name: str, tokens: list[str]) -> None:
+        ws = stack.enter_context(self.client.websocket_connect(f"/ws/tables/{self.id}"))
+        self.sockets[name] = ws
+        ws.send_json({"type": "hello", "tokens": tokens})
+        self.pump(name)
+
+    def pump(self, name: str) -> None:
+        """Read everything the page has been sent, up to the answer to a ping."""
+        ws = self.sockets[name]
+        ws.send_json({"type": "ping"})
+        while True:
+            message = self.received[name].keep(ws.receive_text())
+            if message["type"] == "welcome":
+                for seat, token in message["tokens"].items():
+                    self.secrets.setdefault(token, int(seat))  # a claimed invite's own token
+            elif message["type"] == "state":
+                self.latest[name] = message
+                self.over = self.over or message["view"]["outcome"] is not None
+            elif message["type"] == "error":
+                raise AssertionError(f"{name} was refused: {message}")
+            elif message["type"] == "pong":
+                return
+
+    def poll(self) -> None:
+        """The anonymous client: the list, the table, its replay so far, and its record,
+        which must be refused while the game is on."""
+        anonymous = self.received["anonymous"]
+        listed = self.client.get("/api/tables")
+        anonymous.keep(listed.text)
+        info = self.client.get(f"/api/tables/{self.id}")
+        version = anonymous.keep(info.text)["version"]
+        step = self.rng.randint(0, version)
+        anonymous.keep(self.client.get(f"/api/tables/{self.id}/replay/{step}").text)
+        record = self.client.get(f"/api/tables/{self.id}/record")
+        if record.status_code == 200:
+            # The game may have ended since the table was read (the bots play on): it must
+            # be over by now.
+            after = self.client.get(f"/api/tables/{self.id}").json()
+            assert after["status"] != "playing", "the record was handed out during the game"
+        else:
+            assert record.status_code == 409
+            assert record.json()["code"] == "record_after_game"
+            anonymous.keep(record.text)
+
+    def move(self, name: str, seat: int) -> bool:
+        """Seat ``seat``'s page makes a move if it is its turn (now and then, in Centrix,
+        taking its play back and making another); True if it did."""
+        state = self.latest.get(name)
+        if state is None or state["actor"] != seat or state["active"] != seat:
+            return False
+        view = state["view"]
+        if self.game == "centrix":
+            if state["can_undo"] and self.rng.random() < 0.15:
+                self.send(name, {"type": "undo", "seat": seat}, state)
+                return True
+            action = self.rng.choice(view["legal"])["notation"]
+        elif view["expects"] == "decision":
+            action = self.rng.choice(view["decisions"])
+        else:
+            speed = self.rng.uniform(0.9, 1.6)
+            action = (
+                f"{self.rng.uniform(-20, 20):.1f} {self.rng.uniform(-10, 10):.1f} {speed:.2f} 0"
+            )
+        self.send(name, {"type": "act", "seat": seat, "action": action}, state)
+        return True
+
+    def send(self, name: str, message: dict[str, Any], state: dict[str, Any]) -> None:
+        if "revision" in state:  # the protocol of issue 14: the revision seen, a message id
+            self.message_ids += 1
+            message = {**message, "revision": state["revision"], "id": f"s-{self.message_ids}"}
+        self.sockets[name].send_json(message)
+        self.pump(name)
+
+    def play_out(self, rounds: int = 20_000) -> None:
+        for _ in range(rounds):
+            if self.over:
+                break
+            moved = False
+            for seat in self.humans:
+                name = f"seat {seat}"
+                self.pump(name)
+                moved = self.move(name, seat) or moved
+            self.pump("spectator")
+            self.poll()
+            if not moved:
+                time.sleep(0.01)  # a bot is thinking
+        assert self.over, "the game did not end"
+        for name in self.sockets:
+            self.pump(name)
+        self.poll()
+
+    def record(self) -> tuple[str, GameRecord]:
+        response = self.client.get(f"/api/tables/{self.id}/record")
+        assert response.status_code == 200
+        return response.text, GameRecord.from_json(response.text)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def walk_keys(data: Any) -> Iterator[str]:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield str(key)
+            yield from walk_keys(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from walk_keys(value)
+
+
+def texts_of(text: str, data: Any) -> tuple[str, str]:
+    """The text as sent and re-written compactly (so that a search does not miss a list
+    for its spacing)."""
+    return text, json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def assert_absent(needle: str, text: str, data: Any, what: str, where: str) -> None:
+    for haystack in texts_of(text, data):
+        assert needle not in haystack, f"{where} received {what} ({needle!r})"
+
+
+def check_tokens(table: Table, received: Received) -> None:
+    for text, data in received.texts:
+        for secret, owner in table.secrets.items():
+            digest = hashlib.sha256(secret.encode()).hexdigest()
+            assert_absent(digest, text, data, "a token's hash", received.name)
+            if owner is None or owner != received.seat:
+                assert_absent(secret, text, data, "a token not its own", received.name)
+
+
+def check_keys(received: Received) -> None:
+    for _, data in received.texts:
+        named = set(walk_keys(data)) & SECRET_KEYS
+        assert not named, f"{received.name} received fields {named}: {data!r:.300}"
+
+
+def seed_texts(seed: int) -> list[str]:
+    return [str(seed), f"{seed:x}", f"{seed:016x}"]
+
+
+def centrix_states(record: GameRecord) -> dict[tuple[str, ...], CentrixState]:
+    """A memo of the full state after each line of plays, from the record's set-up."""
+    colours = [seat["colour"] for seat in record.seats]
+    first = record.setup.get("first", 0)
+    start = CentrixState.new(
+        colours, seed=record.seed, first=first, rules=Rules.from_dict(record.rules)
+    )
+    return {(): start}
+
+
+def centrix_state_at(memo: dict[tuple[str, ...], CentrixState], log: list[str]) -> CentrixState:
+    line = tuple(log)
+    known = max(i for i in range(len(line) + 1) if line[:i] in memo)
+    state = memo[line[:known]].copy()
+    for i in range(known, len(line)):
+        state.push(line[i])
+        memo[line[: i + 1]] = state.copy()
+    return state
+
+
+def check_centrix(table: Table, record: GameRecord) -> int:
+    """The structural and text checks for Centrix; the number of views checked."""
+    memo = centrix_states(record)
+    checked = 0
+    for received in table.received.values():
+        for text, data in received.texts:
+            if not isinstance(data, dict) or not isinstance(data.get("view"), dict):
+                continue  # no view (the list of tables, a welcome): tokens and keys only
+            # A state is the page's seat's view; a replay step is the spectator's.
+            seat = received.seat if data.get("type") == "state" else None
+            view = data["view"]
+            full = centrix_state_at(memo, view["log"])
+            checked += 1
+            if seat is None:
+                assert view["hand"] is None, f"{received.name} was sent a hand"
+            else:
+                assert sorted(view["hand"]) == sorted(str(c) for c in full.hands[seat])
+            for s, player in enumerate(view["players"]):
+                assert player["hand_size"] == len(full.hands[s])
+            own = full.hands[seat] if seat is not None else None
+            for s, hand in enumerate(full.hands):
+                if s == seat or len(hand) < 3 or hand == own:
+                    continue
+                cards = [str(c) for c in sorted(hand)]
+                assert_absent(
+                    json.dumps(cards, separators=(",", ":")),
+                    text,
+                    data,
+                    f"seat {s}'s hand",
+                    received.name,
+                )
+                assert_absent("".join(cards), text, data, f"seat {s}'s hand", received.name)
+            draw = [str(c) for c in full.draw]
+            for i in range(len(draw) - DRAW_STRETCH + 1):
+                stretch = draw[i : i + DRAW_STRETCH]
+                needle = json.dumps(stretch, separators=(",", ":"))[1:-1]
+                assert_absent(needle, text, data, "the draw order", received.name)
+                assert_absent("".join(stretch), text, data, "the draw order", received.name)
+            for secret in (*seed_texts(record.seed), f"{full.key:016x}", str(full.key)):
+                assert_absent(secret, text, data, "the seed or the generator key", received.name)
+    return checked
+
+
+def check_colorcity(table: Table, record: GameRecord) -> int:
+    keys = set()
+    for number in range(len(record.actions) + 1):
+        partial = GameRecord(
+            game=record.game,
+            rules=record.rules,
+            seed=record.seed,
+            seats=record.seats,
+            actions=record.actions[:number],
+            setup=record.setup,
+        )
+        keys.add(colorcity_replay(partial).key)
+    checked = 0
+    for received in table.received.values():
+        for text, data in received.texts:
+            checked += 1
+            for key in keys:
+                for secret in (f"{key:016x}", str(key)):
+                    assert_absent(secret, text, data, "a generator key", received.name)
+            for secret in seed_texts(record.seed):
+                assert_absent(secret, text, data, "the seed", received.name)
+    return checked
+
+
+def check_table(table: Table) -> None:
+    text, record = table.record()
+    # The needles are what a leak would hold: the record itself (which is for the game's
+    # end) holds the seed, as the search would find it.
+    assert str(record.seed) in text
+    for received in table.received.values():
+        assert received.texts, f"{received.name} received nothing"
+        check_keys(received)
+        check_tokens(table, received)
+    checked = (
+        check_centrix(table, record) if table.game == "centrix" else check_colorcity(table, record)
+    )
+    assert checked > 0
+
+
+# ---------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_client_learns_a_secret_over_a_whole_centrix_game(
+    client: TestClient, players: int
+) -> None:
+    seats: list[dict[str, Any]] = [{"kind": "device", "name": "Ann"}]
+    if players >= 3:
+        seats.append({"kind": "invite", "name": "Bo"})
+    seats += [{"kind": "bot", "level": 1}] * (players - len(seats))
+    body = {"game": "centrix", "seats": seats, "first": 0, "rules": {"max_turns": 60}}
+    if players == 2:
+        # No invite: a seed may be given, and is then as secret as the server's own.
+        body["seed"] = 2**61 + 12_345
+    table = Table(client, body, random.Random(players))
+    with ExitStack() as stack:
+        table.open(stack)
+        table.play_out()
+    check_table(table)
+
+
+def test_no_client_learns_a_secret_over_a_whole_colorcity_game(client: TestClient) -> None:
+    body = {
+        "game": "colorcity",
+        "seats": [
+            {"kind": "device", "role": "green", "skill": "normal"},
+            {"kind": "invite", "role": "purple", "skill": "shaky"},
+            {"kind": "bot", "level": 1, "role": "green"},
+            {"kind": "bot", "level": 1, "role": "purple"},
+        ],
+        "first": "green",
+        "rules": {"max_turns": 8},
+    }
+    table = Table(client, body, random.Random(7))
+    with ExitStack() as stack:
+        table.open(stack)
+        table.play_out()
+    check_table(table)
