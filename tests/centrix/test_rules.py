@@ -670,3 +670,12 @@ def test_any_value_gives_rules_or_a_rules_error(data: Any) -> None:
     layout = data.get("layout") if isinstance(data, dict) else data
     only_raises(RulesError, Layout.from_strings, layout)
     assert Rules.from_dict(Rules(bottom=Bottom.FLOOR).to_dict()) == Rules(bottom=Bottom.FLOOR)
+
+
+def test_a_deeply_nested_bottom_is_a_rules_error() -> None:
+    # The enum's own error message repr's the value, which a deep one cannot survive.
+    nested: list[Any] = []
+    for _ in range(10_000):
+        nested = [nested]
+    with pytest.raises(RulesError, match="bottom must be one of"):
+        Rules.from_dict({"bottom": nested})

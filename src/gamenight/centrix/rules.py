@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -91,8 +92,10 @@ BOUNDS: dict[str, Bound] = {
 
 
 def _bottom(value: Any) -> Bottom:
-    try:
-        return Bottom(value)
-    except ValueError:
-        choices = ", ".join(b.value for b in Bottom)
-        raise RulesError(f"bottom must be one of {choices}, not {shown(value)}") from None
+    choices = ", ".join(b.value for b in Bottom)
+    # Only text is looked up: the enum's own error repr's the value, which a deeply
+    # nested one cannot survive.
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return Bottom(value)
+    raise RulesError(f"bottom must be one of {choices}, not {shown(value)}")
