@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from statistics import NormalDist
@@ -33,8 +33,15 @@ from gamenight.colorcity.shots import (
     normals,
     predict,
 )
-from gamenight.colorcity.state import ColorCityView, Phase, winning_sets
+from gamenight.colorcity.state import (
+    ColorCityState,
+    ColorCityView,
+    Phase,
+    ShotSpace,
+    winning_sets,
+)
 from gamenight.colorcity.table import Gang, Table
+from gamenight.core.game import registry
 from gamenight.core.outcome import win_share
 
 Action = Shot | Decision
@@ -75,13 +82,7 @@ class RandomBot(SeededBot):
     def choose(self, view: ColorCityView) -> Action:
         if view.phase is Phase.POWER:
             return self.rng.choice(view.legal_decisions())
-        t, rng = view.table, self.rng
-        return Shot(
-            rng.uniform(-t.launch_half_width, t.launch_half_width),
-            rng.uniform(-t.max_direction_deg, t.max_direction_deg),
-            rng.uniform(t.min_speed, t.max_speed),
-            rng.uniform(-t.max_spin, t.max_spin),
-        )
+        return ShotSpace(view.table).sample(self.rng)
 
 
 # ---------------------------------------------------------------------- Simple
@@ -759,7 +760,8 @@ def aim_game(
     from gamenight.bots.registry import game_bots
 
     spec = game_bots("colorcity")
-    state = spec.new_state(2, seed, seed % 2, {"skills": [skill, skill]})
+    state = registry["colorcity"].new(2, {"skills": [skill, skill]}, seed, first=seed % 2)
+    assert isinstance(state, ColorCityState)
     me = Gang(planner_gang)
     bot = spec.bot(planner, seed)
     if not isinstance(bot, PlannerBot):
@@ -811,7 +813,23 @@ def aim_stats(
     return total
 
 
+# The registry's names (gamenight.bots.registry) and the five levels the interfaces offer.
+BOTS: dict[str, Callable[..., SeededBot]] = {
+    "random": RandomBot,
+    "simple": SimpleBot,
+    "planner": PlannerBot,
+}
+LEVELS = {
+    1: "random",
+    2: "simple:aim=shaky",
+    3: "simple",
+    4: "planner:160it:aim=normal",
+    5: "planner:160it",
+}
+
 __all__ = [
+    "BOTS",
+    "LEVELS",
     "AimStats",
     "Evaluator",
     "PlannerBot",

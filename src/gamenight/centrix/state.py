@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import NamedTuple, Self
 
 from gamenight.centrix.board import (
     NUM_RINGS,
@@ -28,15 +28,15 @@ from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and v
 from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
 from gamenight.core.errors import IllegalActionError, NotationError, RulesError
+from gamenight.core.game import FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
 EMPTY = -1
-SNAPSHOT_SEAT = 8  # where _snapshot keeps the seat to move
 HAND_SIZE = 3
 PLAYS_PER_TURN = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-_TOP_GROUP = 6  # moves onto the top are grouped apart from the six colours
+TOP_GROUP = 6  # in moves_by_colour, moves onto the top are grouped apart from the six colours
 
 PLAYING = "playing"
 FINISHED = "finished"  # at most one player left unfinished (D15)
@@ -58,6 +58,24 @@ _tuple_new = tuple.__new__
 
 class IllegalPlayError(IllegalActionError):
     """A play the rules do not allow here. The message says why; the state is untouched."""
+
+
+class Snapshot(NamedTuple):
+    """Everything a play can change, as it was before the play (what ``pop`` restores)."""
+
+    cells: list[int]
+    offsets: list[int]
+    rows: list[tuple[int, ...]]
+    top: list[int]
+    hands: list[list[Card]]
+    draw: list[Card]
+    discard: list[Card]
+    key: int
+    seat: int
+    plays_done: int
+    turn: int
+    places: list[int]
+    status: str
 
 
 def shuffled(cards: Iterable[Card], key: int) -> tuple[list[Card], int]:
@@ -176,7 +194,7 @@ class CentrixState:
         self.seed = seed
         self.first = first
         self._start = None if seed is not None else position
-        self._stack: list[tuple[Play, tuple[Any, ...]]] = []
+        self._stack: list[tuple[Play, Snapshot]] = []
 
     # ---------------------------------------------------------------- set-up
 
@@ -217,9 +235,24 @@ class CentrixState:
             places=(0,) * len(colours),
             status=PLAYING,
         )
-        state = cls(rules, colours, position, seed=seed, first=first)
-        if not state._has_legal_play(first):  # cannot happen with 42 cards, but be exact
-            state._next_turn(first)
+        return cls.starting(rules, position, seed=seed, first=first)
+
+    @classmethod
+    def starting(
+        cls,
+        rules: Rules,
+        position: Position,
+        *,
+        seed: int | None = None,
+        first: int | None = None,
+    ) -> Self:
+        """A game starting from a fresh deal at ``position``: if the seat to move cannot
+        play, the turn passes on as in play (D8). (``new`` deals by seed; adapters that deal
+        from outside, such as gamenight.envs.centrix_chance, start here.)"""
+        state = cls(rules, position.players, position, seed=seed, first=first)
+        seat = position.to_move
+        if not state._has_legal_play(seat):  # cannot happen with 42 cards, but be exact
+            state._next_turn(seat)
         return state
 
     @classmethod
@@ -279,9 +312,11 @@ class CentrixState:
         """The one-line position string; ``from_position`` reads it back exactly."""
         return self.to_position().format()
 
-    def copy(self) -> CentrixState:
-        """An independent copy, plays so far included (it can ``pop`` them too)."""
-        clone = CentrixState.__new__(CentrixState)
+    def copy(self, *, history: bool = True) -> Self:
+        """An independent copy, of this state's own class, plays so far included (it can
+        ``pop`` them too); with ``history=False`` without them (cheaper: it cannot pop). The
+        copy shares the cached legal plays, which depend only on the position."""
+        clone = type(self).__new__(type(self))
         clone.rules, clone.players, clone._table = self.rules, self.players, self._table
         clone._bottom, clone.seed, clone.first, clone._start = (
             self._bottom,
@@ -290,8 +325,12 @@ class CentrixState:
             self._start,
         )
         clone._load(self.to_position())
-        clone._stack = list(self._stack)
-        self._shared = clone._shared = len(self._stack)
+        clone._legal = self._legal
+        if history:
+            clone._stack = list(self._stack)
+            self._shared = clone._shared = len(self._stack)
+        else:
+            clone._stack = []
         return clone
 
     def __eq__(self, other: object) -> bool:
@@ -322,8 +361,14 @@ class CentrixState:
         return len(self.players)
 
     @property
+    def actor(self) -> int | None:
+        """The seat to act, or None once the game is over (the protocol's name for
+        ``to_move``)."""
+        return self._seat if self.status == PLAYING else None
+
+    @property
     def to_move(self) -> int | None:
-        """The seat whose turn it is, or None once the game is over."""
+        """The seat whose turn it is, or None once the game is over (alias of ``actor``)."""
         return self._seat if self.status == PLAYING else None
 
     @property
@@ -362,14 +407,24 @@ class CentrixState:
         return replay(record)
 
     @property
+    def actions(self) -> list[Play]:
+        """The plays pushed so far, oldest first (the protocol's name for ``plays``)."""
+        return [play for play, _ in self._stack]
+
+    @property
     def plays(self) -> list[Play]:
-        """The plays pushed so far, oldest first."""
+        """The plays pushed so far, oldest first (alias of ``actions``)."""
         return [play for play, _ in self._stack]
 
     @property
     def movers(self) -> list[int]:
         """The seat that made each play pushed so far: ``plays[i]`` was ``movers[i]``'s."""
-        return [snapshot[SNAPSHOT_SEAT] for _, snapshot in self._stack]
+        return [snapshot.seat for _, snapshot in self._stack]
+
+    def standing(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's (pawns on the top, sum of pawn levels) now: the climb by which the
+        game ranks the unfinished seats when it ends early (D16); higher is better."""
+        return tuple((self.top[seat], self.level_sum(seat)) for seat in range(self.num_players))
 
     def pawn_squares(self, seat: int) -> list[int]:
         """Every square of ``seat``'s pawns: ring squares, then ``OFF``/``TOP`` once per pawn."""
@@ -414,9 +469,26 @@ class CentrixState:
     def legal_plays(self) -> list[Play]:
         """Every legal play of the player to move, each distinct play once, in a fixed order:
         by card, then no rotation before rotations (ring, then amount), then by move."""
+        return list(self.legal_play_tuple())
+
+    def legal_actions(self) -> list[Play]:
+        """The protocol's name for ``legal_plays``."""
+        return list(self.legal_play_tuple())
+
+    def legal_play_tuple(self) -> tuple[Play, ...]:
+        """``legal_plays()`` without the copy: the engine's own cached tuple, the same object
+        until the position changes (callers may key caches of their own on its identity)."""
         if self._legal is None:
             self._legal = self._generate() if self.status == PLAYING else ()
-        return list(self._legal)
+        return self._legal
+
+    def action_space(self) -> FiniteSpace[Play]:
+        """The legal plays as the protocol's finite action space."""
+        return FiniteSpace(self.legal_play_tuple())
+
+    def parse_action(self, text: str) -> Play:
+        """The play ``text`` writes (notation only; raises NotationError)."""
+        return parse_play(text)
 
     def is_legal(self, play: Play | str) -> bool:
         """Whether ``push(play)`` would succeed: ``play`` is a Play or its notation, as
@@ -481,7 +553,7 @@ class CentrixState:
                 else:
                     extend([_tuple_new(Play, (card, rot, mv)) for mv in groups[colour]])
                     if colour == own:
-                        extend([_tuple_new(Play, (card, rot, mv)) for mv in groups[_TOP_GROUP]])
+                        extend([_tuple_new(Play, (card, rot, mv)) for mv in groups[TOP_GROUP]])
         return tuple(plays)
 
     def _rotated(
@@ -511,7 +583,7 @@ class CentrixState:
         """Every legal pawn move on this board, grouped by the landing square's colour
         (index 6: onto the top). Colour is left to the caller, who knows the card."""
         groups: list[list[Move]] = [[], [], [], [], [], [], []]
-        top_group = groups[_TOP_GROUP]
+        top_group = groups[TOP_GROUP]
         bump_problem = self._bump_problem
         for frm in mine:
             r, s = divmod(frm, NUM_SLOTS)
@@ -604,6 +676,21 @@ class CentrixState:
                 return None
             r = new
 
+    def edited(self) -> None:
+        """Say that the public lists (``hands``, ``draw``, …) were edited in place, as an
+        adapter swapping cards in a determinization does: the cached legal plays go."""
+        self._legal = None
+
+    def moves_by_colour(self, seat: int) -> list[list[Move]]:
+        """Every pawn move ``seat`` could make on the board as it stands (no rotation),
+        grouped by the colour of the landing square (index ``int(colour)``) and, at index
+        ``TOP_GROUP``, the moves onto the top. Which card allows which group is the caller's
+        to know: a colour card its colour's group (and the top group if it is the seat's own
+        colour), a wild any group. The bots' fast path: no play is built."""
+        mine = [sq for sq, owner in enumerate(self.cells) if owner == seat]
+        has_off = len(mine) + self.top[seat] < PAWNS
+        return self._moves(self.cells, self.rows, mine, has_off)
+
     def _has_legal_play(self, seat: int) -> bool:
         """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
         hand = self.hands[seat]
@@ -622,7 +709,7 @@ class CentrixState:
             if colour is None:
                 if any(groups):
                     return True
-            elif groups[colour] or (colour == own and groups[_TOP_GROUP]):
+            elif groups[colour] or (colour == own and groups[TOP_GROUP]):
                 return True
         return False
 
@@ -695,7 +782,7 @@ class CentrixState:
         colour = card.colour
         if colour is None:
             return None
-        if found == _TOP_GROUP:
+        if found == TOP_GROUP:
             own = self.players[seat]
             if colour != own:
                 return (
@@ -712,8 +799,8 @@ class CentrixState:
 
     # ---------------------------------------------------------------- push / pop
 
-    def push(self, play: Play | str) -> None:
-        """Make a play (a Play or its notation).
+    def push(self, play: Play | str) -> Play:
+        """Make a play (a Play or its notation); returns the play.
 
         Raises NotationError for text that does not read as a play, and IllegalPlayError for
         a play the rules do not allow here (also once the game is over, and for anything
@@ -724,10 +811,11 @@ class CentrixState:
         problem = self._problem(play)
         if problem is not None:
             raise IllegalPlayError(f"{_written(play)}: {problem}")
-        self._push(play)
+        return self.push_unchecked(play)
 
-    def _push(self, play: Play) -> None:
-        """Make a play already known to be legal."""
+    def push_unchecked(self, play: Play) -> Play:
+        """Make a play already known to be legal (one of ``legal_plays()``), without
+        checking it: the bots' and adapters' fast path. Anything else corrupts the state."""
         self._stack.append((play, self._snapshot()))
         self._legal = None
         seat = self._seat
@@ -742,10 +830,11 @@ class CentrixState:
         if self.top[seat] == PAWNS:
             self._finish(seat)
             if self.status != PLAYING:
-                return
+                return play
         if self.plays_done < PLAYS_PER_TURN and self._has_legal_play(seat):
-            return  # must keep playing (D8)
+            return play  # must keep playing (D8)
         self._end_turn()
+        return play
 
     def pop(self) -> Play:
         """Take back the last play, restoring the position exactly."""
@@ -766,24 +855,34 @@ class CentrixState:
         """The last play pushed, or None before the first."""
         return self._stack[-1][0] if self._stack else None
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            self.cells[:],
-            self.offsets[:],
-            self.rows[:],
-            self.top[:],
-            [h[:] for h in self.hands],
-            self.draw[:],
-            self.discard[:],
-            self.key,
-            self._seat,
-            self.plays_done,
-            self.turn,
-            self.places[:],
-            self.status,
+    def clear_stack(self) -> None:
+        """Forget the plays pushed so far: they can no longer be popped (nor recorded).
+        For adapters that never take back, to keep memory flat."""
+        self._stack.clear()
+        self._shared = 0
+
+    def _snapshot(self) -> Snapshot:
+        # tuple.__new__ skips the NamedTuple's Python-level constructor: this is per play.
+        return _tuple_new(
+            Snapshot,
+            (
+                self.cells[:],
+                self.offsets[:],
+                self.rows[:],
+                self.top[:],
+                [h[:] for h in self.hands],
+                self.draw[:],
+                self.discard[:],
+                self.key,
+                self._seat,
+                self.plays_done,
+                self.turn,
+                self.places[:],
+                self.status,
+            ),
         )
 
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+    def _restore(self, snapshot: Snapshot) -> None:
         (
             self.cells,
             self.offsets,
@@ -868,12 +967,15 @@ class CentrixState:
             self.discard.extend(hand)  # a finished player's cards go back into play
             hand.clear()
         else:
-            self._refill(hand)
+            self.refill_hand(hand)
         self.turn += 1
         self.plays_done = 0
         self._next_turn(seat)
 
-    def _refill(self, hand: list[Card]) -> None:
+    def refill_hand(self, hand: list[Card]) -> None:
+        """Refill the hand of the seat whose turn ends up to three cards, from the draw
+        pile, reshuffling the discard pile by the key when it runs out (D6). A subclass may
+        decide the draws from outside instead (gamenight.envs.centrix_chance does)."""
         while len(hand) < HAND_SIZE:
             if not self.draw:
                 if not self.discard:

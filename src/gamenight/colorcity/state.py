@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import NamedTuple
 
 from gamenight.colorcity.actions import Decision, Pitch, parse_action
 from gamenight.colorcity.coverage import covered_squares
@@ -22,7 +22,8 @@ from gamenight.colorcity.physics import Flick, Pose
 from gamenight.colorcity.position import EMPTY, Position, PositionError
 from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, predict
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
-from gamenight.core.errors import IllegalActionError, RulesError
+from gamenight.core.errors import GamenightError, IllegalActionError, RulesError
+from gamenight.core.game import ActionSpace, ContinuousActionsError, FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
@@ -38,7 +39,61 @@ class Phase(StrEnum):
 
 
 POWER_OF = {Gang.GREEN: Decision.LUCKY_DAY, Gang.PURPLE: Decision.PURPLE_PAIN}
-SNAPSHOT_GANG, SNAPSHOT_TURN = 3, 6  # where _snapshot keeps the gang to move and the turn
+
+
+class Snapshot(NamedTuple):
+    """Everything an action can change, as it was before the action (what ``pop``
+    restores)."""
+
+    cells: list[int]
+    cubes: list[int]
+    powers: list[bool]
+    gang: Gang
+    phase: Phase
+    pending: Pose | None
+    turn: int
+    key: int
+    winner: Gang | None
+    reason: str | None
+    last_flick: Flick | None
+    last_pitch: Pitch | None
+
+
+@dataclass(frozen=True)
+class ShotSpace:
+    """The shots of the pitch phase: continuous, each of position, direction, speed and
+    spin between the table's limits."""
+
+    table: Table
+
+    @property
+    def finite(self) -> bool:
+        """Never: shots are continuous."""
+        return False
+
+    def actions(self) -> list[Shot]:
+        """Raises ContinuousActionsError: the shots cannot be listed."""
+        raise ContinuousActionsError("shots are continuous: sample or check them instead")
+
+    def sample(self, rng: random.Random) -> Shot:
+        """A shot uniform over the table's limits, as its notation writes it exactly."""
+        t = self.table
+        return Shot(
+            rng.uniform(-t.launch_half_width, t.launch_half_width),
+            rng.uniform(-t.max_direction_deg, t.max_direction_deg),
+            rng.uniform(t.min_speed, t.max_speed),
+            rng.uniform(-t.max_spin, t.max_spin),
+        )
+
+    def contains(self, action: object) -> bool:
+        """Whether ``action`` is a shot within the table's limits."""
+        if not isinstance(action, Shot):
+            return False
+        try:
+            action.check(self.table)
+        except GamenightError:
+            return False
+        return True
 
 
 @lru_cache(maxsize=8)
@@ -88,6 +143,29 @@ class ColorCityView:
         """The skill of the seat that pitches for ``gang`` in ``turn``."""
         return skill_for_turn(self.seats, gang, turn)
 
+    def sample(self, rng: random.Random) -> ColorCityState:
+        """A full state consistent with this view: the generator key, the one thing a view
+        leaves out, drawn with ``rng``."""
+        outcome = self.outcome
+        winner = None
+        if outcome is not None and outcome.winner is not None:
+            winner = self.seats[outcome.winner][0]
+        position = Position(
+            cells=self.cells,
+            cubes=self.cubes,
+            powers=self.powers,
+            # Over, the gang that was to move no longer shows, nor matters.
+            to_move=self.to_move if self.to_move is not None else Gang.GREEN,
+            phase=self.phase.value,
+            pending=self.pending,
+            turn=self.turn,
+            key=rng.getrandbits(64),
+            seats=self.seats,
+            winner=winner,
+            reason=None if outcome is None else outcome.reason,
+        )
+        return ColorCityState(self.table, position)
+
 
 def skill_for_turn(seats: Sequence[tuple[Gang, Skill]], gang: Gang, turn: int) -> Skill:
     """The skill of the seat that pitches for ``gang`` in ``turn``."""
@@ -130,7 +208,7 @@ class ColorCityState:
         self.seed = seed
         self.first = first
         self._load(position)
-        self._stack: list[tuple[Pitch | Decision, tuple[Any, ...]]] = []
+        self._stack: list[tuple[Pitch | Decision, Snapshot]] = []
         self.last_flick: Flick | None = None
         self.last_pitch: Pitch | None = None
 
@@ -261,6 +339,19 @@ class ColorCityState:
         return self._phase is Phase.OVER
 
     @property
+    def actor(self) -> int | None:
+        """The seat to act, or None once over: the protocol's name for ``pitcher``. (The
+        gang to move is ``to_move``.)"""
+        if self._phase is Phase.OVER:
+            return None
+        return self.seat_for_turn(self._gang, self.turn)
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
+
+    @property
     def pitcher(self) -> int | None:
         """The seat that pitches (and decides) now: a gang's seats take its turns in
         rotation (D1)."""
@@ -306,10 +397,12 @@ class ColorCityState:
     @property
     def movers(self) -> list[int]:
         """The seat that made each action pushed so far: ``actions[i]`` was ``movers[i]``'s."""
-        return [
-            self.seat_for_turn(snapshot[SNAPSHOT_GANG], snapshot[SNAPSHOT_TURN])
-            for _, snapshot in self._stack
-        ]
+        return [self.seat_for_turn(snapshot.gang, snapshot.turn) for _, snapshot in self._stack]
+
+    def standing(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's (squares of its gang's colour,) now: what decides the game at the
+        turn cap (D12); higher is better, and a gang's seats share it."""
+        return tuple((self.squares(gang),) for gang, _ in self.seats)
 
     def squares(self, gang: Gang) -> int:
         """How many squares of the city are in ``gang``'s colour."""
@@ -328,6 +421,24 @@ class ColorCityState:
         """The power decisions open now: the gang's power and ``pass``; empty outside the
         power phase."""
         return decisions_open(self._phase, self._gang)
+
+    def legal_actions(self) -> list[Decision]:
+        """The protocol's finite actions: the decisions of the power phase, nothing once
+        over. Raises ContinuousActionsError in the pitch phase, whose shots are continuous
+        (``action_space()`` samples and checks them)."""
+        if self._phase is Phase.PITCH:
+            raise ContinuousActionsError("shots are continuous: use action_space()")
+        return self.legal_decisions()
+
+    def action_space(self) -> ActionSpace[Shot | Decision]:
+        """The shots of the pitch phase (continuous), else the decisions open (finite)."""
+        if self._phase is Phase.PITCH:
+            return ShotSpace(self.table)
+        return FiniteSpace(tuple(self.legal_decisions()))
+
+    def parse_action(self, text: str) -> Shot | Decision:
+        """The shot or decision ``text`` writes (notation only; raises NotationError)."""
+        return parse_action(text)
 
     def expects(self) -> str | None:
         """``"shot"``, ``"decision"`` or None once the game is over."""
@@ -400,6 +511,16 @@ class ColorCityState:
             return pitch
         raise IllegalActionError(f"not a Color City action: {action!r}")
 
+    def push_unchecked(self, action: Shot | Pitch | Decision) -> Pitch | Decision:
+        """The protocol's fast path; in Color City the checks cost nothing next to the
+        physics, so it is ``push``."""
+        return self.push(action)
+
+    def clear_stack(self) -> None:
+        """Forget the actions pushed so far: they can no longer be popped (nor recorded).
+        For adapters that never take back, to keep memory flat."""
+        self._stack.clear()
+
     def pop(self) -> Pitch | Decision:
         """Take back the last action, restoring everything exactly."""
         if not self._stack:
@@ -440,8 +561,8 @@ class ColorCityState:
                 f"{decision.value} is {owner.label}'s power; {self._gang.label} is to move"
             )
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(
             self.cells[:],
             self.cubes[:],
             self.powers[:],
@@ -456,7 +577,7 @@ class ColorCityState:
             self.last_pitch,
         )
 
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+    def _restore(self, snapshot: Snapshot) -> None:
         (
             cells,
             cubes,

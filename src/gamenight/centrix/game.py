@@ -1,0 +1,39 @@
+"""Centrix as the protocol's Game value (found through gamenight.core.game.registry)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamenight.centrix.rules import Rules
+from gamenight.centrix.state import MAX_PLAYERS, MIN_PLAYERS, CentrixState
+from gamenight.core.errors import RulesError
+from gamenight.core.game import Game
+
+
+def read_rules(rules: Rules | dict[str, Any] | None) -> Rules:
+    """Rules from a Rules value, its dict form or None (the rulebook's)."""
+    if isinstance(rules, Rules):
+        return rules
+    if rules is not None and not isinstance(rules, dict):
+        raise RulesError(f"rules are an object of rule names, not {rules!r}")
+    return Rules.from_dict(rules or {})
+
+
+def _setup(players: int, rules: Any, seed: int, first: int) -> CentrixState:
+    return CentrixState.new(players, seed=seed, first=first, rules=read_rules(rules))
+
+
+def _from_position(text: str) -> CentrixState:
+    return CentrixState.from_position(text)
+
+
+GAME = Game(
+    name="centrix",
+    title="Centrix",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rules_type=Rules,
+    setup=_setup,
+    from_position=_from_position,
+    replay=CentrixState.replay,
+)
