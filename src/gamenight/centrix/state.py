@@ -469,7 +469,10 @@ class CentrixState:
     def legal_plays(self) -> list[Play]:
         """Every legal play of the player to move, each distinct play once, in a fixed order:
         by card, then no rotation before rotations (ring, then amount), then by move."""
-        return list(self.legal_play_tuple())
+        legal = self._legal  # legal_play_tuple's work, inline: this is every node of a search
+        if legal is None:
+            legal = self._legal = self._generate() if self.status == PLAYING else ()
+        return list(legal)
 
     def legal_actions(self) -> list[Play]:
         """The protocol's name for ``legal_plays``."""
