@@ -23,41 +23,31 @@ from gamenight.centrix.board import (
     Colour,
 )
 from gamenight.centrix.cards import DECK, Card
-from gamenight.centrix.plays import Move, Play, Rotation, parse_play, spin_amount, square_text
+from gamenight.centrix.explain import IllegalPlayError as IllegalPlayError
+from gamenight.centrix.explain import check, hand_text, problem
+from gamenight.centrix.movegen import EMPTY as EMPTY  # re-exported: bots and views use it
+from gamenight.centrix.movegen import SPIN_AMOUNTS as SPIN_AMOUNTS
+from gamenight.centrix.movegen import TOP_GROUP as TOP_GROUP
+from gamenight.centrix.movegen import has_legal_play, legal_plays, pawn_moves
+from gamenight.centrix.plays import Move, Play, parse_play
 from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and views use it
 from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
-from gamenight.core.errors import IllegalActionError, NotationError, RulesError
+from gamenight.core.errors import NotationError, RulesError
 from gamenight.core.game import FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
 
-EMPTY = -1
 HAND_SIZE = 3
 PLAYS_PER_TURN = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-TOP_GROUP = 6  # in moves_by_colour, moves onto the top are grouped apart from the six colours
 
 PLAYING = "playing"
 FINISHED = "finished"  # at most one player left unfinished (D15)
 TURN_CAP = "turn_cap"  # the rules' max_turns was reached (D16)
 STALEMATE = "stalemate"  # no unfinished player can play any card
 
-SPIN_AMOUNTS: tuple[int, ...] = (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6)
-
-# Shared immutable values, so that generating plays allocates as little as possible.
-_ROTATIONS = {
-    (ring, amount): Rotation(ring, amount)
-    for ring in range(1, NUM_RINGS + 1)
-    for amount in range(-(NUM_SLOTS - 1), NUM_SLOTS)
-    if amount
-}
-_MOVES = [[Move(f, t) for t in range(NUM_SQUARES + 2)] for f in range(NUM_SQUARES + 2)]
 _tuple_new = tuple.__new__
-
-
-class IllegalPlayError(IllegalActionError):
-    """A play the rules do not allow here. The message says why; the state is untouched."""
 
 
 class Snapshot(NamedTuple):
@@ -251,7 +241,7 @@ class CentrixState:
         from outside, such as gamenight.envs.centrix_chance, start here.)"""
         state = cls(rules, position.players, position, seed=seed, first=first)
         seat = position.to_move
-        if not state._has_legal_play(seat):  # cannot happen with 42 cards, but be exact
+        if not has_legal_play(state, seat):  # cannot happen with 42 cards, but be exact
             state._next_turn(seat)
         return state
 
@@ -266,10 +256,10 @@ class CentrixState:
         position = Position.parse(text)
         state = cls(rules or Rules(), position.players, position)
         seat = position.to_move
-        if state.status == PLAYING and not state._has_legal_play(seat):
+        if state.status == PLAYING and not has_legal_play(state, seat):
             raise PositionError(
                 f"seat to move: {state.players[seat].name.lower()} has no legal play with the"
-                f" hand {_hand_text(state.hands[seat])}, but the turn only passes to a seat"
+                f" hand {hand_text(state.hands[seat])}, but the turn only passes to a seat"
                 " that can play (D8)"
             )
         return state
@@ -471,7 +461,7 @@ class CentrixState:
         by card, then no rotation before rotations (ring, then amount), then by move."""
         legal = self._legal  # legal_play_tuple's work, inline: this is every node of a search
         if legal is None:
-            legal = self._legal = self._generate() if self.status == PLAYING else ()
+            legal = self._legal = legal_plays(self) if self.status == PLAYING else ()
         return list(legal)
 
     def legal_actions(self) -> list[Play]:
@@ -482,7 +472,7 @@ class CentrixState:
         """``legal_plays()`` without the copy: the engine's own cached tuple, the same object
         until the position changes (callers may key caches of their own on its identity)."""
         if self._legal is None:
-            self._legal = self._generate() if self.status == PLAYING else ()
+            self._legal = legal_plays(self) if self.status == PLAYING else ()
         return self._legal
 
     def action_space(self) -> FiniteSpace[Play]:
@@ -505,179 +495,13 @@ class CentrixState:
                 play = parse_play(play)
             except NotationError:
                 return False
-        return self._problem(play) is None
+        return problem(self, play) is None
 
     def parse_play(self, text: str) -> Play:
         """Read a play in notation and check that it is legal here (raises otherwise)."""
         play = parse_play(text)
-        problem = self._problem(play)
-        if problem is not None:
-            raise IllegalPlayError(f"{_written(play)}: {problem}")
+        check(self, play)
         return play
-
-    def _generate(self) -> tuple[Play, ...]:
-        seat = self._seat
-        own = self.players[seat]
-        cells, rows = self.cells, self.rows
-        mine = [sq for sq, owner in enumerate(cells) if owner == seat]
-        has_off = len(mine) + self.top[seat] < PAWNS
-        rings = sorted({sq // NUM_SLOTS for sq in mine})
-        groups_by_config: dict[tuple[int, int], list[list[Move]]] = {}
-
-        def config(rot: Rotation | None) -> list[list[Move]]:
-            key = (0, 0) if rot is None else (rot.ring, rot.amount % NUM_SLOTS)
-            groups = groups_by_config.get(key)
-            if groups is None:
-                if rot is None:
-                    groups = self._moves(cells, rows, mine, has_off)
-                else:
-                    c, r, m = self._rotated(rot.ring - 1, rot.amount, mine)
-                    groups = self._moves(c, r, m, has_off)
-                groups_by_config[key] = groups
-            return groups
-
-        plays: list[Play] = []
-        append, extend = plays.append, plays.extend
-        for card in sorted(set(self.hands[seat])):
-            rotations: list[Rotation | None] = [None]
-            if card is Card.SPIN:
-                rotations += [_ROTATIONS[r + 1, a] for r in rings for a in SPIN_AMOUNTS]
-            elif card is not Card.ANY:
-                n = card.number
-                rotations += [_ROTATIONS[r + 1, a] for r in rings for a in (-n, n)]
-            colour = card.colour
-            for rot in rotations:
-                groups = config(rot)
-                if rot is not None:
-                    append(_tuple_new(Play, (card, rot, None)))
-                if colour is None:
-                    for group in groups:
-                        extend([_tuple_new(Play, (card, rot, mv)) for mv in group])
-                else:
-                    extend([_tuple_new(Play, (card, rot, mv)) for mv in groups[colour]])
-                    if colour == own:
-                        extend([_tuple_new(Play, (card, rot, mv)) for mv in groups[TOP_GROUP]])
-        return tuple(plays)
-
-    def _rotated(
-        self, r: int, amount: int, mine: list[int]
-    ) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
-        """Cells, colour rows and own pawns after turning ring index ``r`` by ``amount``."""
-        k = amount % NUM_SLOTS
-        base = r * NUM_SLOTS
-        cells = self.cells[:]
-        ring = cells[base : base + NUM_SLOTS]
-        cells[base : base + NUM_SLOTS] = ring[-k:] + ring[:-k]
-        rows = self.rows[:]
-        rows[r] = self._table[r][(self.offsets[r] + k) % NUM_SLOTS]
-        moved = [
-            base + (sq - base + k) % NUM_SLOTS if base <= sq < base + NUM_SLOTS else sq
-            for sq in mine
-        ]
-        return cells, rows, sorted(moved)
-
-    def _moves(
-        self,
-        cells: list[int],
-        rows: list[tuple[int, ...]],
-        mine: list[int],
-        has_off: bool,
-    ) -> list[list[Move]]:
-        """Every legal pawn move on this board, grouped by the landing square's colour
-        (index 6: onto the top). Colour is left to the caller, who knows the card."""
-        groups: list[list[Move]] = [[], [], [], [], [], [], []]
-        top_group = groups[TOP_GROUP]
-        bump_problem = self._bump_problem
-        for frm in mine:
-            r, s = divmod(frm, NUM_SLOTS)
-            moves = _MOVES[frm]
-            # Up (D4, D10–D12): a step, a bump, or a leapfrog over a column of pawns.
-            if r == NUM_RINGS - 1:
-                top_group.append(moves[TOP])
-            else:
-                up = frm + NUM_SLOTS
-                if cells[up] == EMPTY:
-                    groups[rows[r + 1][s]].append(moves[up])
-                else:
-                    if bump_problem(cells, up, frm) is None:
-                        groups[rows[r + 1][s]].append(moves[up])
-                    t = up + NUM_SLOTS
-                    while t < NUM_SQUARES and cells[t] != EMPTY:
-                        t += NUM_SLOTS
-                    if t >= NUM_SQUARES:
-                        top_group.append(moves[TOP])
-                    else:
-                        groups[rows[t // NUM_SLOTS][s]].append(moves[t])
-            # Down: the same, but a column reaching past ring 1 leaves no landing.
-            if r:
-                down = frm - NUM_SLOTS
-                if cells[down] == EMPTY:
-                    groups[rows[r - 1][s]].append(moves[down])
-                else:
-                    if bump_problem(cells, down, frm) is None:
-                        groups[rows[r - 1][s]].append(moves[down])
-                    t = down - NUM_SLOTS
-                    while t >= 0 and cells[t] != EMPTY:
-                        t -= NUM_SLOTS
-                    if t >= 0:
-                        groups[rows[t // NUM_SLOTS][s]].append(moves[t])
-            # Sideways, both ways round the ring; both ways may reach the same empty square.
-            row = rows[r]
-            base = r * NUM_SLOTS
-            first_landing = -1
-            for d in (1, NUM_SLOTS - 1):
-                j = (s + d) % NUM_SLOTS
-                if cells[base + j] == EMPTY:
-                    landing = j
-                else:
-                    if bump_problem(cells, base + j, frm) is None:
-                        groups[row[j]].append(moves[base + j])
-                    landing = -1
-                    k = (j + d) % NUM_SLOTS
-                    while k != s:
-                        if cells[base + k] == EMPTY:
-                            landing = k
-                            break
-                        k = (k + d) % NUM_SLOTS
-                if landing >= 0 and landing != first_landing:
-                    groups[row[landing]].append(moves[base + landing])
-                    first_landing = landing
-        if has_off:
-            # Entering onto ring 1 at any slot, leapfrogging up a column where it is full.
-            moves = _MOVES[OFF]
-            onto_top = False
-            for s in range(NUM_SLOTS):
-                t = s
-                while t < NUM_SQUARES and cells[t] != EMPTY:
-                    t += NUM_SLOTS
-                if t < NUM_SQUARES:
-                    groups[rows[t // NUM_SLOTS][s]].append(moves[t])
-                elif not onto_top:
-                    top_group.append(moves[TOP])
-                    onto_top = True
-        return groups
-
-    def _bump_problem(self, cells: list[int], target: int, origin: int) -> str | None:
-        """Why a bump of the pawn on ``target`` by the pawn leaving ``origin`` is illegal
-        under the rules' bottom variant (D12, D14), or None if it is legal."""
-        r, s = divmod(target, NUM_SLOTS)
-        if r == 0:
-            return "a pawn on ring 1 cannot be bumped"
-        bottom = self._bottom
-        while True:
-            new = r - 2
-            if bottom is Bottom.FLOOR:
-                if r == 0:
-                    return "the chain would have to move a pawn already on ring 1 (floor rule)"
-                new = max(new, 0)
-            elif new < 0:
-                if bottom is Bottom.PROTECT:
-                    return "it would drop a pawn below ring 1"
-                return None  # knock_off: that pawn goes back off the board
-            sq = new * NUM_SLOTS + s
-            if cells[sq] == EMPTY or sq == origin:
-                return None
-            r = new
 
     def edited(self) -> None:
         """Say that the public lists (``hands``, ``draw``, …) were edited in place, as an
@@ -692,113 +516,9 @@ class CentrixState:
         colour), a wild any group. The bots' fast path: no play is built."""
         mine = [sq for sq, owner in enumerate(self.cells) if owner == seat]
         has_off = len(mine) + self.top[seat] < PAWNS
-        return self._moves(self.cells, self.rows, mine, has_off)
-
-    def _has_legal_play(self, seat: int) -> bool:
-        """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
-        hand = self.hands[seat]
-        if not hand or self.places[seat]:
-            return False
-        mine = [sq for sq, owner in enumerate(self.cells) if owner == seat]
-        if mine and any(card is not Card.ANY for card in hand):
-            return True  # a rotation of a ring you stand on is always a play
-        has_off = len(mine) + self.top[seat] < PAWNS
-        if not mine and not has_off:
-            return False
-        groups = self._moves(self.cells, self.rows, mine, has_off)
-        own = self.players[seat]
-        for card in hand:
-            colour = card.colour
-            if colour is None:
-                if any(groups):
-                    return True
-            elif groups[colour] or (colour == own and groups[TOP_GROUP]):
-                return True
-        return False
+        return pawn_moves(self.cells, self.rows, mine, has_off, self._bottom)
 
     # ---------------------------------------------------------------- checking a play
-
-    def _problem(self, play: object) -> str | None:
-        """Why ``play`` is illegal here, in words a player understands; None if legal."""
-        if self.status != PLAYING:
-            return "the game is over"
-        if not isinstance(play, Play):
-            return f"expected a Play, got {type(play).__name__}"
-        seat = self._seat
-        card, rot, move = play
-        if not isinstance(card, Card):
-            return f"{card!r} is not a card"
-        if rot is not None and not (isinstance(rot, Rotation) and _whole_numbers(rot)):
-            return f"{rot!r} is not a rotation: Rotation(ring, amount) of whole numbers"
-        if move is not None:
-            if not (isinstance(move, Move) and _whole_numbers(move)):
-                return f"{move!r} is not a move: Move(from_square, to_square) of whole numbers"
-            for sq in move:
-                if not 0 <= sq <= TOP:
-                    return (
-                        f"{sq} is not a square: ring squares are 0–{NUM_SQUARES - 1}, off the"
-                        f" board is {OFF} and the top {TOP}"
-                    )
-        hand = self.hands[seat]
-        if card not in hand:
-            return f"{self.players[seat].name.lower()} does not hold {card} (hand: " + (
-                " ".join(str(c) for c in hand) + ")"
-            )
-        cells, rows = self.cells, self.rows
-        mine = [sq for sq, owner in enumerate(cells) if owner == seat]
-        if rot is not None:
-            if card is Card.ANY:
-                return "the any-colour wild cannot rotate a ring"
-            if not 1 <= rot.ring <= NUM_RINGS:
-                return f"there is no ring {rot.ring}"
-            if card is Card.SPIN:
-                if not 0 < abs(rot.amount) < NUM_SLOTS or rot.amount != spin_amount(rot.amount):
-                    return f"a spin is written from -5 to +6 slots, not {rot.amount:+d}"
-            elif abs(rot.amount) != card.number:
-                return f"{card} turns a ring by exactly {card.number} slots, not {rot.amount:+d}"
-            if not any(sq // NUM_SLOTS == rot.ring - 1 for sq in mine):
-                return f"you have no pawn on ring {rot.ring}, so you cannot turn it"
-            cells, rows, mine = self._rotated(rot.ring - 1, rot.amount, mine)
-        if move is None:
-            return None if rot is not None else "a play needs a rotation, a move or both"
-        frm, to = move
-        after = " after the rotation" if rot is not None else ""
-        if frm == TOP:
-            return "a pawn on the top never moves again"
-        if frm == OFF:
-            if len(mine) + self.top[seat] >= PAWNS:
-                return "you have no pawn off the board"
-        elif not 0 <= frm < NUM_SQUARES or cells[frm] != seat:
-            return f"you have no pawn on {square_text(frm)}{after}"
-        groups = self._moves(cells, rows, [frm] if frm != OFF else [], frm == OFF)
-        found = next((i for i, group in enumerate(groups) if move in group), None)
-        if found is None:
-            if frm != OFF and to in _neighbours(frm) and cells[to] != EMPTY:
-                return f"{square_text(frm)} cannot bump {square_text(to)}: " + (
-                    self._bump_problem(cells, to, frm) or "no bump there"
-                )
-            return (
-                f"{square_text(frm)} cannot reach {square_text(to)}{after}: a pawn steps to a"
-                " neighbouring empty square, bumps a neighbour, or leapfrogs a line of pawns,"
-                " always straight up, down or sideways"
-            )
-        colour = card.colour
-        if colour is None:
-            return None
-        if found == TOP_GROUP:
-            own = self.players[seat]
-            if colour != own:
-                return (
-                    f"entering the top with a numbered card needs your own colour "
-                    f"({own.name.lower()}); {card} is {colour.name.lower()}"
-                )
-            return None
-        if found != colour:
-            return (
-                f"{square_text(to)} is {Colour(found).name.lower()}{after}, "
-                f"but {card} moves only onto {colour.name.lower()}"
-            )
-        return None
 
     # ---------------------------------------------------------------- push / pop
 
@@ -811,9 +531,7 @@ class CentrixState:
         """
         if isinstance(play, str):
             play = parse_play(play)
-        problem = self._problem(play)
-        if problem is not None:
-            raise IllegalPlayError(f"{_written(play)}: {problem}")
+        check(self, play)
         return self.push_unchecked(play)
 
     def push_unchecked(self, play: Play) -> Play:
@@ -834,7 +552,7 @@ class CentrixState:
             self._finish(seat)
             if self.status != PLAYING:
                 return play
-        if self.plays_done < PLAYS_PER_TURN and self._has_legal_play(seat):
+        if self.plays_done < PLAYS_PER_TURN and has_legal_play(self, seat):
             return play  # must keep playing (D8)
         self._end_turn()
         return play
@@ -944,9 +662,7 @@ class CentrixState:
         """What ``play`` would do to the pawns, for animation: each displaced pawn as
         (seat, from, to) in squares after the rotation, the moving pawn first, then the bump
         chain. Raises IllegalPlayError if the play is illegal; the state is untouched."""
-        problem = self._problem(play)
-        if problem is not None:
-            raise IllegalPlayError(f"{_written(play)}: {problem}")
+        check(self, play)
         if play.move is None:
             return []
         probe = self.copy()
@@ -1000,7 +716,7 @@ class CentrixState:
             seat = (seat + 1) % n
             while self.places[seat]:
                 seat = (seat + 1) % n
-            if self._has_legal_play(seat):
+            if has_legal_play(self, seat):
                 self._seat = seat
                 return
             passes += 1
@@ -1034,31 +750,3 @@ def _seat_colours(players: int | Sequence[Colour | str]) -> tuple[Colour, ...]:
     if len(set(colours)) != len(colours):
         raise RulesError("each player needs a pawn colour of their own")
     return colours
-
-
-def _neighbours(sq: int) -> tuple[int, ...]:
-    r, s = divmod(sq, NUM_SLOTS)
-    base = r * NUM_SLOTS
-    around = [base + (s + 1) % NUM_SLOTS, base + (s - 1) % NUM_SLOTS]
-    if r:
-        around.append(sq - NUM_SLOTS)
-    if r < NUM_RINGS - 1:
-        around.append(sq + NUM_SLOTS)
-    return tuple(around)
-
-
-def _whole_numbers(values: tuple[object, ...]) -> bool:
-    # A Play built by hand may hold anything; bools are ints but never mean a ring or square.
-    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-
-
-def _hand_text(hand: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in hand) or "(empty)"
-
-
-def _written(play: object) -> str:
-    # A hand-built play may hold what no notation can write; its error must still show it.
-    try:
-        return str(play)
-    except (TypeError, ValueError):
-        return repr(play)
