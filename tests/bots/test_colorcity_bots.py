@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from gamenight.bench.colorcity import aim_game
 from gamenight.bots.base import Budget
 from gamenight.bots.colorcity import (
     PlannerBot,
@@ -15,7 +16,6 @@ from gamenight.bots.colorcity import (
     SimpleBot,
     aim,
     aim_at,
-    aim_game,
     hit_chances,
     missing,
     read_city,
