@@ -19,6 +19,7 @@ from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import Table
 from gamenight.core.errors import GamenightError, RecordError
 from gamenight.core.record import GameRecord
+from gamenight.core.replay import replay_record
 
 GAME = "colorcity"
 
@@ -54,10 +55,10 @@ def to_record(state: ColorCityState, names: Sequence[str] | None = None) -> Game
 def replay(record: GameRecord | str) -> ColorCityState:
     """The state a record describes, replayed action by action; raises RecordError if the
     record is malformed, an action is illegal, or the final position differs."""
-    if isinstance(record, str):
-        record = GameRecord.from_json(record, GAME)
-    if record.game != GAME:
-        raise RecordError(f"this is a record of {record.game!r}, not of {GAME!r}")
+    return replay_record(record, GAME, _set_up, _read)
+
+
+def _set_up(record: GameRecord) -> ColorCityState:
     try:
         table = Table.from_dict(record.rules)
         seats = []
@@ -66,24 +67,13 @@ def replay(record: GameRecord | str) -> ColorCityState:
                 raise RecordError("each seat is an object with 'gang', 'skill' and maybe 'name'")
             seats.append((seat["gang"], seat["skill"]))
         first = record.setup.get("first", "green")
-        state = ColorCityState.new(seed=record.seed, first=first, seats=seats, table=table)
+        return ColorCityState.new(seed=record.seed, first=first, seats=seats, table=table)
     except RecordError:
         raise
     except GamenightError as exc:
         raise RecordError(f"set-up: {exc}") from None
-    for i, raw in enumerate(record.actions, 1):
-        try:
-            if isinstance(raw, str):
-                state.push(Decision.parse(raw))
-            else:
-                state.push(Pitch.from_json(raw))
-        except GamenightError as exc:
-            raise RecordError(f"action {i}: {exc}") from None
-    if record.final_position is not None and record.final_position != state.position():
-        raise RecordError(
-            "the replay does not reach the recorded final position:\n"
-            f"  recorded {record.final_position}\n  replayed {state.position()}"
-        )
-    if record.outcome is not None and record.outcome != state.outcome:
-        raise RecordError(f"the replay ends {state.outcome}, the record says {record.outcome}")
-    return state
+
+
+def _read(raw: Any) -> Pitch | Decision:
+    # A decision is stored as its name, a pitch as its data (with the pose it reached).
+    return Decision.parse(raw) if isinstance(raw, str) else Pitch.from_json(raw)
