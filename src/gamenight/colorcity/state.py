@@ -118,6 +118,17 @@ def winning_sets(size: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(sets)
 
 
+def completed_sets(cells: Sequence[int], size: int) -> dict[Gang, str]:
+    """Each gang with a completed line or block on the city ``cells``, with the reason of
+    the first one found (``line`` before ``block``, D10–D11); empty while none is."""
+    completed: dict[Gang, str] = {}
+    for reason, squares in winning_sets(size):
+        first = cells[squares[0]]
+        if first != EMPTY and all(cells[s] == first for s in squares):
+            completed.setdefault(Gang(first), reason)
+    return completed
+
+
 @dataclass(frozen=True)
 class ColorCityView:
     """What a seat may know: everything on the table. Only the generator's key, which
@@ -645,12 +656,7 @@ class ColorCityState:
 
     def _check_victory(self) -> bool:
         """Lines and blocks first, then elimination (D11)."""
-        cells = self.cells
-        completed: dict[Gang, str] = {}
-        for reason, squares in winning_sets(self.table.city_size):
-            first = cells[squares[0]]
-            if first != EMPTY and all(cells[s] == first for s in squares):
-                completed.setdefault(Gang(first), reason)
+        completed = completed_sets(self.cells, self.table.city_size)
         if completed:
             if len(completed) == 1:
                 (self.winner, self.reason), *_ = completed.items()
@@ -700,14 +706,14 @@ def _check_position(position: Position, table: Table) -> None:
                 f"cubes: {gang.label} has no cube left, so it is eliminated and the game is"
                 " over (D11); a game still running has cubes on both sides"
             )
-    for reason, squares in winning_sets(side):
-        first = position.cells[squares[0]]
-        if first != EMPTY and all(position.cells[s] == first for s in squares):
-            shape = f"row or column of {side}" if reason == "line" else f"{BLOCK}×{BLOCK} block"
-            raise PositionError(
-                f"city: {Gang(first).label} has a full {shape}, so it has won (D11); a game"
-                " still running has none"
-            )
+    completed = completed_sets(position.cells, side)
+    if completed:
+        gang, reason = next(iter(completed.items()))
+        shape = f"row or column of {side}" if reason == "line" else f"{BLOCK}×{BLOCK} block"
+        raise PositionError(
+            f"city: {gang.label} has a full {shape}, so it has won (D11); a game still"
+            " running has none"
+        )
     if position.phase == Phase.POWER.value:
         mover = position.to_move
         if not position.powers[mover]:
