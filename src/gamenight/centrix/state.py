@@ -37,6 +37,7 @@ from gamenight.core.errors import NotationError, RulesError
 from gamenight.core.game import FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
+from gamenight.core.state import StackedState
 
 HAND_SIZE = 3
 PLAYS_PER_TURN = 3
@@ -160,8 +161,13 @@ class CentrixView:
         return CentrixState(self.rules, self.players, position)
 
 
-class CentrixState:
+class CentrixState(StackedState[Play, Snapshot, Position]):
     """A game of Centrix in progress (or finished)."""
+
+    _RENDERERS = (
+        ("gamenight.centrix.text", "render_plain"),
+        ("gamenight.centrix.svg", "board_svg"),
+    )
 
     # How many snapshots at the bottom of the stack another state (a copy) holds too; see
     # pop(). A class default, so that states built without __init__ share nothing.
@@ -298,50 +304,13 @@ class CentrixState:
             status=self.status,
         )
 
-    def position(self) -> str:
-        """The one-line position string; ``from_position`` reads it back exactly."""
-        return self.to_position().format()
+    def _identity(self) -> tuple[object, ...]:
+        return (self.rules, self.to_position())
 
-    def copy(self, *, history: bool = True) -> Self:
-        """An independent copy, of this state's own class, plays so far included (it can
-        ``pop`` them too); with ``history=False`` without them (cheaper: it cannot pop). The
-        copy shares the cached legal plays, which depend only on the position."""
-        clone = type(self).__new__(type(self))
-        clone.rules, clone.players, clone._table = self.rules, self.players, self._table
-        clone._bottom, clone.seed, clone.first, clone._start = (
-            self._bottom,
-            self.seed,
-            self.first,
-            self._start,
-        )
-        clone._load(self.to_position())
-        clone._legal = self._legal
+    def _copied(self, clone: Self, history: bool) -> None:
+        clone._legal = self._legal  # the legal plays depend only on the position
         if history:
-            clone._stack = list(self._stack)
             self._shared = clone._shared = len(self._stack)
-        else:
-            clone._stack = []
-        return clone
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CentrixState):
-            return NotImplemented
-        return self.rules == other.rules and self.to_position() == other.to_position()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<CentrixState {self.position()!r}>"
-
-    def __str__(self) -> str:
-        from gamenight.centrix.text import render_plain
-
-        return render_plain(self)
-
-    def _repr_svg_(self) -> str:
-        from gamenight.centrix.svg import board_svg
-
-        return board_svg(self)
 
     # ---------------------------------------------------------------- queries
 
@@ -395,11 +364,6 @@ class CentrixState:
         from gamenight.centrix.record import replay
 
         return replay(record)
-
-    @property
-    def actions(self) -> list[Play]:
-        """The plays pushed so far, oldest first (the protocol's name for ``plays``)."""
-        return [play for play, _ in self._stack]
 
     @property
     def plays(self) -> list[Play]:
@@ -572,10 +536,6 @@ class CentrixState:
             self.draw, self.discard, self.places = self.draw[:], self.discard[:], self.places[:]
         return play
 
-    def peek(self) -> Play | None:
-        """The last play pushed, or None before the first."""
-        return self._stack[-1][0] if self._stack else None
-
     def clear_stack(self) -> None:
         """Forget the plays pushed so far: they can no longer be popped (nor recorded).
         For adapters that never take back, to keep memory flat."""
@@ -711,7 +671,7 @@ class CentrixState:
         passes = 0
         while True:
             if self.rules.max_turns is not None and self.turn >= self.rules.max_turns:
-                self._end_at_cap()
+                self._rank_unfinished(TURN_CAP)
                 return
             seat = (seat + 1) % n
             while self.places[seat]:
@@ -724,9 +684,6 @@ class CentrixState:
             if passes >= unfinished:
                 self._rank_unfinished(STALEMATE)
                 return
-
-    def _end_at_cap(self) -> None:
-        self._rank_unfinished(TURN_CAP)
 
     def _rank_unfinished(self, reason: str) -> None:
         """End the game now: unfinished players are ranked by pawns on the top, then by the

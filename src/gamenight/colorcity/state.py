@@ -26,6 +26,7 @@ from gamenight.core.errors import GamenightError, IllegalActionError, RulesError
 from gamenight.core.game import ActionSpace, ContinuousActionsError, FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
+from gamenight.core.state import StackedState
 
 BLOCK = 4
 
@@ -196,8 +197,13 @@ def decisions_open(phase: Phase, gang: Gang | None) -> list[Decision]:
     return [POWER_OF[gang], Decision.PASS]
 
 
-class ColorCityState:
+class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
     """A game of Color City in progress (or finished)."""
+
+    _RENDERERS = (
+        ("gamenight.colorcity.text", "render_plain"),
+        ("gamenight.colorcity.svg", "board_svg"),
+    )
 
     def __init__(
         self,
@@ -298,39 +304,8 @@ class ColorCityState:
             reason=self.reason,
         )
 
-    def position(self) -> str:
-        """The one-line position; ``from_position`` reads it back exactly."""
-        return self.to_position().format()
-
-    def copy(self) -> ColorCityState:
-        """An independent copy, actions so far included (it can ``pop`` them too)."""
-        clone = ColorCityState.__new__(ColorCityState)
-        clone.table, clone.seats, clone.seed = self.table, self.seats, self.seed
-        clone.first = self.first
-        clone._load(self.to_position())
-        clone._stack = list(self._stack)
-        clone.last_flick, clone.last_pitch = self.last_flick, self.last_pitch
-        return clone
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ColorCityState):
-            return NotImplemented
-        return self.table == other.table and self.to_position() == other.to_position()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<ColorCityState {self.position()!r}>"
-
-    def __str__(self) -> str:
-        from gamenight.colorcity.text import render_plain
-
-        return render_plain(self)
-
-    def _repr_svg_(self) -> str:
-        from gamenight.colorcity.svg import board_svg
-
-        return board_svg(self)
+    def _identity(self) -> tuple[object, ...]:
+        return (self.table, self.to_position())
 
     # ------------------------------------------------------------------ queries
 
@@ -399,11 +374,6 @@ class ColorCityState:
         from gamenight.colorcity.record import replay
 
         return replay(record)
-
-    @property
-    def actions(self) -> list[Pitch | Decision]:
-        """The actions pushed so far, oldest first (shots as the pitches they became)."""
-        return [action for action, _ in self._stack]
 
     @property
     def movers(self) -> list[int]:
@@ -527,11 +497,6 @@ class ColorCityState:
         physics, so it is ``push``."""
         return self.push(action)
 
-    def clear_stack(self) -> None:
-        """Forget the actions pushed so far: they can no longer be popped (nor recorded).
-        For adapters that never take back, to keep memory flat."""
-        self._stack.clear()
-
     def pop(self) -> Pitch | Decision:
         """Take back the last action, restoring everything exactly."""
         if not self._stack:
@@ -539,10 +504,6 @@ class ColorCityState:
         action, snapshot = self._stack.pop()
         self._restore(snapshot)
         return action
-
-    def peek(self) -> Pitch | Decision | None:
-        """The last action pushed, or None before the first."""
-        return self._stack[-1][0] if self._stack else None
 
     def _check_shot(self, shot: Shot) -> Shot:
         if self._phase is Phase.OVER:
