@@ -220,50 +220,51 @@ def test_action_text_round_trips(game: Game) -> None:
             assert str(state.parse_action(text)) == text
 
 
+def checkpoints(game: Game, every: int) -> Iterator[tuple[GameState, random.Random]]:
+    """Each game of ``setups`` played by sampling, stopped at every ``every``-th step and
+    once more when it is over (with the generator that plays it)."""
+    for players, rules, seed in setups(game):
+        state = game.new(players, rules, seed)
+        rng = random.Random(seed)
+        for step, _ in enumerate(steps(state, rng)):
+            if step % every == 0:
+                yield state, rng
+        yield state, rng
+
+
 def test_views_hold_nothing_a_seat_cannot_see(game: Game) -> None:
     """A view is a function of what its seat may know: a state dealt at random from the
     view (everything hidden drawn anew) shows that seat the very same view. The actor's own
     view is enough to list the actor's actions."""
     resampled = 0
-    for players, rules, seed in setups(game):
-        state = game.new(players, rules, seed)
-        rng = random.Random(seed)
-        for step, _ in enumerate(steps(state, rng)):
-            if step % 7:
-                continue
-            for seat in [None, *range(players)]:
-                view = state.view(seat)
-                assert view.seat == seat
-                other = view.sample(rng)
-                assert other.view(seat) == view
-                resampled += other.position() != state.position()
-                if seat == state.actor and state.action_space().finite:
-                    assert other.legal_actions() == state.legal_actions()
-        final = state.view(None)
-        assert final.sample(rng).view(None) == final
+    for state, rng in checkpoints(game, 7):
+        for seat in [None, *range(state.num_players)]:
+            view = state.view(seat)
+            assert view.seat == seat
+            other = view.sample(rng)
+            assert other.view(seat) == view
+            resampled += other.position() != state.position()
+            if seat == state.actor and state.action_space().finite:
+                assert other.legal_actions() == state.legal_actions()
+        with pytest.raises(ValueError, match="there is no seat"):
+            state.view(state.num_players)
     assert resampled  # the hidden part was drawn anew, so the check has teeth
-    with pytest.raises(ValueError, match="there is no seat"):
-        state.view(players)
 
 
 def test_bad_action_text_is_refused_with_the_state_untouched(game: Game) -> None:
-    for players, rules, seed in setups(game):
-        state = game.new(players, rules, seed)
-        rng = random.Random(seed)
-        for step, _ in enumerate(steps(state, rng)):
-            if step % 5:
-                continue
-            before, history = state.position(), list(state.actions)
-            for text in BAD_TEXTS:
-                with pytest.raises(GamenightError):
-                    state.push(text)
-                with pytest.raises(GamenightError):
-                    state.parse_action(text)
-                assert state.position() == before
-                assert list(state.actions) == history
-        # Once over, even a well-written action is refused.
-        last = state.actions[-1]
-        before = state.position()
-        with pytest.raises(GamenightError, match="the game is over"):
-            state.push(str(last))
-        assert state.position() == before
+    for state, _ in checkpoints(game, 5):
+        before, history = state.position(), list(state.actions)
+        texts = list(BAD_TEXTS)
+        if state.is_over:
+            texts.append(str(history[-1]))  # once over, even a well-written action
+        for text in texts:
+            with pytest.raises(GamenightError):
+                state.push(text)
+            assert state.position() == before
+            assert list(state.actions) == history
+        for text in BAD_TEXTS:
+            with pytest.raises(GamenightError):
+                state.parse_action(text)
+        if state.is_over:
+            with pytest.raises(GamenightError, match="the game is over"):
+                state.push(str(history[-1]))

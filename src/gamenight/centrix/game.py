@@ -23,10 +23,6 @@ def _setup(players: int, rules: Any, seed: int, first: int) -> CentrixState:
     return CentrixState.new(players, seed=seed, first=first, rules=read_rules(rules))
 
 
-def _from_position(text: str) -> CentrixState:
-    return CentrixState.from_position(text)
-
-
 GAME = Game(
     name="centrix",
     title="Centrix",
@@ -34,6 +30,6 @@ GAME = Game(
     max_players=MAX_PLAYERS,
     rules_type=Rules,
     setup=_setup,
-    from_position=_from_position,
+    from_position=CentrixState.from_position,
     replay=CentrixState.replay,
 )

@@ -35,10 +35,6 @@ def _setup(players: int, rules: Any, seed: int, first: int) -> ColorCityState:
     )
 
 
-def _from_position(text: str) -> ColorCityState:
-    return ColorCityState.from_position(text)
-
-
 GAME = Game(
     name="colorcity",
     title="Color City",
@@ -46,6 +42,6 @@ GAME = Game(
     max_players=PLAYERS,
     rules_type=Table,
     setup=_setup,
-    from_position=_from_position,
+    from_position=ColorCityState.from_position,
     replay=ColorCityState.replay,
 )
