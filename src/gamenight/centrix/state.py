@@ -368,7 +368,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
     @property
     def plays(self) -> list[Play]:
         """The plays pushed so far, oldest first (alias of ``actions``)."""
-        return [play for play, _ in self._stack]
+        return self.actions
 
     @property
     def movers(self) -> list[int]:
