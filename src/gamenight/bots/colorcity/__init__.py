@@ -1,8 +1,9 @@
 """Color City bots: Random, Simple and Planner. Each sees only its seat's view.
 
-The package by job: ``frame`` (board and gang coordinates), ``aiming`` (shots at a point),
-``reading`` (the city and the evaluator), ``simple`` (Random, Simple) and ``planner``. The
-measurement of the Planner's aim is gamenight.bench.colorcity.
+The package by job: ``aiming`` (the Planner's aim at a point), ``reading`` (the city and the
+evaluator), ``simple`` (Random, Simple) and ``planner``. The gangs' frames and the textbook
+``aim`` are the engine's (gamenight.colorcity.frame), re-exported here; the measurement of the
+Planner's aim is gamenight.bench.colorcity.
 
 A bot's ``choose(view)`` returns a ``Shot`` in the pitch phase and a ``Decision`` in the
 power phase. The hands' noise comes from the game's generator, whose key the view leaves
@@ -19,7 +20,6 @@ from collections.abc import Callable
 
 from gamenight.bots.base import SeededBot
 from gamenight.bots.colorcity.aiming import aim, aim_at, clamp, slide_table, speed_for
-from gamenight.bots.colorcity.frame import from_board, to_board
 from gamenight.bots.colorcity.planner import Candidate, Plan, PlannerBot
 from gamenight.bots.colorcity.reading import (
     WIN,
@@ -32,6 +32,7 @@ from gamenight.bots.colorcity.reading import (
     read_city,
 )
 from gamenight.bots.colorcity.simple import RandomBot, SimpleBot, wobbled
+from gamenight.colorcity.frame import from_board, to_board
 
 # The registry's names (gamenight.bots.registry) and the five levels the interfaces offer.
 BOTS: dict[str, Callable[..., SeededBot]] = {

@@ -1,5 +1,5 @@
-"""Aiming: the spin-free textbook shot at a board point, and the Planner's aim against the
-noise-free physics with a process-wide cache of its slides."""
+"""Aiming: the Planner's aim against the noise-free physics, with a process-wide cache of
+its slides (the textbook shot, ``aim``, is the engine's: gamenight.colorcity.frame)."""
 
 from __future__ import annotations
 
@@ -7,23 +7,10 @@ import bisect
 import math
 from functools import cache, lru_cache
 
-from gamenight.bots.colorcity.frame import from_board
+from gamenight.colorcity.frame import aim as aim  # re-exported: the web app imports it here
+from gamenight.colorcity.frame import from_board
 from gamenight.colorcity.shots import Shot, predict
 from gamenight.colorcity.table import Gang, Table
-
-
-def aim(table: Table, gang: Gang, x: float, y: float) -> Shot:
-    """A spin-free shot whose textbook slide ends at board point (x, y) mm."""
-    forward, right = from_board(table, gang, x, y)
-    position = max(-table.launch_half_width, min(table.launch_half_width, right))
-    left = position - right  # what is left to cover sideways, to the gang's left
-    direction = math.degrees(math.atan2(left, forward))
-    direction = max(-table.max_direction_deg, min(table.max_direction_deg, direction))
-    distance = math.hypot(forward, left) / 1000
-    speed = math.sqrt(2 * table.friction * table.gravity * distance)
-    speed = max(table.min_speed, min(table.max_speed, speed))
-    return Shot(position, direction, speed, 0.0)
-
 
 _SPEED_GRID = tuple(round(0.8 + 0.02 * i, 4) for i in range(66))  # 0.8 … 2.1 m/s
 

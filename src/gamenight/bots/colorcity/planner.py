@@ -11,11 +11,11 @@ from statistics import NormalDist
 
 from gamenight.bots.base import Budget, SeededBot
 from gamenight.bots.colorcity.aiming import aim_at
-from gamenight.bots.colorcity.frame import from_board, to_board
 from gamenight.bots.colorcity.reading import Evaluator, Weights
 from gamenight.bots.colorcity.simple import wobbled
 from gamenight.colorcity.actions import Decision
 from gamenight.colorcity.coverage import covered_squares
+from gamenight.colorcity.frame import from_board, to_board
 from gamenight.colorcity.shots import SIGMAS, Shot, Skill, executed, flick, noise_from, normals
 from gamenight.colorcity.state import ColorCityView, Phase
 from gamenight.colorcity.table import Gang, Table

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gamenight.bots.colorcity.frame import from_board
+from gamenight.colorcity.frame import from_board
 from gamenight.colorcity.shots import SIGMAS, Skill
 from gamenight.colorcity.state import ColorCityView, winning_sets
 from gamenight.colorcity.table import Gang, Table
