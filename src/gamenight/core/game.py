@@ -101,6 +101,10 @@ class View(Protocol):
         """The seat whose view it is; None for a spectator's."""
         ...
 
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state consistent with this view, what it cannot see drawn with ``rng``."""
+        ...
+
 
 class GameState(Protocol):
     """A game in progress, as every layer above the engines reads it (see the module)."""
@@ -163,7 +167,7 @@ class GameState(Protocol):
         """Forget the actions pushed so far (they can no longer be popped)."""
         ...
 
-    def view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator)."""
         ...
 
