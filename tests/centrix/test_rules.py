@@ -22,6 +22,7 @@ from gamenight.centrix import (
     Rules,
     square,
 )
+from gamenight.centrix.rules import BOUNDS as RULES_BOUNDS
 from gamenight.centrix.state import shuffled
 from gamenight.core.errors import NotationError, RulesError
 
@@ -639,3 +640,18 @@ def test_push_raises_what_its_docstring_names(play: object, error: type[Exceptio
         s.push(play)  # type: ignore[arg-type]
     assert s.position() == before
     assert error.__name__ in (CentrixState.push.__doc__ or "")
+
+
+def test_rules_are_held_to_their_set_up_bounds_but_load_beyond_them() -> None:
+    """D17: bounds are checked at set-up (``check_bounds``), never when rules are loaded,
+    so a game stored under other bounds still replays."""
+    assert Rules().check_bounds() == Rules()
+    for cap in (None, 1, 10_000):
+        assert Rules(max_turns=cap).check_bounds().max_turns == cap
+    for bottom in Bottom:
+        assert Rules(bottom=bottom).check_bounds().bottom is bottom
+    for bad in (10_001, True):
+        stored = Rules.from_dict({"max_turns": bad})  # loads, as a stored game must
+        with pytest.raises(RulesError, match=r"max_turns must be none, or from 1 to 10000"):
+            stored.check_bounds()
+    assert set(RULES_BOUNDS) | {"layout"} == set(Rules().to_dict())

@@ -22,6 +22,14 @@ def test_bench_json_prints_the_two_figures(capsys: pytest.CaptureFixture[str]) -
     assert 0 <= figures["distance_error_pct"] < 1.0
 
 
+def test_bench_steps_measures_the_step_cap_margin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["colorcity", "bench", "--json", "--repeat", "1", "--steps", "8"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert steps["flicks"] == 8
+    assert 0 < steps["mean_steps"] <= steps["most_steps"] < 10_000
+    assert steps["us_per_mjdata"] > 0
+
+
 def test_bench_text_prints_the_error_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["colorcity", "bench", "--repeat", "1"]) == 0
     out = capsys.readouterr().out

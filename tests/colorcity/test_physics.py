@@ -21,7 +21,8 @@ from gamenight.colorcity import (
     predict,
     stopping_distance,
 )
-from gamenight.colorcity.physics import model_xml, rest_height, simulate
+from gamenight.colorcity.physics import model_xml, rest_height, settle_steps, simulate
+from gamenight.colorcity.table import BOUNDS, MOST_FLICK_STEPS
 
 T = DEFAULT_TABLE
 
@@ -233,3 +234,35 @@ def test_pose_reads_back_and_checks_its_values() -> None:
         Pose.from_values([0, float("nan"), 8, 1, 0, 0, 0])
     with pytest.raises(ValueError, match="7 numbers"):
         Pose.from_values([0, 0])
+
+
+def test_a_flick_under_a_tiny_step_cap_stops_at_the_cap_deterministically() -> None:
+    """D21: the cap counts steps, not seconds, so where a capped flick stops never depends
+    on the machine; it ends exactly at the cap, the frames before it unchanged."""
+    shot = Shot(0.0, 0.0, 1.5, 10.0)
+    free = predict(T, Gang.GREEN, shot)
+    capped_table = T.with_(max_flick_steps=50)  # not a chunk of frames: 4 frames of 11, then 6
+    capped = predict(capped_table, Gang.GREEN, shot)
+    assert free.steps > 50
+    assert capped.steps == 50
+    assert capped.duration == pytest.approx(50 * T.timestep_s)
+    assert np.array_equal(capped.trajectory[:-1], free.trajectory[: len(capped.trajectory) - 1])
+    again = predict(capped_table, Gang.GREEN, shot)
+    assert np.array_equal(again.trajectory, capped.trajectory)
+    assert again.pose == capped.pose
+
+
+def test_no_ordinary_flick_reaches_the_default_step_cap() -> None:
+    """The default cap lies beyond the most steps the default time limit allows (its last
+    frame included), so it changes no flick of the default table."""
+    frame = math.floor(1 / (T.frame_rate * T.timestep_s))
+    assert math.ceil(T.max_flick_s / T.timestep_s) + frame <= T.max_flick_steps
+
+
+def test_settling_the_cube_is_held_to_the_step_cap_too() -> None:
+    """A stored table is not held to the set-up bounds, so a tiny time step must not make
+    building its model run for half a simulated second of steps."""
+    assert settle_steps(T) == round(0.5 / T.timestep_s)
+    tiny = T.with_(timestep_s=1e-8)  # 50 million steps to settle, uncapped
+    assert settle_steps(tiny) == MOST_FLICK_STEPS == BOUNDS["max_flick_steps"].high
+    assert rest_height(tiny) > 0

@@ -9,6 +9,7 @@ import pytest
 from gamenight.bots.colorcity import SimpleBot
 from gamenight.colorcity import ColorCityState, Gang, Pitch, Shot, flick, replay, to_record
 from gamenight.colorcity.shots import executed
+from gamenight.colorcity.svg import board_svg as svg_of
 from gamenight.core.errors import RecordError
 from gamenight.core.record import GameRecord
 
@@ -59,6 +60,30 @@ def test_replay_applies_the_recorded_pose_without_simulating() -> None:
     assert again.pending is not None
     assert again.pending.y == 100.0
     assert again.last_flick is None
+
+
+def test_a_replayed_game_shows_the_last_flick_as_it_was_played() -> None:
+    """D17: the last trajectory is for display; a replay re-simulates the last pitch only
+    when asked, and keeps it only if it ends at the recorded pose."""
+    for turns, decide in ((3, False), (4, True)):
+        state = ColorCityState.new(seed=turns, table=ColorCityState.new().table.with_(max_turns=9))
+        bot = SimpleBot(turns)
+        for _ in range(turns):
+            state.push(bot.choose(state.view(state.pitcher)))
+        if decide and state.legal_decisions():
+            state.push(state.legal_decisions()[-1])  # pass: the flick is still the last one
+        live = state.last_flick
+        assert live is not None
+        again = replay(to_record(state))
+        shown = again.last_flick
+        assert shown is not None
+        assert shown.pose == live.pose
+        assert shown.steps == live.steps
+        assert shown.trajectory.tolist() == live.trajectory.tolist()
+        assert svg_of(again) == svg_of(state)
+        again.pop()
+        state.pop()
+        assert (again.last_flick is None) == (state.last_flick is None)
 
 
 def test_re_simulating_a_recorded_pitch_gives_the_identical_pose_here() -> None:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
+import re
+from pathlib import Path
 
 import pytest
 
 from gamenight.colorcity import DEFAULT_TABLE, Gang, Table
+from gamenight.colorcity.table import BOUNDS
+from gamenight.core.bounds import check_bounds
 from gamenight.core.errors import RulesError
 
 T = DEFAULT_TABLE
@@ -75,3 +80,93 @@ def test_gangs_parse() -> None:
     assert Gang.GREEN.other is Gang.PURPLE
     with pytest.raises(RulesError):
         Gang.parse("blue")
+
+
+# ---------------------------------------------------------------- set-up bounds (D21)
+
+HOSTILE = {"frame_rate": 0.01, "rest_speed": 0, "rest_spin": 0, "max_flick_s": 1e9}
+
+
+def _edges() -> list[tuple[str, object, bool]]:
+    """(field, value, inside?) at and just outside both edges of every bound."""
+    cases: list[tuple[str, object, bool]] = []
+    for name, bound in BOUNDS.items():
+        assert bound.low is not None
+        assert bound.high is not None
+        whole = isinstance(getattr(T, name) if name != "max_turns" else 1, int)
+        below = bound.low - 1 if whole else math.nextafter(bound.low, -math.inf)
+        above = bound.high + 1 if whole else math.nextafter(bound.high, math.inf)
+        low, high = (int(bound.low), int(bound.high)) if whole else (bound.low, bound.high)
+        cases += [(name, low, True), (name, high, True), (name, below, False)]
+        cases += [(name, above, False), (name, math.nan, False), (name, math.inf, False)]
+    return cases
+
+
+def test_every_field_has_a_bound_and_the_defaults_lie_within() -> None:
+    assert set(BOUNDS) == set(T.to_dict())
+    assert T.check_bounds() is T
+    assert all(bound.reason for bound in BOUNDS.values())
+
+
+@pytest.mark.parametrize(("name", "value", "inside"), _edges())
+def test_bounds_hold_at_their_edges_and_refuse_beyond(
+    name: str, value: object, inside: bool
+) -> None:
+    values = {**T.to_dict(), name: value}
+    if inside:
+        check_bounds("Color City table", values, BOUNDS)
+        return
+    with pytest.raises(RulesError, match=rf"{name} must be (none, or )?from .* not"):
+        check_bounds("Color City table", values, BOUNDS)
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        (HOSTILE, "frame_rate must be from 10 to 240"),
+        (HOSTILE, "rest_speed must be from 0.0001 to 0.05"),
+        (HOSTILE, "max_flick_s must be from 1 to 30"),
+        ({"max_flick_steps": 999}, "max_flick_steps must be from 1000 to 20000"),
+        ({"max_flick_steps": 20_001}, "max_flick_steps must be from 1000 to 20000"),
+        ({"max_turns": 10_001}, "max_turns must be none, or from 1 to 10000"),
+        ({"timestep_s": 0.00001}, "timestep_s must be from 0.0001 to 0.005"),
+    ],
+)
+def test_a_table_outside_its_bounds_is_refused_naming_the_field(
+    changes: dict[str, object], problem: str
+) -> None:
+    table = T.with_(**changes)  # a valid value: a stored game with it still loads
+    with pytest.raises(RulesError, match=re.escape(problem)):
+        table.check_bounds()
+
+
+def test_tables_at_the_edges_of_their_bounds_are_accepted() -> None:
+    for name in ("max_flick_steps", "frame_rate", "max_flick_s", "rest_speed", "rest_spin"):
+        for edge in (BOUNDS[name].low, BOUNDS[name].high):
+            assert edge is not None
+            value = int(edge) if name == "max_flick_steps" else edge
+            assert T.with_(**{name: value}).check_bounds()
+    assert T.with_(max_turns=None).check_bounds() == T
+
+
+def test_nan_and_infinity_are_refused_naming_the_field() -> None:
+    for value in (math.nan, math.inf, -math.inf):
+        with pytest.raises(RulesError, match="friction"):
+            Table.from_dict({"friction": value})
+
+
+def test_a_record_without_the_step_cap_takes_the_default() -> None:
+    old = {k: v for k, v in T.to_dict().items() if k != "max_flick_steps"}
+    assert Table.from_dict(old).max_flick_steps == 10_000
+
+
+@pytest.mark.parametrize("page", ["colorcity.md", "colorcity.ko.md"])
+def test_the_bounds_tables_in_the_docs_match_the_code(page: str) -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / page).read_text("utf-8")
+    section = text[text.index("| `city_size` | 9 | 4 – 9 |") :].split("\n\n", 1)[0]
+    rows = {line.split(" | ")[0].strip("| `"): line for line in section.splitlines()}
+    assert set(rows) == set(BOUNDS)
+    for name, bound in BOUNDS.items():
+        assert f" {bound.low:g} – {bound.high:g}" in rows[name], name
+        default = getattr(T, name)
+        assert default is None or f"| {default:g}" in rows[name], name

@@ -111,7 +111,7 @@ def test_a_move_on_one_server_reaches_a_watcher_on_another(
         # The other server brought its live table up to date in place: the same object,
         # with its connections (and any bot's task) still attached.
         assert two.app.state.manager.tables[made["id"]] is live  # type: ignore[attr-defined]
-        assert live.version == 1
+        assert live.referee.version == 1
         assert len(live.connections) == 1
 
 
@@ -302,7 +302,12 @@ def test_a_change_never_relayed_reaches_a_table_when_its_first_page_comes(
         device = receive(bo, "welcome")["tokens"]["1"]
         assert receive(bo, "state")["version"] == 0
     # Server one stores Ann's move but never relays it (as if it died just after storing).
-    one.app.state.manager.on_change = None  # type: ignore[attr-defined]
+    relay = one.app.state.manager.events  # type: ignore[attr-defined]
+
+    async def withheld(table_id: str, revision: int) -> None:
+        return None
+
+    relay.changed = withheld
     with one.websocket_connect(url) as ann:
         hello(ann, made["seats"][0]["token"])
         state = receive(ann, "state")

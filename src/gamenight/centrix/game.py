@@ -20,7 +20,10 @@ def read_rules(rules: Rules | dict[str, Any] | None) -> Rules:
 
 
 def _setup(players: int, rules: Any, seed: int, first: int) -> CentrixState:
-    return CentrixState.new(players, seed=seed, first=first, rules=read_rules(rules))
+    # A game set up through the registry (a tournament, a measurement) is set up from rules
+    # a user gave: they are held to the set-up bounds (D17).
+    rules_value = read_rules(rules).check_bounds()
+    return CentrixState.new(players, seed=seed, first=first, rules=rules_value)
 
 
 GAME = Game(

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from gamenight.centrix.board import DEFAULT_LAYOUT, Layout
+from gamenight.core.bounds import Bound, check_bounds
 from gamenight.core.errors import RulesError
 
 
@@ -37,6 +38,16 @@ class Rules:
         ):
             raise RulesError(f"max_turns must be a positive whole number, not {self.max_turns!r}")
 
+    def check_bounds(self) -> Rules:
+        """These rules, or RulesError naming each field outside its set-up bound (BOUNDS)
+        with the bound and why. Checked when a game is set up, never when a stored one is
+        loaded (decision D17). The layout has no bound of its own: any layout that builds
+        (six rings of twelve colours) is a finite board."""
+        check_bounds(
+            "Centrix rules", {"bottom": self.bottom.value, "max_turns": self.max_turns}, BOUNDS
+        )
+        return self
+
     def with_(self, **changes: Any) -> Rules:
         """A copy with the given fields changed, checked like a new value."""
         return replace(self, **changes)
@@ -64,6 +75,13 @@ class Rules:
             max_turns=data.get("max_turns"),
             layout=DEFAULT_LAYOUT if layout is None else Layout.from_strings(layout),
         )
+
+
+BOUNDS: dict[str, Bound] = {
+    "bottom": Bound("the three bottom rules (D14)", choices=tuple(b.value for b in Bottom)),
+    "max_turns": Bound("a game of a sensible length", 1, 10_000, optional=True),
+}
+"""Each Rules field's set-up bound and its reason (documented in docs/rules/centrix.md)."""
 
 
 def _bottom(value: Any) -> Bottom:

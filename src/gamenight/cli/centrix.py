@@ -125,7 +125,7 @@ def run_play(ns: argparse.Namespace) -> int:
         raise RulesError(f"--seat must be 0–{count - 1}, not {ns.seat}")
     if ns.first is not None and not 0 <= ns.first < count:
         raise RulesError(f"--first must be 0–{count - 1}, not {ns.first}")
-    rules = Rules(bottom=Bottom(ns.bottom), max_turns=ns.max_turns)
+    rules = Rules(bottom=Bottom(ns.bottom), max_turns=ns.max_turns).check_bounds()
     check_bot(bot_spec, ns.bot)  # a bad spec fails before any question
     if ns.save:
         check_writable(ns.save)

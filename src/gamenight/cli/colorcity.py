@@ -69,6 +69,14 @@ def register(games: Any) -> None:
     bench.add_argument(
         "--repeat", type=count, default=3, help="timing rounds, the best is kept (default 3)"
     )
+    bench.add_argument(
+        "--steps",
+        type=count,
+        default=0,
+        metavar="N",
+        help="also flick N random legal shots with shaky hands: the most steps a flick took"
+        " (the step cap's margin, D21) and what a fresh MjData costs against a flick",
+    )
     bench.set_defaults(run=_bench)
 
     aims = commands.add_parser(
@@ -135,7 +143,7 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     if ns.max_turns is not None:
         from gamenight.colorcity.table import Table
 
-        table = Table(max_turns=ns.max_turns)
+        table = Table(max_turns=ns.max_turns).check_bounds()
     seats = [(me, skill), (me.other, bot_skill)]
     if me is Gang.PURPLE:
         seats.reverse()
@@ -345,6 +353,47 @@ def convergence(speed: float = 1.3) -> list[tuple[float, float, float, float]]:
     return rows
 
 
+def flick_steps(count: int, seed: int = 7) -> dict[str, float]:
+    """Steps of ``count`` random legal shots pitched with shaky hands on the default table
+    (a quarter of them slow and fully spun, the longest kind), µs a step, and the µs of a
+    fresh MjData against a flick's: why each thread keeps its MjData."""
+    import random
+
+    import mujoco
+
+    from gamenight.colorcity import DEFAULT_TABLE as T
+    from gamenight.colorcity import Gang, Shot, Skill, draw_noise, executed, flick
+    from gamenight.colorcity.physics import model_xml
+
+    rng = random.Random(seed)
+    key, steps, worst, start = seed, 0, 0, time.perf_counter()
+    for i in range(count):
+        slow = i % 4 == 0
+        shot = Shot(
+            rng.uniform(-T.launch_half_width, T.launch_half_width),
+            rng.uniform(-T.max_direction_deg, T.max_direction_deg),
+            rng.uniform(T.min_speed, 0.6 if slow else T.max_speed),
+            rng.choice((-T.max_spin, T.max_spin)) if slow else rng.uniform(-T.max_spin, T.max_spin),
+        )
+        noise, key = draw_noise(key, Skill.SHAKY)
+        taken = flick(T, Gang(i % 2), executed(shot, noise)).steps
+        steps, worst = steps + taken, max(worst, taken)
+    elapsed = time.perf_counter() - start
+    model = mujoco.MjModel.from_xml_string(model_xml(T))
+    made = time.perf_counter()
+    for _ in range(200):
+        mujoco.MjData(model)
+    data_us = (time.perf_counter() - made) / 200 * 1e6
+    return {
+        "flicks": count,
+        "most_steps": worst,
+        "mean_steps": steps / max(1, count),
+        "us_per_step": elapsed / max(1, steps) * 1e6,
+        "us_per_flick": elapsed / max(1, count) * 1e6,
+        "us_per_mjdata": data_us,
+    }
+
+
 def _bench(ns: argparse.Namespace) -> int:
     from gamenight.colorcity import DEFAULT_TABLE, Gang, predict
 
@@ -359,8 +408,11 @@ def _bench(ns: argparse.Namespace) -> int:
     flicks_per_s = len(shots) / best
     errors = distance_errors()
     worst = max(abs(slid - ref) / ref * 100 for _, slid, ref in errors)
+    steps = flick_steps(ns.steps) if ns.steps else None
     if ns.json:
-        print(json.dumps({"flicks_per_s": round(flicks_per_s, 1), "distance_error_pct": worst}))
+        figures: dict[str, Any] = {"flicks_per_s": round(flicks_per_s, 1)}
+        figures["distance_error_pct"] = worst
+        print(json.dumps({**figures, **({"steps": steps} if steps else {})}))
         return 0
     print(
         f"flicks/s (one core, {len(shots)} exact flicks 1.0–1.7 m/s, best of"
@@ -379,4 +431,11 @@ def _bench(ns: argparse.Namespace) -> int:
                 f"  {dt * 1000:12.2f}   {slid:8.2f}   {ref:11.2f}"
                 f"   {(slid - ref) / ref * 100:+7.3f}   {rate:8.0f}"
             )
+    if steps:
+        print(
+            f"{steps['flicks']:.0f} shaky flicks: most steps {steps['most_steps']:.0f} (cap"
+            f" {DEFAULT_TABLE.max_flick_steps}), mean {steps['mean_steps']:.0f};"
+            f" {steps['us_per_step']:.1f} µs a step; a fresh MjData {steps['us_per_mjdata']:.0f}"
+            f" µs against {steps['us_per_flick']:.0f} µs a flick"
+        )
     return 0

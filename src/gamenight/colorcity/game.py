@@ -27,6 +27,8 @@ def _setup(players: int, rules: Any, seed: int, first: int) -> ColorCityState:
         if not isinstance(skills, list) or len(skills) != PLAYERS:
             raise RulesError(f"skills is a list of two skill levels, one per gang, not {skills!r}")
         table = Table.from_dict(table_fields)
+    # Set up from what a user gave (a tournament, a measurement): held to the bounds (D21).
+    table = table.check_bounds()
     return ColorCityState.new(
         seed=seed,
         first=Gang(first),

@@ -5,15 +5,19 @@ over it and falls. The cube is a free rigid body with a box geom. Contact uses M
 elliptic friction cone (the pyramidal one overshoots diagonal slides) with sliding and
 torsional friction (condim 4); spin–slide coupling is whatever the contact model gives.
 
-One model and one MjData are built per table value and cached; each flick resets the data
-first, so the same table, start and velocity give bit-identical results on one machine
-and MuJoCo version. Records keep each flick's resulting pose so that replays never
-depend on re-simulating.
+One model is built per table value and cached; it is read-only while simulating, so every
+thread shares it. An MjData is the simulation's scratch memory, written as it steps, so each
+thread keeps its own (two flicks on one data corrupt it, and MuJoCo then crashes the
+process); making one costs about a third of a flick, so it is kept rather than made per
+flick. Each flick resets its data first, so the same table, start and velocity give
+bit-identical results on one machine and MuJoCo version, in whichever thread. Records
+keep each flick's resulting pose so that replays never depend on re-simulating.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -21,7 +25,7 @@ import mujoco
 import numpy as np
 import numpy.typing as npt
 
-from gamenight.colorcity.table import Table
+from gamenight.colorcity.table import MOST_FLICK_STEPS, Table
 
 _MM = 1000.0  # MuJoCo works in metres and kilograms; the game in millimetres and grams.
 
@@ -131,9 +135,23 @@ def model_xml(table: Table) -> str:
 
 class _Sim(NamedTuple):
     model: mujoco.MjModel
-    data: mujoco.MjData
     rest_z: float  # the cube's settled height on the board, in metres
     steps_per_frame: int
+    threads: threading.local  # each thread's MjData for this model, as ``data``
+
+    def data(self) -> mujoco.MjData:
+        """This thread's MjData for the model."""
+        data: mujoco.MjData | None = getattr(self.threads, "data", None)
+        if data is None:
+            data = self.threads.data = mujoco.MjData(self.model)
+        return data
+
+
+def settle_steps(table: Table) -> int:
+    """Steps of the cube's settling before its first flick: half a second, but never more
+    than the longest flick a table may be set up with, so that no stored table, whatever
+    its time step, makes building its model a long computation (D21)."""
+    return max(1, min(round(0.5 / table.timestep_s), MOST_FLICK_STEPS))
 
 
 @lru_cache(maxsize=8)
@@ -142,10 +160,10 @@ def _sim(table: Table) -> _Sim:
     data = mujoco.MjData(model)
     # Settle a cube once so flicks start in resting contact rather than dropping onto
     # the soft contact (which would make it hop at the start of every flick).
-    mujoco.mj_step(model, data, nstep=max(1, round(0.5 / table.timestep_s)))
+    mujoco.mj_step(model, data, nstep=settle_steps(table))
     rest_z = float(data.qpos[2])
     steps = max(1, math.floor(1 / (table.frame_rate * table.timestep_s)))
-    return _Sim(model, data, rest_z, steps)
+    return _Sim(model, rest_z, steps, threading.local())
 
 
 def rest_height(table: Table) -> float:
@@ -166,10 +184,11 @@ def simulate(
     and ``spin`` rad/s about the vertical (counter-clockwise seen from above).
 
     Runs until the cube is at rest, its centre has dropped below the board's top (it fell
-    off), or ``table.max_flick_s`` has passed.
+    off), ``table.max_flick_s`` has passed, or it has taken ``table.max_flick_steps`` steps
+    (exactly: a step cap rather than a clock, so the result never depends on the machine).
     """
     sim = _sim(table)
-    model, data = sim.model, sim.data
+    model, data = sim.model, sim.data()
     mujoco.mj_resetData(model, data)
     qpos, qvel = data.qpos, data.qvel
     qpos[:] = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
@@ -181,17 +200,20 @@ def simulate(
     max_steps = math.ceil(table.max_flick_s / table.timestep_s)
     rest_v2 = table.rest_speed * table.rest_speed
     rest_w2 = table.rest_spin * table.rest_spin
+    cap = table.max_flick_steps
     steps = 0
     while True:
-        mujoco.mj_step(model, data, nstep=n)
-        steps += n
+        # The last chunk stops at the cap; a flick within it runs as it always did (D21).
+        chunk = min(n, cap - steps)
+        mujoco.mj_step(model, data, nstep=chunk)
+        steps += chunk
         # Plain lists: reading numpy scalars one by one costs more than the check itself.
         row = [data.time, *qpos.tolist()]
         frames.append(row)
         a, b, c, d, e, f = qvel.tolist()
         if a * a + b * b + c * c < rest_v2 and d * d + e * e + f * f < rest_w2:
             break
-        if row[3] < 0 or steps >= max_steps:
+        if row[3] < 0 or steps >= max_steps or steps >= cap:
             break
     trajectory = np.array(frames, dtype=np.float64)
     trajectory[:, 1:4] *= _MM

@@ -4,7 +4,7 @@ A turn goes: the gang to move pitches (phase ``pitch``, action: a Shot); the cub
 the gang still has a power it can use, it decides (phase ``power``, action: a Decision);
 then fight, conquer and the victory check happen at once and the other gang is to move.
 The decisions that settle the rulebook are numbered in docs/rules/colorcity.md; comments
-below cite them as (D1)…(D20).
+below cite them as (D1)…(D21).
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ class Snapshot(NamedTuple):
     winner: Gang | None
     reason: str | None
     last_flick: Flick | None
+    unsimulated: tuple[Gang, Pitch] | None  # a recorded pitch whose flick is not drawn yet
     last_pitch: Pitch | None
 
 
@@ -226,7 +227,8 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
         self.first = first
         self._load(position)
         self._stack: list[tuple[Pitch | Decision, Snapshot]] = []
-        self.last_flick: Flick | None = None
+        self._last_flick: Flick | None = None
+        self._unsimulated: tuple[Gang, Pitch] | None = None
         self.last_pitch: Pitch | None = None
 
     # ------------------------------------------------------------------ set-up
@@ -425,6 +427,24 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
         """``"shot"``, ``"decision"`` or None once the game is over."""
         return {Phase.PITCH: "shot", Phase.POWER: "decision", Phase.OVER: None}[self._phase]
 
+    @property
+    def last_flick(self) -> Flick | None:
+        """The last pitch's flick, for display (None before the first pitch). A pitch
+        applied from a record was not simulated (D17); its flick is re-simulated the first
+        time it is asked for and kept only if it ends at the recorded pose, so a replayed
+        game shows the trajectory the live game did (on the same machine and MuJoCo
+        version) and never one that contradicts the record."""
+        if self._unsimulated is not None:
+            gang, pitch = self._unsimulated
+            again = flick(self.table, gang, executed(pitch.shot, pitch.noise))
+            self._last_flick = again if tuple(again.pose) == tuple(pitch.pose) else None
+            self._unsimulated = None
+        return self._last_flick
+
+    @last_flick.setter
+    def last_flick(self, value: Flick | None) -> None:
+        self._last_flick, self._unsimulated = value, None
+
     def predict(self, shot: Shot) -> Flick:
         """Where ``shot`` would go from the gang to move's HQ, without noise (for UIs and
         bots); the state is unchanged."""
@@ -479,6 +499,7 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
             self._stack.append((pitch, self._snapshot()))
             self.key = key
             self._pitched(pitch, None)
+            self._unsimulated = (self._stack[-1][1].gang, pitch)
             return pitch
         if isinstance(action, Shot):
             shot = self._check_shot(action)
@@ -545,7 +566,8 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
             self.key,
             self.winner,
             self.reason,
-            self.last_flick,
+            self._last_flick,
+            self._unsimulated,
             self.last_pitch,
         )
 
@@ -561,7 +583,8 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
             self.key,
             self.winner,
             self.reason,
-            self.last_flick,
+            self._last_flick,
+            self._unsimulated,
             self.last_pitch,
         ) = snapshot
         # Copies, because copy() shares the stack (and its snapshots) between states.

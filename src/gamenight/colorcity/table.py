@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import IntEnum
 from typing import Any
 
+from gamenight.core.bounds import Bound, check_bounds
 from gamenight.core.errors import RulesError
 
 FILES = "abcdefghi"
@@ -76,6 +77,7 @@ class Table:
     timestep_s: float = 0.0015
     frame_rate: float = 60.0
     max_flick_s: float = 10.0
+    max_flick_steps: int = 10_000
     rest_speed: float = 1e-3
     rest_spin: float = 0.05
     max_direction_deg: float = 60.0
@@ -92,7 +94,7 @@ class Table:
                 ):
                     raise RulesError(f"max_turns must be a positive whole number, not {value!r}")
                 continue
-            if f.name in ("city_size", "cubes_per_gang"):
+            if f.name in ("city_size", "cubes_per_gang", "max_flick_steps"):
                 if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                     raise RulesError(f"{f.name} must be a positive whole number, not {value!r}")
                 continue
@@ -179,6 +181,13 @@ class Table:
 
     # ------------------------------------------------------------------ values
 
+    def check_bounds(self) -> Table:
+        """This table, or RulesError naming each field outside its set-up bound (BOUNDS)
+        with the bound and why. Checked when a table is set up, never when a stored one is
+        loaded: tables stored under older bounds still replay (decision D21)."""
+        check_bounds("Color City table", self.to_dict(), BOUNDS)
+        return self
+
     def with_(self, **changes: Any) -> Table:
         """A copy with the given fields changed, checked like a new table (RulesError)."""
         return replace(self, **changes)
@@ -199,5 +208,41 @@ class Table:
             raise RulesError(f"unknown Color City table field(s): {', '.join(sorted(unknown))}")
         return cls(**data)
 
+
+_SIZE = "a board that fits on a real table, and a cube a finger can flick"
+_PHYSICS = "a contact the simulation handles stably"
+MOST_FLICK_STEPS = 20_000
+"""The largest step cap a table may be set up with: about 0.1 s of one core's work."""
+_WORK = "every flick's work stays small: at most 20,000 steps, about 0.1 s of one core"
+
+BOUNDS: dict[str, Bound] = {
+    "city_size": Bound("a 4×4 block must fit (D10); squares are named a–i", 4, 9),
+    "square_mm": Bound(_SIZE, 5, 100),
+    "board_width_mm": Bound(_SIZE, 50, 2000),
+    "board_length_mm": Bound(_SIZE, 50, 3000),
+    "launch_offset_mm": Bound(_SIZE, 0, 1000),
+    "cube_mm": Bound(_SIZE, 5, 50),
+    "cube_mass_g": Bound(_SIZE, 0.5, 100),
+    "friction": Bound("sliding friction of real surfaces: below 0.05 a cube barely stops", 0.05, 2),
+    "torsional_friction_mm": Bound(_PHYSICS, 0, 10),
+    "rolling_friction_mm": Bound(_PHYSICS, 0, 10),
+    "gravity": Bound(_PHYSICS, 1, 30),
+    "coverage_margin_mm": Bound("under half a square, as the table checks", 0, 10),
+    "cubes_per_gang": Bound("a game of a sensible length", 1, 20),
+    "max_turns": Bound("a game of a sensible length", 1, 10_000, optional=True),
+    "timestep_s": Bound(_PHYSICS + "; finer steps only cost time", 0.0001, 0.005),
+    "frame_rate": Bound(
+        "enough frames to draw a path; the cube is checked for rest once a frame", 10, 240
+    ),
+    "max_flick_s": Bound("no real flick lasts longer", 1, 30),
+    "max_flick_steps": Bound(_WORK, 1000, MOST_FLICK_STEPS),
+    "rest_speed": Bound("above 0, or a cube is never at rest and runs to the cap", 0.0001, 0.05),
+    "rest_spin": Bound("above 0, or a cube is never at rest and runs to the cap", 0.001, 1),
+    "max_direction_deg": Bound("a shot goes toward the city, not along the line", 0, 89),
+    "min_speed": Bound("a finger's flick", 0, 10),
+    "max_speed": Bound("a finger's flick", 0.1, 10),
+    "max_spin": Bound("a finger's flick", 0, 200),
+}
+"""Each Table field's set-up bound and its reason (documented in docs/rules/colorcity.md)."""
 
 DEFAULT_TABLE = Table()

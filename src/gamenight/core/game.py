@@ -193,7 +193,8 @@ class Game:
     """One game as the layers above the engines see it.
 
     ``new(players, rules, seed, first=0)`` sets up a game; ``rules`` is a ``rules_type``
-    value, its dict form (``rules_type.from_dict``) or None for the rulebook's.
+    value, its dict form (``rules_type.from_dict``) or None for the rulebook's, and is held
+    to the game's set-up bounds (a game set up here is set up from what a user gave).
     """
 
     name: str

@@ -22,10 +22,12 @@ from gamenight.core.errors import GamenightError
 from gamenight.web import protocol
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.refusals import Code, RefusedError, refusal
+from gamenight.web.room import Connection
 from gamenight.web.rules import Part, rules_html
+from gamenight.web.seats import SeatKeyError
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
-from gamenight.web.tables import Connection, LiveTable, SeatKeyError, TableManager
+from gamenight.web.tables import LiveTable, TableManager
 
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
@@ -105,9 +107,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     def refused(exc: ValidationError | GamenightError) -> HttpRefusal:
         return HttpRefusal(403 if isinstance(exc, SeatKeyError) else 422, exc)
 
-    def live(table_id: str) -> LiveTable:
+    async def live(table_id: str) -> LiveTable:
         try:
-            return manager.get(table_id)
+            return await manager.get(table_id)
         except GamenightError as exc:
             raise HttpRefusal(404, exc) from None
 
@@ -122,7 +124,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     @app.post("/api/tables/{table_id}/invites/{seat}")
     async def renew_invite(table_id: str, seat: int, body: dict[str, Any]) -> dict[str, str]:
         """A new invite link for ``seat``; the old one, and whoever used it, lose the seat."""
-        table = live(table_id)
+        table = await live(table_id)
         try:
             key = RenewIn.model_validate(body).renew
             return {"token": await manager.renew_invite(table, seat, key)}
@@ -149,21 +151,23 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
-        table = live(table_id)
+        table = await live(table_id)
+        referee = table.referee
         return {
             "id": table.id,
             "game": table.game.name,
             "seats": [
-                {"name": s["name"], "kind": s["kind"], "role": s["role"], "level": s["level"]}
-                for s in table.stored.seats
+                {"name": s.name, "kind": s.kind, "role": s.role, "level": s.level}
+                for s in referee.seats
             ],
-            "version": table.version,
-            "status": table.status()[0],
+            "version": referee.version,
+            "revision": referee.revision,
+            "status": referee.status()[0],
         }
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> Response:
-        table = live(table_id)
+        table = await live(table_id)
         if table.state.outcome is None:
             # A record holds the seed, so every hand and every future draw or wobble: it is
             # for games that are over.
@@ -173,7 +177,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                     "the record can be downloaded once the game is over", Code.RECORD_AFTER_GAME
                 ),
             )
-        text = table.game.record(table.state, table.stored.seats).to_json()
+        async with table.lock:
+            record = table.game.record(table.state, table.referee.seats.to_dicts())
+        text = record.to_json()
         filename = f"{table.game.name}-{table.id}.json"
         return Response(
             text,
@@ -183,26 +189,33 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     @app.get("/api/tables/{table_id}/replay/{step}")
     async def replay_step(table_id: str, step: int) -> dict[str, Any]:
-        table = live(table_id)
-        if not 0 <= step <= table.version:
+        table = await live(table_id)
+        referee = table.referee
+        if not 0 <= step <= referee.version:
             raise HttpRefusal(
                 404,
                 RefusedError(
-                    f"step {step} is not between 0 and {table.version}",
+                    f"step {step} is not between 0 and {referee.version}",
                     Code.NO_STEP,
                     step=step,
-                    steps=table.version,
+                    steps=referee.version,
                 ),
             )
-        stored = table.stored
-        state = table.game.replay(
-            stored.rules, stored.seed, stored.setup, stored.seats, table.actions[:step]
+        stored = referee.stored
+        seats = referee.seats.to_dicts()
+        state = await asyncio.to_thread(
+            table.game.replay,
+            stored.rules,
+            stored.seed,
+            stored.setup,
+            seats,
+            referee.actions[:step],
         )
         return {
             "step": step,
-            "steps": table.version,
-            "finished": table.state.outcome is not None,
-            "names": [s["name"] for s in stored.seats],
+            "steps": referee.version,
+            "finished": referee.finished,
+            "names": referee.seats.names,
             "view": table.game.view(state, None),
         }
 
@@ -225,12 +238,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     async def table_socket(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
         try:
-            table = manager.get(table_id)
+            table = await manager.get(table_id)
         except GamenightError as exc:
             await socket.send_json(protocol.error(exc))
             await socket.close(code=4404)
             return
-        connection = Connection(socket)
+        connection = Connection(socket, socket.client.host if socket.client else "")
         manager.schedule_bot(table)
         try:
             while True:
@@ -250,19 +263,38 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             if isinstance(message, protocol.Hello):
                 await manager.hello(table, connection, message.tokens)
             elif isinstance(message, protocol.Act):
-                await manager.act(table, message.seat, message.action, connection)
+                accepted = await manager.act(
+                    table,
+                    message.seat,
+                    message.action,
+                    connection,
+                    seen=message.revision,
+                    message_id=message.id,
+                )
+                connection.send(protocol.accepted(accepted.message_id, accepted.revision))
             elif isinstance(message, protocol.Undo):
-                await manager.undo(table, message.seat, connection)
+                accepted = await manager.undo(
+                    table, message.seat, connection, seen=message.revision, message_id=message.id
+                )
+                connection.send(protocol.accepted(accepted.message_id, accepted.revision))
             elif isinstance(message, protocol.Predict):
-                result = await asyncio.to_thread(table.game.predict, table.state, message.shot)
+                # Under the lock: an action may be changing the state in another thread.
+                async with table.lock:
+                    result = await asyncio.to_thread(table.game.predict, table.state, message.shot)
                 connection.send({"type": "prediction", **result})
             elif isinstance(message, protocol.Preview):
-                result = table.game.preview(table.state, message.rotation)
+                async with table.lock:
+                    result = await asyncio.to_thread(
+                        table.game.preview, table.state, message.rotation
+                    )
                 connection.send({"type": "preview", **result})
             else:
                 connection.send({"type": "pong"})
         except GamenightError as exc:
             connection.send(protocol.error(exc))
+            if isinstance(exc, RefusedError) and exc.code == Code.MOVED_ON:
+                # "Have another look": the table as it now is.
+                connection.send(manager.state_message(table, connection.seats))
         except Exception as exc:
             log.exception("unexpected error handling %r", raw[:200])
             connection.send(protocol.error(exc))

@@ -40,6 +40,7 @@ class WebGame:
     name: str
     min_seats: int
     max_seats: int
+    simulates = False  # whether an action runs a simulation (kept off the event loop)
 
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: dict[str, Any], seed: int
@@ -95,7 +96,14 @@ class WebGame:
         raise NotImplementedError
 
     def act(self, state: Any, text: str) -> tuple[Any, dict[str, Any]]:
-        """Apply an action written in notation. Returns (stored payload, what happened)."""
+        """Apply an action written in notation. Returns (stored payload, what happened:
+        ``last`` of the new state)."""
+        raise NotImplementedError
+
+    def last(self, state: Any) -> dict[str, Any] | None:
+        """The last action, as a page animates and draws it (None before the first). Built
+        from the state alone, so a table reloaded from the store or changed on another
+        server shows its last action exactly as the live one did."""
         raise NotImplementedError
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
@@ -124,7 +132,9 @@ class CentrixGame(WebGame):
         colours = [Colour.parse(s.role) if s.role else Colour(i) for i, s in enumerate(seats)]
         if not isinstance(first, int):
             raise RulesError("first must be a seat number")
-        state = CentrixState.new(colours, seed=seed, first=first, rules=Rules.from_dict(rules))
+        # Set-up checks the bounds; a stored table is replayed without them (D17).
+        checked = Rules.from_dict(rules).check_bounds()
+        state = CentrixState.new(colours, seed=seed, first=first, rules=checked)
         return state, {"first": first}
 
     def record_seat(self, seat: dict[str, Any]) -> dict[str, Any]:
@@ -154,12 +164,21 @@ class CentrixGame(WebGame):
         return state.to_move
 
     def act(self, state: CentrixState, text: str) -> tuple[str, dict[str, Any]]:
-        seat = state.to_move
         play = state.parse_play(text)
-        effects = state.effects(play)
         state.push(play)
-        return str(play), {
-            "seat": seat,
+        last = self.last(state)
+        assert last is not None
+        return str(play), last
+
+    def last(self, state: CentrixState) -> dict[str, Any] | None:
+        play = state.peek()
+        if play is None:
+            return None
+        before = state.copy()
+        before.pop()
+        effects = before.effects(play)  # the pawns the play moved, bumped ones included
+        return {
+            "seat": state.movers[-1],
             "notation": str(play),
             "card": str(play.card),
             "rotation": (
@@ -240,6 +259,7 @@ class ColorCityGame(WebGame):
     name = "colorcity"
     min_seats = 2
     max_seats = 8
+    simulates = True  # every shot is a physics simulation
 
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: dict[str, Any], seed: int
@@ -250,7 +270,8 @@ class ColorCityGame(WebGame):
         if isinstance(first, int) and not 0 <= first < len(gangs):
             raise RulesError(f"first must be a seat from 0 to {len(gangs) - 1}, not {first}")
         first_gang = first if isinstance(first, str) else gangs[first][0]
-        table = Table.from_dict(rules) if rules else None
+        # Set-up checks the bounds; a stored table is replayed without them (D21).
+        table = Table.from_dict(rules).check_bounds() if rules else None
         state = ColorCityState.new(seed=seed, first=first_gang, seats=gangs, table=table)
         return state, {"first": Gang.parse(first_gang).label}
 
@@ -260,7 +281,11 @@ class ColorCityGame(WebGame):
     def engine_replay(self, record: GameRecord) -> ColorCityState:
         from gamenight.colorcity import replay
 
-        return replay(record)
+        state = replay(record)
+        # Re-simulate the last flick here, in the replaying thread, rather than when the
+        # first page is drawn in the event loop.
+        _ = state.last_flick
+        return state
 
     def role(self, state: ColorCityState, seat: int) -> str:
         return state.seats[seat][0].label
@@ -280,15 +305,22 @@ class ColorCityGame(WebGame):
         return state.pitcher
 
     def act(self, state: ColorCityState, text: str) -> tuple[Any, dict[str, Any]]:
-        seat = state.pitcher
-        action = parse_action(text)
-        pushed = state.push(action)
-        if isinstance(pushed, Decision):
-            return pushed.value, {"seat": seat, "decision": pushed.value}
+        pushed = state.push(parse_action(text))
+        last = self.last(state)
+        assert last is not None
+        return (pushed.value if isinstance(pushed, Decision) else pushed.to_json()), last
+
+    def last(self, state: ColorCityState) -> dict[str, Any] | None:
+        action = state.peek()
+        if action is None:
+            return None
+        seat = state.movers[-1]
+        if isinstance(action, Decision):
+            return {"seat": seat, "decision": action.value}
+        # A replayed state re-simulates its last flick, identical to the live one (D17).
         flick = state.last_flick
         trajectory = [] if flick is None else _frames(flick.trajectory.tolist())
-        payload = pushed.to_json()  # shot, noise, pose
-        return payload, {"seat": seat, **payload, "trajectory": trajectory}
+        return {"seat": seat, **action.to_json(), "trajectory": trajectory}
 
     def view(self, state: ColorCityState, seat: int | None) -> dict[str, Any]:
         v = state.view(seat)

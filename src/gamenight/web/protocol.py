@@ -5,18 +5,24 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
 - ``{"type": "hello", "tokens": ["…"]}`` — claim the seats whose secret tokens you hold
   (none: watch as a spectator). Answered by ``welcome`` and a ``state``. An invite link's
   token opens its seat once: the welcome gives that device a token of its own for it.
-- ``{"type": "act", "seat": 0, "action": "R2 3+2 c3-d3"}`` — an action in the game's
-  notation (Centrix plays; Color City shots ``position direction speed spin`` and power
-  decisions ``lucky-day``, ``purple-pain``, ``pass``).
-- ``{"type": "undo", "seat": 0}`` — take back your last play (Centrix, within your turn).
+- ``{"type": "act", "seat": 0, "action": "R2 3+2 c3-d3", "revision": 12, "id": "p1-42"}`` —
+  an action in the game's notation (Centrix plays; Color City shots ``position direction
+  speed spin`` and power decisions ``lucky-day``, ``purple-pain``, ``pass``). ``revision``
+  is the table's revision the page saw: the action is refused (``moved_on``, followed by the
+  table as it now is) if the table has changed since. ``id`` is the page's own id for the
+  message: a resent message is answered as the original was and never applied twice.
+- ``{"type": "undo", "seat": 0, "revision": 13, "id": "p1-43"}`` — take back your last play
+  (Centrix, within your turn).
 - ``{"type": "predict", "shot": "0 0 1.3 0"}`` — Color City: the noise-free flick.
 - ``{"type": "preview", "rotation": "3+2"}`` — Centrix: the board with a ring turned.
 - ``{"type": "ping"}``.
 
-Server → client: ``welcome`` (``seats``; ``tokens``, the token to keep for each seat;
+Server → client: ``accepted`` (``id``, ``revision``: the act or undo with that id is stored,
+sent to the page that sent it), ``welcome`` (``seats``; ``tokens``, the token to keep for each seat;
 ``taken``, seats whose invite link another device used first), ``revoked`` (a seat of yours
 was given a new invite link), ``state`` (your view, legal actions, the last action for
-animation, ``online``: the seats with a page open), ``presence`` (``online`` changed),
+animation, ``version``: the number of actions, ``revision``: up by one on every action and
+every undo, ``online``: the seats with a page open), ``presence`` (``online`` changed),
 ``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; the table is never disturbed by a bad message).
@@ -41,15 +47,25 @@ class Hello(_Message):
     tokens: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=8)
 
 
+# The revision of the table the page saw, and an id of the page's own for the message (a
+# resent message is answered as the original was, never applied twice).
+Revision = Annotated[StrictInt, Field(ge=0, lt=2**53)]
+MessageId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
 class Act(_Message):
     type: Literal["act"]
     seat: StrictInt = Field(ge=0, le=15)
     action: str = Field(min_length=1, max_length=200)
+    revision: Revision | None = None
+    id: MessageId | None = None
 
 
 class Undo(_Message):
     type: Literal["undo"]
     seat: StrictInt = Field(ge=0, le=15)
+    revision: Revision | None = None
+    id: MessageId | None = None
 
 
 class Predict(_Message):
@@ -113,3 +129,9 @@ class RenewIn(_Message):
     """``POST /api/tables/{id}/invites/{seat}``: the key the invite's maker was given."""
 
     renew: str = Field(min_length=1, max_length=200)
+
+
+def accepted(message_id: str | None, revision: int) -> dict[str, Any]:
+    """The ``accepted`` message: the act or undo ``message_id`` is stored, and the table is
+    at ``revision``."""
+    return {"type": "accepted", "id": message_id, "revision": revision}

@@ -50,7 +50,7 @@ class RedisRelay:
         self._writing: set[str] = set()  # the tables of a write that may be under way
         self._dirty: set[str] = set()  # tables where the seats held here may have changed
         self._stale: set[str] = set()  # tables where another server's seats changed
-        self._unsent: dict[str, int] = {}  # table → its version, changed but not yet relayed
+        self._unsent: dict[str, int] = {}  # table → its revision, changed but not yet relayed
         self._wake = asyncio.Event()
         self._heard = 0.0  # (loop time) when presence was last read from Redis
         self._failing = False
@@ -63,9 +63,7 @@ class RedisRelay:
             asyncio.create_task(self._listen(pubsub)),
             asyncio.create_task(self._keep_presence()),
         ]
-        self.manager.on_change = self.publish
-        self.manager.on_presence = self._held_changed
-        self.manager.on_first_page = self._first_page
+        self.manager.events = self
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -75,8 +73,8 @@ class RedisRelay:
         try:  # the other servers' pages hear at once that this server's players left
             async with asyncio.timeout(WAIT), self.client.pipeline(transaction=True) as pipe:
                 pipe.delete(ALIVE + self.origin)
-                for table_id, version in self._unsent.items():
-                    pipe.publish(CHANNEL, self._change_news(table_id, version))
+                for table_id, revision in self._unsent.items():
+                    pipe.publish(CHANNEL, self._change_news(table_id, revision))
                 for table_id in {*self._written, *self._writing}:
                     pipe.hdel(PRESENCE + table_id, self.origin)
                     pipe.publish(CHANNEL, self._presence_news(table_id))
@@ -85,15 +83,15 @@ class RedisRelay:
             log.warning("presence could not be withdrawn from Redis (%r): it expires", exc)
         await self.client.aclose()
 
-    async def publish(self, table_id: str, version: int) -> None:
+    async def changed(self, table_id: str, revision: int) -> None:
         """Tell the other servers that ``table_id`` changed. Queued, not awaited: a move
         never waits on Redis (a Redis that hangs would hold up every move and every bot),
         and a change Redis cannot take now is sent again until it can."""
-        self._unsent[table_id] = version
+        self._unsent[table_id] = revision
         self._wake.set()
 
-    def _change_news(self, table_id: str, version: int) -> str:
-        return json.dumps({"table": table_id, "version": version, "origin": self.origin})
+    def _change_news(self, table_id: str, revision: int) -> str:
+        return json.dumps({"table": table_id, "revision": revision, "origin": self.origin})
 
     # ---------------------------------------------------------------- listening
 
@@ -161,11 +159,11 @@ class RedisRelay:
     def _presence_news(self, table_id: str) -> str:
         return json.dumps({"type": "presence", "table": table_id, "origin": self.origin})
 
-    def _held_changed(self, table: LiveTable) -> None:
+    def held(self, table: LiveTable) -> None:
         self._dirty.add(table.id)
         self._wake.set()
 
-    async def _first_page(self, table: LiveTable) -> None:
+    async def first_page(self, table: LiveTable) -> None:
         """``table`` has no page here yet: read it from the store (a change made elsewhere
         may never have been relayed: its server died before it could) and look up the seats
         held through other servers; while Redis is out of reach, a page is not kept waiting
@@ -209,11 +207,11 @@ class RedisRelay:
             except Exception as exc:
                 self._dirty |= write  # tried again at the next heartbeat
                 self._stale |= read
-                self._unsent = {**changes, **self._unsent}  # (a newer version wins)
+                self._unsent = {**changes, **self._unsent}  # (a newer revision wins)
                 self._trouble(exc)
                 if loop.time() - self._heard > self.ttl:
                     for live in self.manager.tables.values():
-                        if live.elsewhere:  # no news for a ttl: carry on with local presence
+                        if live.room.elsewhere:  # no news for a ttl: carry on with local presence
                             self.manager.set_elsewhere(live, frozenset())
                 continue
             self._heard = loop.time()
@@ -237,17 +235,17 @@ class RedisRelay:
     async def _write(self, table_ids: set[str], changes: dict[str, int]) -> None:
         """In one round trip: renew this server's life, write the seats its pages hold at
         ``table_ids`` (the other servers hear of those that changed) and relay ``changes``
-        (table → version)."""
+        (table → revision)."""
         held = {}
         for table_id in table_ids:
             table = self.manager.tables.get(table_id)
-            held[table_id] = self.manager.here(table) if table is not None else []
+            held[table_id] = table.room.here() if table is not None else []
         ms = max(1, round(self.ttl * 1000))
         self._writing = set(held)
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(ALIVE + self.origin, 1, px=ms)
-            for table_id, version in changes.items():
-                pipe.publish(CHANNEL, self._change_news(table_id, version))
+            for table_id, revision in changes.items():
+                pipe.publish(CHANNEL, self._change_news(table_id, revision))
             for table_id, seats in held.items():
                 if seats:
                     pipe.hset(PRESENCE + table_id, self.origin, json.dumps(seats))

@@ -80,6 +80,7 @@ class StoredTable:
     created: datetime
     updated: datetime
     actions: list[Any] = field(default_factory=list)
+    revision: int = 0
 
 
 class ConflictError(Exception):
@@ -214,4 +215,5 @@ class Store:
             created=row.created,
             updated=row.updated,
             actions=actions,
+            revision=len(actions),
         )

@@ -1,189 +1,105 @@
-"""Live tables: the state of each game being played, who is connected, and the bots.
+"""Live tables: each game being played, with its referee, its room of pages and its bot.
 
-The server is the referee. Every action goes through the engine and is committed to the
-store before anyone hears of it; every client is sent only its own seat's view. Bots think
-in worker processes, so one table's bot never holds up another table.
+The table manager puts the pieces together: the referee decides and stores (web.referee),
+the seat book says who holds which seat (web.seats), the room tells the pages
+(web.room), and the bot runner thinks for the bots (web.bots). Every client is sent only
+its own seat's view. Other server processes hear of changes through the events interface
+(web.relay implements it for Redis; a single server needs none).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
-import json
 import logging
-import multiprocessing
-import secrets
-from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from fastapi import WebSocket
-
-from gamenight.web.games import SeatSpec, WebGame, get_game, new_seed
+from gamenight.web.bots import BotRunner
+from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.protocol import TableIn
+from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
-from gamenight.web.storage import ConflictError, Store, StoredTable, hash_token
+from gamenight.web.room import Connection, Room
+from gamenight.web.seats import Opened, Seat, SeatBook, hash_token, new_token
+from gamenight.web.storage import Store
 
 log = logging.getLogger("gamenight.web")
 
 
-class SeatKeyError(RefusedError):
-    """A key that does not open what it was brought for."""
+class TableEvents(Protocol):
+    """What other server processes are told, and asked (web.relay, when scaled out)."""
+
+    async def changed(self, table_id: str, revision: int) -> None:
+        """A table changed here (an action, an undo, a seat)."""
+
+    def held(self, table: LiveTable) -> None:
+        """The seats this server's pages hold at ``table`` may have changed."""
+
+    async def first_page(self, table: LiveTable) -> None:
+        """``table`` is about to get its first page here: bring it, and who is online
+        through other servers, up to date (never raises)."""
 
 
-def _json(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+class NoEvents:
+    """A single server: nobody else to tell."""
 
+    async def changed(self, table_id: str, revision: int) -> None:
+        return None
 
-def _check_holds(page: Connection | None, seat: int) -> None:
-    # Under the table's lock: a renewal may have taken the seat from the page meanwhile.
-    if page is not None and seat not in page.seats:
-        raise RefusedError(f"you do not hold seat {seat}'s token", Code.NOT_YOUR_SEAT, seat=seat)
+    def held(self, table: LiveTable) -> None:
+        return None
 
-
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
-
-
-def is_open_invite(seat: dict[str, Any]) -> bool:
-    """An invited seat whose link no device has used yet."""
-    return bool(seat.get("invite")) and not seat.get("claimed")
-
-
-@dataclass
-class Opened:
-    """What a hello's tokens open: for each seat held, the token the device keeps for it
-    (for an invite used just now, a new token of the device's own), the seats whose invite
-    another device has used, and those whose link its maker renewed since."""
-
-    tokens: dict[int, str]
-    taken: list[int]
-    revoked: list[int]
-
-    @property
-    def seats(self) -> list[int]:
-        return sorted(self.tokens)
-
-
-OUTBOX_LIMIT = 64  # messages waiting for one client before it is let go
-
-
-class Connection:
-    """One open page: the seats it holds and its outbox. Messages to a page go through the
-    outbox, in order, written by a task of the page's own; a page that stops reading is let
-    go when its outbox fills (it reconnects and gets a fresh state), so it never holds up
-    the table or the other pages."""
-
-    def __init__(self, socket: WebSocket) -> None:
-        self.socket = socket
-        self.keys: dict[int, str] = {}  # each seat held: the hash of the token that opened it
-        self.gone = False
-        self._outbox: asyncio.Queue[str] = asyncio.Queue()
-        self._writer = asyncio.create_task(self._write())
-
-    @property
-    def seats(self) -> list[int]:
-        return sorted(self.keys)
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if self.gone:
-            return
-        if self._outbox.qsize() >= OUTBOX_LIMIT:
-            log.warning("a page stopped reading; letting it go")
-            self.close()
-            return
-        self._outbox.put_nowait(message if isinstance(message, str) else _json(message))
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                await self.socket.send_text(await self._outbox.get())
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            self.gone = True  # the page went away; the socket's own loop ends it
-
-    def close(self) -> None:
-        """Stop writing and close the socket (without waiting on a page that does not read)."""
-        self.stop()
-        task = asyncio.create_task(asyncio.wait_for(self.socket.close(code=1013), 5))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
-
-    def stop(self) -> None:
-        self.gone = True
-        self._writer.cancel()
+    async def first_page(self, table: LiveTable) -> None:
+        return None
 
 
 @dataclass
 class LiveTable:
-    stored: StoredTable
-    game: WebGame
-    state: Any
-    actions: list[Any]
-    last: dict[str, Any] | None = None
-    connections: list[Connection] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    referee: Referee
+    room: Room = field(default_factory=Room)
     bot_task: asyncio.Task[None] | None = None
-    # Scale-out: the seats pages on other servers hold, as the relay last heard (None: not
-    # looked up since this server had a page at the table).
-    elsewhere: frozenset[int] | None = None
 
     @property
     def id(self) -> str:
-        return self.stored.id
+        return self.referee.id
 
     @property
-    def version(self) -> int:
-        return len(self.actions)
+    def game(self) -> Any:
+        return self.referee.game
 
-    def seat_kind(self, seat: int) -> str:
-        return str(self.stored.seats[seat]["kind"])
+    @property
+    def state(self) -> Any:
+        return self.referee.state
 
-    def status(self) -> tuple[str, dict[str, Any] | None]:
-        outcome = self.state.outcome
-        return ("playing", None) if outcome is None else (outcome.reason, outcome.to_dict())
+    @property
+    def lock(self) -> asyncio.Lock:
+        return self.referee.lock
 
-
-def _replay(game: WebGame, stored: StoredTable) -> Any:
-    """The table's state, rebuilt from its stored actions by the game's own replay."""
-    return game.replay(stored.rules, stored.seed, stored.setup, stored.seats, stored.actions)
-
-
-def _bot_worker(game: str, view: Any, level: int, seed: int) -> str:
-    return get_game(game).bot_action(view, level, seed)
+    @property
+    def connections(self) -> list[Connection]:
+        return self.room.connections
 
 
 class TableManager:
     def __init__(self, store: Store, bot_workers: int = 1, executor: Executor | None = None):
         self.store = store
         self.tables: dict[str, LiveTable] = {}
-        self._executor = executor
-        self._bot_workers = bot_workers
-        self.on_change: Callable[[str, int], Awaitable[None]] | None = None
-        # Scale-out (set by the relay): told when the seats this server's pages hold at a
-        # table may have changed; awaited before a table's first page here is welcomed, to
-        # bring the table (a change may never have been relayed) and who is online through
-        # other servers up to date (it never raises).
-        self.on_presence: Callable[[LiveTable], None] | None = None
-        self.on_first_page: Callable[[LiveTable], Awaitable[None]] | None = None
-
-    @property
-    def executor(self) -> Executor:
-        if self._executor is None:
-            # Bots are CPU-bound: separate processes keep the event loop (and other tables)
-            # responsive; "spawn" because the server runs threads.
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self._bot_workers, mp_context=context)
-        return self._executor
+        self.bots = BotRunner(bot_workers, executor)
+        self.events: TableEvents = NoEvents()
 
     def close(self) -> None:
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
+
+    def _live(self, referee: Referee) -> LiveTable:
+        table = LiveTable(referee)
+        table.room.on_held = lambda: self.events.held(table)
+        self.tables[referee.id] = table
+        return table
 
     # ---------------------------------------------------------------- set-up
 
@@ -225,91 +141,78 @@ class TableManager:
         state, setup = game.new(specs, body.first, body.rules, seed)
         tokens: list[str | None] = []
         renew_keys: list[str | None] = []
-        stored_seats: list[dict[str, Any]] = []
+        seats: list[Seat] = []
         for spec, seat_in in zip(specs, body.seats, strict=True):
             token = new_token() if spec.kind == "human" else None
             # An invited seat's maker keeps a key to make a new link for it.
             renew = new_token() if seat_in.kind == "invite" else None
             tokens.append(token)
             renew_keys.append(renew)
-            stored_seats.append(
-                {
-                    "name": spec.name,
-                    "kind": spec.kind,
-                    "invite": seat_in.kind == "invite",
-                    "level": spec.level,
-                    "role": game.role(state, len(stored_seats)),
-                    "skill": spec.skill,
-                    "token_hash": hash_token(token) if token else None,
-                    "renew_hash": hash_token(renew) if renew else None,
-                }
+            seats.append(
+                Seat(
+                    name=spec.name,
+                    kind=spec.kind,
+                    invite=seat_in.kind == "invite",
+                    level=spec.level,
+                    role=game.role(state, len(seats)),
+                    skill=spec.skill,
+                    token_hash=hash_token(token) if token else None,
+                    renew_hash=hash_token(renew) if renew else None,
+                )
             )
-        stored = self.store.create(body.game, game.rules_of(state), seed, setup, stored_seats)
-        table = LiveTable(stored, game, state, [])
-        self.tables[stored.id] = table
+        stored = self.store.create(
+            body.game, game.rules_of(state), seed, setup, SeatBook(seats).to_dicts()
+        )
+        table = self._live(Referee(self.store, stored, state))
         seats_out = [
             {
                 "seat": i,
-                "name": s["name"],
-                "kind": s["kind"],
-                "invite": s["invite"],
+                "name": s.name,
+                "kind": s.kind,
+                "invite": s.invite,
                 "token": tokens[i],
                 "renew": renew_keys[i],
             }
-            for i, s in enumerate(stored_seats)
+            for i, s in enumerate(seats)
         ]
         self.schedule_bot(table)
         return table, seats_out
 
-    def get(self, table_id: str) -> LiveTable:
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table ``table_id``, loaded from the store if it is not live here."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        stored = self.store.load(table_id)
-        if stored is None:
+        referee = await Referee.load(self.store, table_id)
+        if referee is None:
             raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
-        table = self._rebuild(stored)
-        self.tables[table_id] = table
-        self.schedule_bot(table)
+        table = self.tables.get(table_id)  # loaded meanwhile by another request
+        if table is None:
+            table = self._live(referee)
+            self.schedule_bot(table)
         return table
-
-    def _rebuild(self, stored: StoredTable) -> LiveTable:
-        game = get_game(stored.game)
-        return LiveTable(stored, game, _replay(game, stored), list(stored.actions))
 
     async def refresh(self, table_id: str) -> LiveTable | None:
         """Reload a table another server process has changed (None: not live here, or gone)."""
         table = self.tables.get(table_id)
         if table is None:
             return None
-        async with table.lock:
-            return table if await self._reload(table) else None
-
-    async def _reload(self, table: LiveTable) -> bool:
-        """Bring ``table`` up to the store in place, keeping its connections and its bot's
-        task; the caller holds its lock. False if the store has no such table."""
-        stored = await asyncio.to_thread(self.store.load, table.id)
-        if stored is None:
-            return False
-        if len(stored.actions) != table.version:
-            state = await asyncio.to_thread(_replay, table.game, stored)
-            table.stored, table.state, table.actions = stored, state, list(stored.actions)
-            table.last = None  # the action that moved it was made elsewhere: nothing to animate
-        else:
-            table.stored.seats = stored.seats
+        if not await table.referee.reload():
+            return None
         # An invite renewed on another server: the pages here that used its old token lose
         # the seat now, as they would there.
         self._revoke(table)
-        return True
+        return table
 
     def _revoke(self, table: LiveTable) -> None:
         """Take a seat from each page whose token no longer opens it (its invite was
         renewed), and tell the page."""
-        before = self.online(table)
+        before = table.room.online()
         revoked = False
         for connection in table.connections:
-            seats = table.stored.seats
-            lost = [s for s, key in connection.keys.items() if seats[s]["token_hash"] != key]
+            lost = [
+                s for s, key in connection.keys.items() if not table.referee.seats.opens(s, key)
+            ]
             for seat in lost:
                 del connection.keys[seat]
                 connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
@@ -317,7 +220,7 @@ class TableManager:
                 connection.send(self.state_message(table, connection.seats))
                 revoked = True
         if revoked:  # (run on every change relayed from another server: mostly nothing)
-            self._presence(table, before)
+            table.room.held_changed(before)
 
     # ---------------------------------------------------------------- seats and invites
 
@@ -325,14 +228,13 @@ class TableManager:
         """Give ``connection`` the seats ``tokens`` open, welcome it and send it the state;
         from then on it hears of every change. Under the table's lock, so that a claim, a
         renewal and the pages' seats change one at a time."""
-        if self.on_first_page is not None and not table.connections:
-            await self.on_first_page(table)
+        if not table.connections:
+            await self.events.first_page(table)
         async with table.lock:
-            before = self.online(table)
+            before = table.room.online()
             opened = await self._open(table, tokens)
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
-            if connection not in table.connections:
-                table.connections.append(connection)
+            table.room.join(connection)
             connection.send(
                 {
                     "type": "welcome",
@@ -343,264 +245,159 @@ class TableManager:
                 }
             )
             connection.send(self.state_message(table, connection.seats))
-            self._presence(table, before)
+            table.room.held_changed(before)
 
     async def _open(self, table: LiveTable, tokens: list[str]) -> Opened:
-        """The seats ``tokens`` open. An invite link opens its seat once: the first device
-        to bring it gets a token of its own for the seat, and the link opens nothing after."""
-        by_hash = {hash_token(t): t for t in tokens}
-        hashes = set(by_hash)
+        """The seats ``tokens`` open. A token that may be an invite to claim (perhaps one made
+        on another server) is checked in the store, where the seats are current; a device's
+        own token needs no write."""
+        referee = table.referee
+        hashes = {hash_token(t) for t in tokens}
+        own = {s.token_hash for s in referee.seats if not s.open_invite}
         claimed: dict[int, str] = {}
-        # A token that is not a device's own may be an invite to claim (perhaps one made on
-        # another server): the seats are then read and changed in the store, where they are
-        # current. A device's own token needs no write.
-        own = {s["token_hash"] for s in table.stored.seats if not is_open_invite(s)}
         if hashes - own:
-
-            def claim(seats: list[dict[str, Any]]) -> None:
-                for i, seat in enumerate(seats):
-                    if is_open_invite(seat) and seat["token_hash"] in hashes:
-                        claimed[i] = new_token()
-                        seat["invite_hash"] = seat["token_hash"]
-                        seat["token_hash"] = hash_token(claimed[i])
-                        seat["claimed"] = True
-
-            table.stored.seats = await self._change_seats(table, claim)
-        seats = table.stored.seats
-        held = {
-            i: by_hash[s["token_hash"]] for i, s in enumerate(seats) if s["token_hash"] in hashes
-        }
-        held.update(claimed)
-        taken = [i for i, s in enumerate(seats) if s.get("invite_hash") in hashes and i not in held]
-        revoked = [
-            i for i, s in enumerate(seats) if hashes & set(s.get("retired", [])) and i not in held
-        ]
-        return Opened(held, taken, revoked)
+            claimed = await referee.change_seats(lambda book: book.claim(hashes))
+        return referee.seats.opened(tokens, claimed)
 
     async def renew_invite(self, table: LiveTable, seat: int, key: str) -> str:
         """A new invite link's token for ``seat``, given the key its maker holds. The old link
         and the device that used it lose the seat (that device is told at once)."""
-        token = new_token()
-
-        def renew(seats: list[dict[str, Any]]) -> None:
-            # One answer whether the seat has no link or the key is wrong, so that nobody
-            # learns which seats were invited by asking.
-            if not 0 <= seat < len(seats) or seats[seat].get("renew_hash") != hash_token(key):
-                raise SeatKeyError(
-                    f"that key does not renew an invite link for seat {seat}",
-                    Code.NO_RENEW,
-                    seat=seat,
-                )
-            old = seats[seat]
-            # The old link and the device that used it open nothing now; they are kept to
-            # tell such a device, when it comes back, what became of its seat.
-            retired = [*old.get("retired", []), old["token_hash"], old.get("invite_hash")]
-            old.update(
-                token_hash=hash_token(token),
-                claimed=False,
-                invite_hash=None,
-                retired=[h for h in retired if h],
-            )
-
         async with table.lock:
-            if table.state.outcome is not None:
+            if table.referee.finished:
                 raise RefusedError(
                     "the game is over: there is no seat to invite anyone to",
                     Code.RENEW_AFTER_GAME,
                 )
-            table.stored.seats = await self._change_seats(table, renew)
+            token = await table.referee.change_seats(lambda book: book.renew(seat, key))
             self._revoke(table)
-        if self.on_change is not None:
-            await self.on_change(table.id, table.version)  # other servers revoke their pages
+        await self.events.changed(table.id, table.referee.revision)  # others revoke their pages
         return token
-
-    async def _change_seats(
-        self, table: LiveTable, change: Callable[[list[dict[str, Any]]], None]
-    ) -> list[dict[str, Any]]:
-        try:
-            _, seats = await asyncio.to_thread(self.store.change_seats, table.id, change)
-        except KeyError:
-            raise RefusedError(
-                f"there is no table {table.id!r}", Code.NO_TABLE, table=table.id
-            ) from None
-        return seats
 
     # ---------------------------------------------------------------- actions
 
     async def act(
-        self, table: LiveTable, seat: int, text: str, page: Connection | None = None
-    ) -> None:
-        """Apply one action for ``seat`` (sent by ``page``; None: the seat's bot); raises
-        RefusedError or a GamenightError naming the problem, leaving the table as it was."""
-        async with table.lock:
-            _check_holds(page, seat)
-            actor = table.game.actor(table.state)
-            if actor is None:
-                raise RefusedError("the game is over", Code.GAME_OVER)
-            if seat != actor:
-                raise RefusedError(
-                    f"it is not seat {seat}'s turn (seat {actor} acts now)",
-                    Code.NOT_YOUR_TURN,
-                    seat=seat,
-                    actor=actor,
-                )
-            payload, last = table.game.act(table.state, text)
-            status, outcome = table.status()
-            try:
-                await asyncio.to_thread(
-                    self.store.append, table.id, table.version, payload, status, outcome
-                )
-            except ConflictError:
-                table.state.pop()
-                await self._reload(table)
-                self.broadcast(table)  # "have another look": at the table as it now is
-                raise RefusedError(
-                    "the table moved on meanwhile; look again", Code.MOVED_ON
-                ) from None
-            except Exception:
-                table.state.pop()
-                log.exception("storing an action failed")
-                raise RefusedError(
-                    "the action could not be saved; nothing changed", Code.NOT_SAVED
-                ) from None
-            table.actions.append(payload)
-            table.last = last
+        self,
+        table: LiveTable,
+        seat: int,
+        text: str,
+        page: Connection | None = None,
+        *,
+        seen: int | None = None,
+        message_id: str | None = None,
+    ) -> Accepted:
+        """Apply one action for ``seat`` sent by ``page`` (None: the seat's bot)."""
+        key = None if page is None else page.keys.get(seat, "")
+        accepted = await self._referee_call(
+            table, table.referee.act(seat, text, key=key, seen=seen, message_id=message_id)
+        )
         await self.changed(table)
+        return accepted
 
-    async def undo(self, table: LiveTable, seat: int, page: Connection) -> None:
-        async with table.lock:
-            _check_holds(page, seat)
-            if table.seat_kind(seat) != "human" or not table.game.can_undo(table.state, seat):
-                raise RefusedError(
-                    "only your own plays of this turn can be taken back", Code.UNDO_OWN
-                )
-            table.state.pop()
-            table.actions.pop()
-            table.last = {"seat": seat, "undo": True}
-            await asyncio.to_thread(self.store.truncate, table.id, table.version)
+    async def undo(
+        self,
+        table: LiveTable,
+        seat: int,
+        page: Connection,
+        *,
+        seen: int | None = None,
+        message_id: str | None = None,
+    ) -> Accepted:
+        key = page.keys.get(seat, "")
+        accepted = await self._referee_call(
+            table, table.referee.undo(seat, key=key, seen=seen, message_id=message_id)
+        )
         await self.changed(table)
+        return accepted
+
+    async def _referee_call(self, table: LiveTable, call: Any) -> Accepted:
+        revision = table.referee.revision
+        try:
+            return await call  # type: ignore[no-any-return]
+        except RefusedError as exc:
+            if exc.code == Code.MOVED_ON and table.referee.revision != revision:
+                self.broadcast(table)  # the referee found the table changed elsewhere
+            raise
 
     async def changed(self, table: LiveTable) -> None:
         self.broadcast(table)
-        if self.on_change is not None:
-            await self.on_change(table.id, table.version)
+        await self.events.changed(table.id, table.referee.revision)
         self.schedule_bot(table)
 
     # ---------------------------------------------------------------- bots
 
     def schedule_bot(self, table: LiveTable) -> None:
-        actor = table.game.actor(table.state)
-        if actor is None or table.seat_kind(actor) != "bot":
+        referee = table.referee
+        actor = referee.actor
+        if actor is None or not referee.seats[actor].is_bot:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
         # Every caller runs in the event loop (API handlers, the socket, the relay, bots).
-        table.bot_task = asyncio.create_task(self._bot_turn(table, actor, table.version))
+        table.bot_task = asyncio.create_task(self._bot_turn(table, actor, referee.revision))
 
-    async def _bot_turn(self, table: LiveTable, seat: int, version: int) -> None:
-        level = int(table.stored.seats[seat]["level"] or 1)
+    async def _bot_turn(self, table: LiveTable, seat: int, revision: int) -> None:
+        referee = table.referee
+        level = int(referee.seats[seat].level or 1)
         seed = int.from_bytes(
-            hashlib.sha256(f"{table.stored.seed}:{version}".encode()).digest()[:6], "big"
+            hashlib.sha256(f"{referee.stored.seed}:{referee.version}".encode()).digest()[:6],
+            "big",
         )
-        loop = asyncio.get_running_loop()
         for attempt in range(3):
             try:
-                action = await loop.run_in_executor(
-                    self.executor, _bot_worker, table.game.name, table.state.view(seat), level, seed
-                )
+                view = referee.state.view(seat)
+                action = await self.bots.choose(referee.game.name, view, level, seed)
                 table.bot_task = None
-                if table.version != version or table.game.actor(table.state) != seat:
+                if referee.revision != revision or referee.actor != seat:
                     self.schedule_bot(table)  # the table moved on meanwhile: think again
                     return
-                await self.act(table, seat, action)
+                await self.act(table, seat, action, seen=revision, message_id=f"bot-{revision}")
                 return
             except asyncio.CancelledError:
                 raise
+            except RefusedError as exc:
+                if exc.code == Code.MOVED_ON:
+                    table.bot_task = None
+                    self.schedule_bot(table)
+                    return
+                log.exception("the bot at table %s, seat %s was refused", table.id, seat)
             except Exception:
                 log.exception(
                     "the bot at table %s, seat %s failed (try %s)", table.id, seat, attempt
                 )
-                await asyncio.sleep(0.2 * (attempt + 1))
+            await asyncio.sleep(0.2 * (attempt + 1))
         table.bot_task = None
 
     # ---------------------------------------------------------------- clients
 
-    @staticmethod
-    def here(table: LiveTable) -> list[int]:
-        """The seats a page open on this server holds."""
-        return sorted({seat for c in table.connections if not c.gone for seat in c.seats})
-
-    @staticmethod
-    def online(table: LiveTable) -> list[int]:
-        """The seats someone holds an open page for, on this server or (scaled out) another."""
-        return sorted({*TableManager.here(table), *(table.elsewhere or ())})
-
     def leave(self, table: LiveTable, connection: Connection) -> None:
-        """``connection``'s page is closed: it hears no more, and the others hear if a seat
-        went offline."""
-        # The gone included: they have not been told away yet.
-        before = sorted(
-            {*(s for c in table.connections for s in c.seats), *(table.elsewhere or ())}
-        )
-        connection.stop()
-        with contextlib.suppress(ValueError):
-            table.connections.remove(connection)
-        self._presence(table, before)
-        if not table.connections:
-            table.elsewhere = None  # nobody here to keep it for: looked up again for a page
+        table.room.leave(connection)
 
     def set_elsewhere(self, table: LiveTable, seats: frozenset[int]) -> None:
-        """The seats pages on other servers hold (from the relay); the pages here hear if
-        that changes who is online."""
-        before = self.online(table)
-        table.elsewhere = seats
-        self._tell_online(table, before)
-
-    def _presence(self, table: LiveTable, before: list[int]) -> None:
-        """The seats this server's pages hold may have changed: tell the pages if who is
-        online did, and the relay."""
-        self._tell_online(table, before)
-        if self.on_presence is not None:
-            self.on_presence(table)
-
-    def _tell_online(self, table: LiveTable, before: list[int]) -> None:
-        online = self.online(table)
-        if online != before:
-            text = _json({"type": "presence", "online": online})
-            for connection in list(table.connections):
-                connection.send(text)
+        table.room.set_elsewhere(seats)
 
     def broadcast(self, table: LiveTable) -> None:
-        """Send every page the table's state as its seats see it; pages that are gone are
-        dropped."""
-        # Pages holding the same seats (spectators, above all) see the same view: build and
-        # serialise it once.
-        texts: dict[tuple[int, ...], str] = {}
-        for connection in [c for c in table.connections if c.gone]:
-            self.leave(table, connection)
-        for connection in list(table.connections):
-            key = tuple(connection.seats)
-            if key not in texts:
-                texts[key] = _json(self.state_message(table, connection.seats))
-            connection.send(texts[key])
+        """Send every page the table's state as its seats see it."""
+        table.room.broadcast(lambda seats: self.state_message(table, seats))
 
     def state_message(self, table: LiveTable, seats: list[int]) -> dict[str, Any]:
-        actor = table.game.actor(table.state)
+        referee = table.referee
+        actor = referee.actor
         active = actor if actor in seats else (seats[0] if seats else None)
-        view = table.game.view(table.state, active)
+        view = referee.game.view(referee.state, active)
         return {
             "type": "state",
             "table": table.id,
-            "version": table.version,
+            "version": referee.version,
+            "revision": referee.revision,
             "seats": seats,
             "active": active,
             "actor": actor,
-            "names": [s["name"] for s in table.stored.seats],
-            "kinds": [s["kind"] for s in table.stored.seats],
-            "online": self.online(table),
+            "names": referee.seats.names,
+            "kinds": referee.seats.kinds,
+            "online": table.room.online(),
             "view": view,
-            "last": table.last,
+            "last": referee.last,
             "can_undo": active is not None
-            and table.seat_kind(active) == "human"
-            and table.game.can_undo(table.state, active),
+            and not referee.seats[active].is_bot
+            and referee.game.can_undo(referee.state, active),
         }

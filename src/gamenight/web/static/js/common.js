@@ -260,7 +260,9 @@ export function claimTokenFromUrl(table) {
 
 /**
  * The table's WebSocket, reconnecting with back-off. Every (re)connection says hello with
- * all the tokens held for the table, so the server answers with a fresh state.
+ * all the tokens held for the table, so the server answers with a fresh state. An act or
+ * undo not yet answered when the connection drops is sent again, with its id, after the
+ * hello: the server answers a message it already has as it did the first time.
  */
 export class TableSocket {
   constructor(table, onMessage, onStatus) {
@@ -268,6 +270,7 @@ export class TableSocket {
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
     this.delay = 300;
+    this.pending = null; // the act or undo sent and not yet accepted or refused
     this.connect();
   }
 
@@ -279,6 +282,7 @@ export class TableSocket {
       this.delay = 300;
       this.onStatus("open");
       ws.send(JSON.stringify({ type: "hello", tokens: Object.values(heldTokens(this.table)) }));
+      if (this.pending) ws.send(JSON.stringify(this.pending));
     });
     ws.addEventListener("message", (event) => {
       let message;
@@ -289,6 +293,7 @@ export class TableSocket {
       }
       if (message.type === "welcome") settleTokens(this.table, message);
       if (message.type === "revoked") dropToken(this.table, message.seat);
+      if (message.type === "accepted" || message.type === "error") this.pending = null;
       this.onMessage(message);
     });
     ws.addEventListener("close", () => {
@@ -301,6 +306,7 @@ export class TableSocket {
 
   send(message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      if (message.id) this.pending = message;
       this.ws.send(JSON.stringify(message));
       return true;
     }

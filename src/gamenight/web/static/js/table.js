@@ -121,7 +121,19 @@ async function main() {
   const root = document.getElementById("main");
   root.replaceChildren();
   let socket = null;
-  const game = module.create({ root, send: (message) => socket.send(message) });
+  // Every act and undo says which revision of the table the page showed, and has an id of
+  // its own (a resent one is answered as the original was, never applied twice).
+  let shown = null;
+  let sent = 0;
+  const page = Math.random().toString(36).slice(2, 10);
+  const send = (message) => {
+    if (message.type === "act" || message.type === "undo") {
+      sent += 1;
+      message = { ...message, id: `${page}-${sent}`, ...(shown === null ? {} : { revision: shown }) };
+    }
+    return socket.send(message);
+  };
+  const game = module.create({ root, send });
   // States are shown one after another, each after the animation of the one before; when
   // they pile up (a bot playing fast, a slow device) the game is told to hurry.
   let queue = Promise.resolve();
@@ -133,6 +145,7 @@ async function main() {
     waiting += 1;
     queue = queue.then(async () => {
       message.online = online;
+      shown = message.revision ?? null;
       await game.applyState(message, waiting > 3);
       // Set once a state is on screen (after its animation): what the browser tests wait for.
       document.body.dataset.version = String(message.version);

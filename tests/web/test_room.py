@@ -7,7 +7,7 @@ from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from gamenight.web.tables import OUTBOX_LIMIT, Connection
+from gamenight.web.room import OUTBOX_LIMIT, Connection
 
 T = TypeVar("T")
 

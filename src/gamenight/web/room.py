@@ -1,0 +1,157 @@
+"""The pages open at a table: their connections and outboxes, who is online, broadcasting.
+
+A room knows nothing of the game: it is told what to send. Every message to a page goes
+through that page's outbox, written by a task of its own, so a page that stops reading is
+let go (it reconnects and gets a fresh state) and never holds up the table or the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+log = logging.getLogger("gamenight.web")
+
+OUTBOX_LIMIT = 64  # messages waiting for one client before it is let go
+
+
+def to_json(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Socket(Protocol):
+    """What a room needs of a page's transport (Starlette's WebSocket has it)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Connection:
+    """One open page: the seats it holds and its outbox."""
+
+    def __init__(self, socket: Socket, address: str = "") -> None:
+        self.socket = socket
+        self.address = address  # the client's address, for the limits per address
+        self.keys: dict[int, str] = {}  # each seat held: the hash of the token that opened it
+        self.gone = False
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+
+    @property
+    def seats(self) -> list[int]:
+        return sorted(self.keys)
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.gone:
+            return
+        if self._outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("a page stopped reading; letting it go")
+            self.close()
+            return
+        self._outbox.put_nowait(message if isinstance(message, str) else to_json(message))
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self.socket.send_text(await self._outbox.get())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.gone = True  # the page went away; the socket's own loop ends it
+
+    def close(self, code: int = 1013) -> None:
+        """Stop writing and close the socket (without waiting on a page that does not read)."""
+        self.stop()
+        task = asyncio.create_task(asyncio.wait_for(self.socket.close(code=code), 5))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    def stop(self) -> None:
+        self.gone = True
+        self._writer.cancel()
+
+
+class Room:
+    """The pages at one table. ``on_held`` is told whenever the seats held by this server's
+    pages may have changed (the relay shares them with the other servers)."""
+
+    def __init__(self, on_held: Callable[[], None] = lambda: None) -> None:
+        self.connections: list[Connection] = []
+        # Scale-out: the seats pages on other servers hold, as the relay last heard (None:
+        # not looked up since this server had a page at the table).
+        self.elsewhere: frozenset[int] | None = None
+        self.on_held = on_held
+
+    def __bool__(self) -> bool:
+        return bool(self.connections)
+
+    def __len__(self) -> int:
+        return len(self.connections)
+
+    def here(self) -> list[int]:
+        """The seats a page open on this server holds."""
+        return sorted({seat for c in self.connections if not c.gone for seat in c.seats})
+
+    def online(self) -> list[int]:
+        """The seats someone holds an open page for, on this server or (scaled out) another."""
+        return sorted({*self.here(), *(self.elsewhere or ())})
+
+    def join(self, connection: Connection) -> None:
+        if connection not in self.connections:
+            self.connections.append(connection)
+
+    def leave(self, connection: Connection) -> None:
+        """``connection``'s page is closed: it hears no more, and the others hear if a seat
+        went offline."""
+        # The gone included: they have not been told away yet.
+        before = sorted({*(s for c in self.connections for s in c.seats), *(self.elsewhere or ())})
+        connection.stop()
+        with contextlib.suppress(ValueError):
+            self.connections.remove(connection)
+        self.held_changed(before)
+        if not self.connections:
+            self.elsewhere = None  # nobody here to keep it for: looked up again for a page
+
+    def set_elsewhere(self, seats: frozenset[int]) -> None:
+        """The seats pages on other servers hold (from the relay); the pages here hear if
+        that changes who is online."""
+        before = self.online()
+        self.elsewhere = seats
+        self.tell_online(before)
+
+    def held_changed(self, before: list[int]) -> None:
+        """The seats this server's pages hold may have changed: tell the pages if who is
+        online did, and the relay."""
+        self.tell_online(before)
+        self.on_held()
+
+    def tell_online(self, before: list[int]) -> None:
+        online = self.online()
+        if online != before:
+            self.send_all(to_json({"type": "presence", "online": online}))
+
+    def send_all(self, text: str) -> None:
+        for connection in list(self.connections):
+            connection.send(text)
+
+    def broadcast(self, message_for: Callable[[list[int]], dict[str, Any]]) -> None:
+        """Send every page ``message_for(its seats)``; pages that are gone are dropped."""
+        for connection in [c for c in self.connections if c.gone]:
+            self.leave(connection)
+        # Pages holding the same seats (spectators, above all) get the same message: built
+        # and serialised once.
+        texts: dict[tuple[int, ...], str] = {}
+        for connection in list(self.connections):
+            key = tuple(connection.seats)
+            if key not in texts:
+                texts[key] = to_json(message_for(connection.seats))
+            connection.send(texts[key])
+
+    def close_all(self, code: int = 1001) -> None:
+        for connection in list(self.connections):
+            connection.close(code)
+        self.connections.clear()

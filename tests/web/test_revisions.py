@@ -1,0 +1,137 @@
+"""Every act and undo names the revision it was made on, and has an id: a stale page, a second
+page of one seat or a bot that thought about an older position never gets a play through,
+and a resent message is answered as the original was, never applied twice."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from gamenight.web.protocol import TableIn
+from gamenight.web.referee import Referee
+from gamenight.web.refusals import RefusedError
+from gamenight.web.seats import hash_token
+from gamenight.web.storage import Store
+from gamenight.web.tables import TableManager
+
+from .bodies import CENTRIX_2
+from .test_api import Join, create, receive
+
+
+def legal(state: dict[str, Any], index: int = 0) -> str:
+    return str(state["view"]["legal"][index]["notation"])
+
+
+def act(page: WebSocketTestSession, play: str, revision: int, message_id: str) -> None:
+    page.send_json(
+        {"type": "act", "seat": 0, "action": play, "revision": revision, "id": message_id}
+    )
+
+
+def accepted(page: WebSocketTestSession) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The page's ``accepted`` answer, and the latest state it was sent before it."""
+    state: dict[str, Any] = {}
+    for _ in range(20):
+        message = page.receive_json()
+        if message["type"] == "state":
+            state = message
+        elif message["type"] == "accepted":
+            return message, state
+    raise AssertionError("no accepted message")
+
+
+def test_two_pages_of_one_seat_cannot_both_play_on_one_position(
+    client: TestClient, join: Join
+) -> None:
+    made = create(client)
+    ann = made["seats"][0]["token"]
+    first, second = join(made["id"], ann), join(made["id"], ann)
+    state = receive(first, "state")
+    assert receive(second, "state")["revision"] == state["revision"] == 0
+    # Both pages send a different play for the position they both show (the second before
+    # it has read of the first's).
+    act(first, legal(state, 0), 0, "one-1")
+    assert receive(first, "accepted") == {"type": "accepted", "id": "one-1", "revision": 1}
+    act(second, legal(state, 1), 0, "two-1")
+    refused = receive(second, "error")
+    assert refused["code"] == "moved_on"
+    fresh = receive(second, "state")  # the table as it now is
+    assert (fresh["revision"], fresh["view"]["log"]) == (1, [legal(state, 0)])
+    info = client.get(f"/api/tables/{made['id']}").json()
+    assert (info["version"], info["revision"]) == (1, 1)
+
+
+def test_a_resent_message_is_answered_as_the_original_and_applied_once(
+    client: TestClient, join: Join
+) -> None:
+    made = create(client)
+    ann = made["seats"][0]["token"]
+    page = join(made["id"], ann)
+    state = receive(page, "state")
+    play = legal(state)
+    act(page, play, 0, "p-7")
+    answer = receive(page, "accepted")
+    # The page did not hear the answer (its connection dropped): it reconnects and resends.
+    again = join(made["id"], ann)
+    receive(again, "state")
+    act(again, play, 0, "p-7")
+    assert receive(again, "accepted") == answer
+    info = client.get(f"/api/tables/{made['id']}").json()
+    assert info["version"] == 1
+
+
+def test_an_undo_on_a_stale_revision_is_refused(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = made["seats"][0]["token"]
+    page = join(made["id"], ann)
+    state = receive(page, "state")
+    act(page, legal(state), 0, "a-1")
+    _, after = accepted(page)
+    act(page, legal(after), 1, "a-2")
+    accepted(page)
+    # An undo made on the table as it was after the first play would take back the second.
+    page.send_json({"type": "undo", "seat": 0, "revision": 1, "id": "a-3"})
+    assert receive(page, "error")["code"] == "moved_on"
+    page.send_json({"type": "undo", "seat": 0, "revision": 2, "id": "a-4"})
+    assert accepted(page)[0]["revision"] == 3
+    info = client.get(f"/api/tables/{made['id']}").json()
+    assert (info["version"], info["revision"]) == (1, 3)
+
+
+def test_the_referee_refuses_a_bots_play_chosen_for_an_older_position(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    body = {
+        **CENTRIX_2,
+        "seats": [{"kind": "bot", "level": 1}, {"kind": "device", "name": "Bo"}],
+    }
+    manager = TableManager(store)
+
+    async def play() -> str:
+        table, seats = manager.create(TableIn.model_validate(body))
+        assert table.bot_task is not None
+        table.bot_task.cancel()  # this test plays for the bot itself
+        referee: Referee = table.referee
+        thought_on = referee.revision
+        first = str(referee.state.legal_plays()[0])
+        await referee.act(0, first, key=None, seen=thought_on)
+        # A second bot task, started before the first play, brings a play for revision 0.
+        stale = str(referee.state.legal_plays()[0])
+        with pytest.raises(RefusedError) as moved_on:
+            await referee.act(0, stale, key=None, seen=thought_on)
+        assert moved_on.value.code == "moved_on"
+        # Nor can a page's token act for the bot's seat, nor the bot for Bo's.
+        bo = hash_token(seats[1]["token"])
+        for seat, key in ((0, bo), (1, None)):
+            with pytest.raises(RefusedError) as refused:
+                await referee.act(seat, stale, key=key, seen=referee.revision)
+            assert refused.value.code == "not_your_seat"
+        return table.id
+
+    stored = store.load(asyncio.run(play()))
+    assert stored is not None
+    assert len(stored.actions) == 1

@@ -1,0 +1,89 @@
+"""Tables at the web: set-up bounds (issue 14, finding 4) and the last Color City shot's
+trajectory after a restart (finding 12)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from gamenight.colorcity import DEFAULT_TABLE
+from gamenight.web.app import create_app
+from gamenight.web.settings import Settings
+
+from .bodies import COLORCITY
+from .test_api import create, receive
+
+HOSTILE = {"frame_rate": 0.01, "rest_speed": 0, "rest_spin": 0, "max_flick_s": 1e9}
+
+
+def server(database: str) -> TestClient:
+    return TestClient(create_app(Settings(database), bot_executor=ThreadPoolExecutor(1)))
+
+
+def pitch(client: TestClient, made: dict[str, Any], shot: str) -> dict[str, Any]:
+    """Green pitches ``shot``; the state message every page then receives."""
+    with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+        page.send_json({"type": "hello", "tokens": [s["token"] for s in made["seats"]]})
+        receive(page, "state")
+        page.send_json({"type": "act", "seat": 0, "action": shot})
+        return receive(page, "state")
+
+
+def reopen(client: TestClient, made: dict[str, Any]) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+        page.send_json({"type": "hello", "tokens": [s["token"] for s in made["seats"]]})
+        return receive(page, "state")
+
+
+def test_a_hostile_table_is_refused_at_set_up_naming_the_field(client: TestClient) -> None:
+    response = client.post("/api/tables", json={**COLORCITY, "rules": HOSTILE})
+    assert response.status_code == 422
+    assert "frame_rate must be from 10 to 240" in response.text
+    assert client.get("/api/tables").json() == []  # nothing was made
+
+
+def test_a_centrix_turn_cap_beyond_its_bound_is_refused(client: TestClient) -> None:
+    body = {
+        "game": "centrix",
+        "seats": [{"kind": "device", "name": "Ann"}, {"kind": "device", "name": "Bo"}],
+        "first": 0,
+        "rules": {"max_turns": 10_001},
+    }
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 422
+    assert "max_turns must be none, or from 1 to 10000" in response.text
+
+
+def test_a_stored_table_outside_todays_bounds_still_loads_and_replays(database: str) -> None:
+    with server(database) as client:
+        made = create(client, COLORCITY)
+        live = pitch(client, made, "0 0 1.3 0")
+    # As an older release stored it: out of today's bounds, and without the step cap.
+    old = {k: v for k, v in DEFAULT_TABLE.to_dict().items() if k != "max_flick_steps"}
+    with sqlite3.connect(database.removeprefix("sqlite:///")) as db:
+        db.execute(
+            "UPDATE tables SET rules = ? WHERE id = ?", (json.dumps({**old, **HOSTILE}), made["id"])
+        )
+    with server(database) as client:
+        again = reopen(client, made)
+        assert again["version"] == 1
+        assert again["view"]["cells"] == live["view"]["cells"]
+        replayed = client.get(f"/api/tables/{made['id']}/replay/1")
+        assert replayed.status_code == 200
+        assert replayed.json()["view"]["cells"] == live["view"]["cells"]
+
+
+def test_the_last_shot_is_drawn_the_same_after_a_restart(database: str) -> None:
+    with server(database) as client:
+        made = create(client, COLORCITY)
+        live = pitch(client, made, "5 -2 1.35 3")
+    assert len(live["last"]["trajectory"]) > 10
+    with server(database) as client:
+        again = reopen(client, made)
+    assert again["version"] == live["version"] == 1
+    assert again["last"] == live["last"]
+    assert again["view"]["svg"] == live["view"]["svg"]  # the path drawn on the board too
