@@ -34,6 +34,7 @@ test: $(DEV_STAMP) $(CHROMIUM) lint typecheck unit
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from gamenight.bench.colorcity import aim_game
 from gamenight.bots.base import Budget
 from gamenight.bots.colorcity import (
     PlannerBot,
@@ -15,7 +16,6 @@ from gamenight.bots.colorcity import (
     SimpleBot,
     aim,
     aim_at,
-    aim_game,
     hit_chances,
     missing,
     read_city,
@@ -35,6 +35,7 @@ from gamenight.colorcity import (
 from gamenight.colorcity.position import EMPTY, Position
 from gamenight.colorcity.shots import Skill
 from gamenight.core.errors import NotationError
+from gamenight.core.game import registry
 from gamenight.tournament.runner import play_game
 
 T = DEFAULT_TABLE
@@ -187,7 +188,7 @@ def test_levels_and_specs() -> None:
     assert spec.bot("planner:0.5s").budget == Budget(seconds=0.5)
     with pytest.raises(NotationError, match="'wobbly' is not a valid Skill"):
         spec.bot("simple:aim=wobbly")
-    state = spec.new_state(2, 5, 1, {"max_turns": 3, "skills": ["exact", "shaky"]})
+    state = registry["colorcity"].new(2, {"max_turns": 3, "skills": ["exact", "shaky"]}, 5, first=1)
     assert state.to_move is Gang.PURPLE
     assert state.table.max_turns == 3
     assert state.seats == ((Gang.GREEN, Skill.EXACT), (Gang.PURPLE, Skill.SHAKY))

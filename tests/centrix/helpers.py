@@ -24,7 +24,7 @@ def random_positions(
         for _ in range(rng.randint(0, max_plays)):
             if state.is_over:
                 break
-            state._push(rng.choice(state.legal_plays()))
+            state.push_unchecked(rng.choice(state.legal_plays()))
         if not state.is_over:
             out.append(state)
     return out

@@ -87,7 +87,7 @@ def test_observations_are_relative_to_the_observer() -> None:
     state = CentrixState.new(3, seed=4)
     rng = random.Random(1)
     for _ in range(30):
-        state._push(rng.choice(state.legal_plays()))
+        state.push_unchecked(rng.choice(state.legal_plays()))
     obs = [codec.encode(state.view(s), ()) for s in range(3)]
     # The first block is the observer's own pawns: seat s's pawns for seat s.
     for s in range(3):
@@ -99,7 +99,7 @@ def test_what_a_seat_cannot_see_does_not_change_its_observation() -> None:
     state = CentrixState.new(2, seed=21)
     rng = random.Random(4)
     for _ in range(20):
-        state._push(rng.choice(state.legal_plays()))
+        state.push_unchecked(rng.choice(state.legal_plays()))
     twin = hidden_twin(state, 1)
     assert twin.hands[1] != state.hands[1]
     assert np.array_equal(codec.encode(twin.view(0), ()), codec.encode(state.view(0), ()))

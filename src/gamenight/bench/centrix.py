@@ -19,7 +19,7 @@ def sample_positions(count: int, seed: int = 2026) -> list[CentrixState]:
         state = CentrixState.new(rng.randint(2, 6), seed=rng.getrandbits(32))
         stop = rng.randint(0, 600)
         while not state.is_over and len(state.plays) < stop:
-            state._push(rng.choice(state.legal_plays()))
+            state.push_unchecked(rng.choice(state.legal_plays()))
         if not state.is_over:
             positions.append(CentrixState.from_position(state.position()))
     return positions
@@ -46,7 +46,7 @@ def random_play(players: int, games: int, seed: int = 7) -> dict[str, float]:
         while not state.is_over:
             legal = state.legal_plays()
             options += len(legal)
-            state._push(rng.choice(legal))
+            state.push_unchecked(rng.choice(legal))
             plays += 1
         turns += state.turn
     seconds = time.perf_counter() - start
@@ -68,9 +68,9 @@ def midgame_positions(count: int, players: int = 4, seed: int = 11) -> list[Cent
     while len(positions) < count:
         state = CentrixState.new(players, seed=rng.getrandbits(32))
         for _ in range(rng.randint(6, 40)):
-            if state.is_over:
+            if (seat := state.actor) is None:
                 break
-            state._push(greedy_play(state, state._seat, rng))
+            state.push_unchecked(greedy_play(state, seat, rng))
         if not state.is_over and len(state.legal_plays()) > 1:
             positions.append(state)
     return positions
@@ -83,7 +83,7 @@ def bots(positions: int = 12, seconds: float = 0.25) -> dict[str, float]:
     from gamenight.bots.centrix_eval import scores
 
     states = midgame_positions(positions)
-    views = [s.view(s._seat) for s in states]
+    views = [s.view(s.actor) for s in states]
     rng = random.Random(5)
 
     def per_call(work: Any, repeat: int) -> float:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+from collections.abc import Callable
 
 from gamenight.bots.base import Budget, SeededBot
 from gamenight.bots.centrix_eval import DEFAULT, Weights, scores, value
 from gamenight.centrix.board import NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.plays import Play
-from gamenight.centrix.state import EMPTY, PAWNS, CentrixState, CentrixView
+from gamenight.centrix.state import EMPTY, TOP_GROUP, CentrixState, CentrixView
 
 
 class RandomBot(SeededBot):
@@ -51,7 +53,7 @@ def greedy_play(
     """The legal play with the best one-ply evaluation for ``seat`` (ties at random)."""
     scored = []
     for play in state.legal_plays():
-        state._push(play)
+        state.push_unchecked(play)
         scored.append((value(state, seat, weights), play))
         state.pop()
     best_value = max(v for v, _ in scored)
@@ -156,7 +158,8 @@ class IsmctsBot(SeededBot):
         node, path = root, []
         own_turn = True
         while not _round_done(state, me, turn):
-            mover = state._seat
+            mover = state.actor
+            assert mover is not None  # the round is not done, so the game is not over
             own_turn = own_turn and mover == me
             children = node.children
             if own_turn:
@@ -181,7 +184,7 @@ class IsmctsBot(SeededBot):
                 if ucb > best_ucb:
                     best, best_ucb = p, ucb
             node = children[best]
-            state._push(best)
+            state.push_unchecked(best)
             path.append(node)
             if node.visits == 0 and not own_turn:
                 break
@@ -194,13 +197,13 @@ class IsmctsBot(SeededBot):
         for _ in range(self.rollout_plays):
             if _round_done(state, me, turn):
                 break
-            state._push(fast_play(state, rng))
+            state.push_unchecked(fast_play(state, rng))
         return rewards(state, self.temperature, self.weights)
 
 
 def _round_done(state: CentrixState, me: int, turn: int) -> bool:
     """Over, or back to ``me`` after its turn ``turn``: where every leaf is judged."""
-    return state.is_over or (state._seat == me and state.turn > turn)
+    return state.is_over or (state.actor == me and state.turn > turn)
 
 
 def turn_plans(
@@ -222,10 +225,10 @@ def turn_plans(
         scored: list[tuple[float, list[Play], bool]] = []
         for sequence in layer:
             for play in sequence:
-                state._push(play)
+                state.push_unchecked(play)
             for play in state.legal_plays():
-                state._push(play)
-                ended = state.is_over or state._seat != seat
+                state.push_unchecked(play)
+                ended = state.actor != seat
                 v = value(state, seat, weights) + rng.random() * 1e-6
                 state.pop()
                 scored.append((v, [*sequence, play], ended))
@@ -283,12 +286,11 @@ def fast_play(state: CentrixState, rng: random.Random) -> Play:
     """The rollout policy: mostly the best climbing move without rotation (onto the top
     first, then the biggest rise), else a random legal play. Far cheaper than listing
     every play, since rotations are where the plays multiply."""
-    seat = state._seat
+    seat = state.actor
+    assert seat is not None
     cells = state.cells
-    mine = [sq for sq, owner in enumerate(cells) if owner == seat]
-    has_off = len(mine) + state.top[seat] < PAWNS
     if rng.random() < 0.85:
-        groups = state._moves(cells, state.rows, mine, has_off)
+        groups = state.moves_by_colour(seat)
         own = state.players[seat]
         best: Play | None = None
         best_gain = 0
@@ -297,7 +299,7 @@ def fast_play(state: CentrixState, rng: random.Random) -> Play:
             if colour is None:
                 moves = [mv for group in groups for mv in group]
             else:
-                moves = groups[colour] + (groups[6] if colour == own else [])
+                moves = groups[colour] + (groups[TOP_GROUP] if colour == own else [])
             for mv in moves:
                 gain = _gain(mv.from_square, mv.to_square) * 4 + rng.randrange(4)
                 to = mv.to_square
@@ -320,7 +322,19 @@ def _gain(frm: int, to: int) -> int:
     return level_to - level_from
 
 
+# The registry's names (gamenight.bots.registry) and the five levels the interfaces offer.
+BOTS: dict[str, Callable[..., SeededBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "planner": TurnPlannerBot,
+    "planner2": functools.partial(TurnPlannerBot, beam=2),
+    "ismcts": IsmctsBot,
+}
+LEVELS = {1: "random", 2: "greedy:epsilon=0.5", 3: "greedy", 4: "planner2", 5: "planner"}
+
 __all__ = [
+    "BOTS",
+    "LEVELS",
     "GreedyBot",
     "IsmctsBot",
     "RandomBot",

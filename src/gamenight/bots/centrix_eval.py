@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.rules import Bottom
-from gamenight.centrix.state import EMPTY, PAWNS, CentrixState
+from gamenight.centrix.state import EMPTY, TOP_GROUP, CentrixState
 
 
 @dataclass(frozen=True)
@@ -64,9 +64,7 @@ def opportunities(state: CentrixState, seat: int) -> int:
     hand = state.hands[seat]
     if not hand:
         return 0
-    mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
-    has_off = len(mine) + state.top[seat] < PAWNS
-    groups = state._moves(state.cells, state.rows, mine, has_off)
+    groups = state.moves_by_colour(seat)
     upward = [any(_climbs(mv.from_square, mv.to_square) for mv in group) for group in groups]
     own = state.players[seat]
     count = 0
@@ -75,7 +73,7 @@ def opportunities(state: CentrixState, seat: int) -> int:
         if colour is None:
             count += any(upward)
         else:
-            count += upward[colour] or (colour == own and upward[6])
+            count += upward[colour] or (colour == own and upward[TOP_GROUP])
     return count
 
 

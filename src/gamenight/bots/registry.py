@@ -8,13 +8,15 @@ arguments, numbers or words.
 
 from __future__ import annotations
 
-import functools
+import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from gamenight.bots.base import Budget
-from gamenight.core.errors import NotationError, RulesError
+from gamenight.core.errors import NotationError
+from gamenight.core.game import registry
 from gamenight.core.numbers import read_decimal, read_whole_number
 
 BotFactory = Callable[..., Any]
@@ -22,12 +24,11 @@ BotFactory = Callable[..., Any]
 
 @dataclass(frozen=True)
 class GameBots:
-    """How the tournament runner, the web app and the CLI set up a game and its bots."""
+    """A game's bots by name and its five levels, as the tournament runner, the web app and
+    the CLI build them. The game itself (set-up, player counts) is
+    ``gamenight.core.game.registry[game]``."""
 
     game: str
-    min_players: int
-    max_players: int
-    new_state: Callable[[int, int, int, dict[str, Any] | None], Any]
     bots: dict[str, BotFactory]
     levels: dict[int, str] = field(default_factory=dict)
 
@@ -66,77 +67,6 @@ class GameBots:
             raise NotationError(f"{spec!r}: {exc}") from None
 
 
-def _centrix() -> GameBots:
-    from gamenight.bots import centrix as bots
-    from gamenight.centrix import CentrixState, Rules
-
-    def new_state(players: int, seed: int, first: int, rules: dict[str, Any] | None) -> Any:
-        # A tournament is set up from rules a user gave: they are held to the bounds.
-        rules_value = Rules.from_dict(rules or {}).check_bounds()
-        return CentrixState.new(players, seed=seed, first=first, rules=rules_value)
-
-    return GameBots(
-        game="centrix",
-        min_players=2,
-        max_players=6,
-        new_state=new_state,
-        bots={
-            "random": bots.RandomBot,
-            "greedy": bots.GreedyBot,
-            "planner": bots.TurnPlannerBot,
-            "planner2": functools.partial(bots.TurnPlannerBot, beam=2),
-            "ismcts": bots.IsmctsBot,
-        },
-        levels={
-            1: "random",
-            2: "greedy:epsilon=0.5",
-            3: "greedy",
-            4: "planner2",
-            5: "planner",
-        },
-    )
-
-
-def _colorcity() -> GameBots:
-    from gamenight.bots import colorcity as bots
-    from gamenight.colorcity import ColorCityState, Gang, Table
-
-    def new_state(players: int, seed: int, first: int, rules: dict[str, Any] | None) -> Any:
-        # Seat i is gang i, so the runner's seat index is the gang to move. A "skills" entry
-        # in the rules (one skill per seat) sets the hands; the rest is the table.
-        table_fields = dict(rules or {})
-        skills = table_fields.pop("skills", ["normal", "normal"])
-        if players != 2:
-            raise ValueError("colorcity is for 2 players, one per gang")
-        if not isinstance(skills, list) or len(skills) != 2:
-            raise RulesError(f"skills is a list of two skill levels, one per gang, not {skills!r}")
-        return ColorCityState.new(
-            seed=seed,
-            first=Gang(first),
-            seats=[(Gang.GREEN, skills[0]), (Gang.PURPLE, skills[1])],
-            table=Table.from_dict(table_fields).check_bounds(),
-        )
-
-    return GameBots(
-        game="colorcity",
-        min_players=2,
-        max_players=2,
-        new_state=new_state,
-        bots={
-            "random": bots.RandomBot,
-            "simple": bots.SimpleBot,
-            "planner": bots.PlannerBot,
-        },
-        levels={
-            1: "random",
-            2: "simple:aim=shaky",
-            3: "simple",
-            4: "planner:160it:aim=normal",
-            5: "planner:160it",
-        },
-    )
-
-
 def _option(text: str) -> int | float | str:
     # A number when it reads as one (ASCII digits: int('٣') and float('nan') would), else text.
     try:
@@ -149,14 +79,14 @@ def _option(text: str) -> int | float | str:
         return text
 
 
-_GAMES: dict[str, Callable[[], GameBots]] = {"centrix": _centrix, "colorcity": _colorcity}
-
-
-def register(game: str, make: Callable[[], GameBots]) -> None:
-    _GAMES[game] = make
-
-
 def game_bots(game: str) -> GameBots:
-    if game not in _GAMES:
-        raise NotationError(f"unknown game {game!r}: choose from {', '.join(_GAMES)}")
-    return _GAMES[game]()
+    """The bots of ``game``: its ``BOTS`` and ``LEVELS`` in ``gamenight.bots.<game>``.
+
+    Raises NotationError for a game the registry does not know, or one without bots.
+    """
+    registry[game]  # an unknown game is refused by the one registry, naming the choices
+    name = f"gamenight.bots.{game}"
+    if importlib.util.find_spec(name) is None:
+        raise NotationError(f"there are no {game} bots yet")
+    module = importlib.import_module(name)
+    return GameBots(game=game, bots=dict(module.BOTS), levels=dict(module.LEVELS))

@@ -3,7 +3,7 @@
 >>> from gamenight.centrix import CentrixState
 >>> state = CentrixState.new(4, seed=7)
 >>> play = state.legal_plays()[0]
->>> state.push(play); _ = state.pop()
+>>> _ = state.push(play); _ = state.pop()
 """
 
 from gamenight.centrix.board import (

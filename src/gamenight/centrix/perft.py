@@ -24,7 +24,7 @@ def perft_stats(state: CentrixState, depth: int) -> tuple[int, int]:
         return len(plays), len(plays)
     total, generated = 0, len(plays)
     for play in plays:
-        state._push(play)
+        state.push_unchecked(play)
         count, gen = perft_stats(state, depth - 1)
         state.pop()
         total += count
@@ -36,7 +36,7 @@ def divide(state: CentrixState, depth: int) -> list[tuple[Play, int]]:
     """Perft split by first play: the tool for finding where two generators disagree."""
     out = []
     for play in state.legal_plays():
-        state._push(play)
+        state.push_unchecked(play)
         out.append((play, perft(state, depth - 1)))
         state.pop()
     return out

@@ -8,12 +8,14 @@ again; the seed decides every shuffle, so the final position comes out identical
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from gamenight.centrix.board import Colour
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
 from gamenight.core.errors import GamenightError, RecordError, shown
 from gamenight.core.record import GameRecord
+from gamenight.core.replay import replay_record
 
 GAME = "centrix"
 
@@ -51,37 +53,29 @@ def to_record(state: CentrixState, names: Sequence[str] | None = None) -> GameRe
 def replay(record: GameRecord | str | bytes) -> CentrixState:
     """The state at the end of a record (a GameRecord, or its JSON as text or UTF-8 bytes);
     raises RecordError naming the first problem, and nothing else, for any input."""
-    if isinstance(record, GameRecord):
-        # A record built in code skipped from_dict's checks; what follows relies on them.
-        record = GameRecord.from_dict(record.to_dict(), GAME)
-    else:
-        record = GameRecord.from_json(record, GAME)
+    return replay_record(record, GAME, _set_up, _read, "play")
+
+
+def _set_up(record: GameRecord) -> CentrixState:
     try:
         rules = Rules.from_dict(record.rules)
         if "position" in record.setup:
             start = record.setup["position"]
             if not isinstance(start, str):
                 raise RecordError("the record's setup.position must be a position string")
-            state = CentrixState.from_position(start, rules)
-        else:
-            colours = [Colour.parse(seat.get("colour", "")) for seat in record.seats]
-            first = record.setup.get("first", 0)
-            if not isinstance(first, int) or isinstance(first, bool):
-                raise RecordError("the record's setup.first must be a seat number")
-            state = CentrixState.new(colours, seed=record.seed, first=first, rules=rules)
+            return CentrixState.from_position(start, rules)
+        colours = [Colour.parse(seat.get("colour", "")) for seat in record.seats]
+        first = record.setup.get("first", 0)
+        if not isinstance(first, int) or isinstance(first, bool):
+            raise RecordError("the record's setup.first must be a seat number")
+        return CentrixState.new(colours, seed=record.seed, first=first, rules=rules)
     except RecordError:
         raise
     except GamenightError as exc:
         raise RecordError(f"the record's set-up is not valid: {exc}") from exc
-    for number, action in enumerate(record.actions, start=1):
-        if not isinstance(action, str):
-            raise RecordError(f"play {number} must be written in notation, not {shown(action)}")
-        try:
-            state.push(action)
-        except GamenightError as exc:
-            raise RecordError(f"play {number} ({shown(action)}) does not replay: {exc}") from exc
-    if record.final_position is not None and record.final_position != state.position():
-        raise RecordError("the replayed game does not reach the record's final position")
-    if record.outcome is not None and record.outcome != state.outcome:
-        raise RecordError("the replayed game does not reach the record's outcome")
-    return state
+
+
+def _read(action: Any) -> str:
+    if not isinstance(action, str):
+        raise RecordError(f"a play is written in notation, not {shown(action)}")
+    return action

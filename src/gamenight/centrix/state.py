@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import NamedTuple, Self
 
 from gamenight.centrix.board import (
     NUM_RINGS,
@@ -23,41 +23,50 @@ from gamenight.centrix.board import (
     Colour,
 )
 from gamenight.centrix.cards import DECK, Card
-from gamenight.centrix.plays import Move, Play, Rotation, parse_play, spin_amount, square_text
+from gamenight.centrix.explain import IllegalPlayError as IllegalPlayError
+from gamenight.centrix.explain import check, hand_text, problem
+from gamenight.centrix.movegen import EMPTY as EMPTY  # re-exported: bots and views use it
+from gamenight.centrix.movegen import SPIN_AMOUNTS as SPIN_AMOUNTS
+from gamenight.centrix.movegen import TOP_GROUP as TOP_GROUP
+from gamenight.centrix.movegen import has_legal_play, legal_plays, pawn_moves
+from gamenight.centrix.plays import Move, Play, parse_play
 from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and views use it
 from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
-from gamenight.core.errors import IllegalActionError, NotationError, RulesError, shown
+from gamenight.core.errors import NotationError, RulesError
+from gamenight.core.game import FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
+from gamenight.core.state import StackedState
 
-EMPTY = -1
-SNAPSHOT_SEAT = 8  # where _snapshot keeps the seat to move
 HAND_SIZE = 3
 PLAYS_PER_TURN = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-_TOP_GROUP = 6  # moves onto the top are grouped apart from the six colours
 
 PLAYING = "playing"
 FINISHED = "finished"  # at most one player left unfinished (D15)
 TURN_CAP = "turn_cap"  # the rules' max_turns was reached (D16)
 STALEMATE = "stalemate"  # no unfinished player can play any card
 
-SPIN_AMOUNTS: tuple[int, ...] = (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6)
-
-# Shared immutable values, so that generating plays allocates as little as possible.
-_ROTATIONS = {
-    (ring, amount): Rotation(ring, amount)
-    for ring in range(1, NUM_RINGS + 1)
-    for amount in range(-(NUM_SLOTS - 1), NUM_SLOTS)
-    if amount
-}
-_MOVES = [[Move(f, t) for t in range(NUM_SQUARES + 2)] for f in range(NUM_SQUARES + 2)]
 _tuple_new = tuple.__new__
 
 
-class IllegalPlayError(IllegalActionError):
-    """A play the rules do not allow here. The message says why; the state is untouched."""
+class Snapshot(NamedTuple):
+    """Everything a play can change, as it was before the play (what ``pop`` restores)."""
+
+    cells: list[int]
+    offsets: list[int]
+    rows: list[tuple[int, ...]]
+    top: list[int]
+    hands: list[list[Card]]
+    draw: list[Card]
+    discard: list[Card]
+    key: int
+    seat: int
+    plays_done: int
+    turn: int
+    places: list[int]
+    status: str
 
 
 def shuffled(cards: Iterable[Card], key: int) -> tuple[list[Card], int]:
@@ -152,8 +161,13 @@ class CentrixView:
         return CentrixState(self.rules, self.players, position)
 
 
-class CentrixState:
+class CentrixState(StackedState[Play, Snapshot, Position]):
     """A game of Centrix in progress (or finished)."""
+
+    _RENDERERS = (
+        ("gamenight.centrix.text", "render_plain"),
+        ("gamenight.centrix.svg", "board_svg"),
+    )
 
     # How many snapshots at the bottom of the stack another state (a copy) holds too; see
     # pop(). A class default, so that states built without __init__ share nothing.
@@ -176,7 +190,7 @@ class CentrixState:
         self.seed = seed
         self.first = first
         self._start = None if seed is not None else position
-        self._stack: list[tuple[Play, tuple[Any, ...]]] = []
+        self._stack: list[tuple[Play, Snapshot]] = []
 
     # ---------------------------------------------------------------- set-up
 
@@ -217,9 +231,24 @@ class CentrixState:
             places=(0,) * len(colours),
             status=PLAYING,
         )
-        state = cls(rules, colours, position, seed=seed, first=first)
-        if not state._has_legal_play(first):  # cannot happen with 42 cards, but be exact
-            state._next_turn(first)
+        return cls.starting(rules, position, seed=seed, first=first)
+
+    @classmethod
+    def starting(
+        cls,
+        rules: Rules,
+        position: Position,
+        *,
+        seed: int | None = None,
+        first: int | None = None,
+    ) -> Self:
+        """A game starting from a fresh deal at ``position``: if the seat to move cannot
+        play, the turn passes on as in play (D8). (``new`` deals by seed; adapters that deal
+        from outside, such as gamenight.envs.centrix_chance, start here.)"""
+        state = cls(rules, position.players, position, seed=seed, first=first)
+        seat = position.to_move
+        if not has_legal_play(state, seat):  # cannot happen with 42 cards, but be exact
+            state._next_turn(seat)
         return state
 
     @classmethod
@@ -233,10 +262,10 @@ class CentrixState:
         position = Position.parse(text)
         state = cls(rules or Rules(), position.players, position)
         seat = position.to_move
-        if state.status == PLAYING and not state._has_legal_play(seat):
+        if state.status == PLAYING and not has_legal_play(state, seat):
             raise PositionError(
                 f"seat to move: {state.players[seat].name.lower()} has no legal play with the"
-                f" hand {_hand_text(state.hands[seat])}, but the turn only passes to a seat"
+                f" hand {hand_text(state.hands[seat])}, but the turn only passes to a seat"
                 " that can play (D8)"
             )
         return state
@@ -275,44 +304,13 @@ class CentrixState:
             status=self.status,
         )
 
-    def position(self) -> str:
-        """The one-line position string; ``from_position`` reads it back exactly."""
-        return self.to_position().format()
+    def _identity(self) -> tuple[object, ...]:
+        return (self.rules, self.to_position())
 
-    def copy(self) -> CentrixState:
-        """An independent copy, plays so far included (it can ``pop`` them too)."""
-        clone = CentrixState.__new__(CentrixState)
-        clone.rules, clone.players, clone._table = self.rules, self.players, self._table
-        clone._bottom, clone.seed, clone.first, clone._start = (
-            self._bottom,
-            self.seed,
-            self.first,
-            self._start,
-        )
-        clone._load(self.to_position())
-        clone._stack = list(self._stack)
-        self._shared = clone._shared = len(self._stack)
-        return clone
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CentrixState):
-            return NotImplemented
-        return self.rules == other.rules and self.to_position() == other.to_position()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<CentrixState {self.position()!r}>"
-
-    def __str__(self) -> str:
-        from gamenight.centrix.text import render_plain
-
-        return render_plain(self)
-
-    def _repr_svg_(self) -> str:
-        from gamenight.centrix.svg import board_svg
-
-        return board_svg(self)
+    def _copied(self, clone: Self, history: bool) -> None:
+        clone._legal = self._legal  # the legal plays depend only on the position
+        if history:
+            self._shared = clone._shared = len(self._stack)
 
     # ---------------------------------------------------------------- queries
 
@@ -322,8 +320,14 @@ class CentrixState:
         return len(self.players)
 
     @property
+    def actor(self) -> int | None:
+        """The seat to act, or None once the game is over (the protocol's name for
+        ``to_move``)."""
+        return self._seat if self.status == PLAYING else None
+
+    @property
     def to_move(self) -> int | None:
-        """The seat whose turn it is, or None once the game is over."""
+        """The seat whose turn it is, or None once the game is over (alias of ``actor``)."""
         return self._seat if self.status == PLAYING else None
 
     @property
@@ -364,13 +368,18 @@ class CentrixState:
 
     @property
     def plays(self) -> list[Play]:
-        """The plays pushed so far, oldest first."""
-        return [play for play, _ in self._stack]
+        """The plays pushed so far, oldest first (alias of ``actions``)."""
+        return self.actions
 
     @property
     def movers(self) -> list[int]:
         """The seat that made each play pushed so far: ``plays[i]`` was ``movers[i]``'s."""
-        return [snapshot[SNAPSHOT_SEAT] for _, snapshot in self._stack]
+        return [snapshot.seat for _, snapshot in self._stack]
+
+    def standing(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's (pawns on the top, sum of pawn levels) now: the climb by which the
+        game ranks the unfinished seats when it ends early (D16); higher is better."""
+        return tuple((self.top[seat], self.level_sum(seat)) for seat in range(self.num_players))
 
     def pawn_squares(self, seat: int) -> list[int]:
         """Every square of ``seat``'s pawns: ring squares, then ``OFF``/``TOP`` once per pawn."""
@@ -415,9 +424,29 @@ class CentrixState:
     def legal_plays(self) -> list[Play]:
         """Every legal play of the player to move, each distinct play once, in a fixed order:
         by card, then no rotation before rotations (ring, then amount), then by move."""
+        legal = self._legal  # legal_play_tuple's work, inline: this is every node of a search
+        if legal is None:
+            legal = self._legal = legal_plays(self) if self.status == PLAYING else ()
+        return list(legal)
+
+    def legal_actions(self) -> list[Play]:
+        """The protocol's name for ``legal_plays``."""
+        return list(self.legal_play_tuple())
+
+    def legal_play_tuple(self) -> tuple[Play, ...]:
+        """``legal_plays()`` without the copy: the engine's own cached tuple, the same object
+        until the position changes (callers may key caches of their own on its identity)."""
         if self._legal is None:
-            self._legal = self._generate() if self.status == PLAYING else ()
-        return list(self._legal)
+            self._legal = legal_plays(self) if self.status == PLAYING else ()
+        return self._legal
+
+    def action_space(self) -> FiniteSpace[Play]:
+        """The legal plays as the protocol's finite action space."""
+        return FiniteSpace(self.legal_play_tuple())
+
+    def parse_action(self, text: str) -> Play:
+        """The play ``text`` writes (notation only; raises NotationError)."""
+        return parse_play(text)
 
     def is_legal(self, play: Play | str) -> bool:
         """Whether ``push(play)`` would succeed: ``play`` is a Play or its notation, as
@@ -431,290 +460,35 @@ class CentrixState:
                 play = parse_play(play)
             except NotationError:
                 return False
-        return self._problem(play) is None
+        return problem(self, play) is None
 
     def parse_play(self, text: str) -> Play:
         """Read a play in notation and check that it is legal here (raises otherwise)."""
         play = parse_play(text)
-        problem = self._problem(play)
-        if problem is not None:
-            raise IllegalPlayError(f"{_written(play)}: {problem}")
+        check(self, play)
         return play
 
-    def _generate(self) -> tuple[Play, ...]:
-        seat = self._seat
-        own = self.players[seat]
-        cells, rows = self.cells, self.rows
-        mine = [sq for sq, owner in enumerate(cells) if owner == seat]
-        has_off = len(mine) + self.top[seat] < PAWNS
-        rings = sorted({sq // NUM_SLOTS for sq in mine})
-        groups_by_config: dict[tuple[int, int], list[list[Move]]] = {}
+    def edited(self) -> None:
+        """Say that the public lists (``hands``, ``draw``, …) were edited in place, as an
+        adapter swapping cards in a determinization does: the cached legal plays go."""
+        self._legal = None
 
-        def config(rot: Rotation | None) -> list[list[Move]]:
-            key = (0, 0) if rot is None else (rot.ring, rot.amount % NUM_SLOTS)
-            groups = groups_by_config.get(key)
-            if groups is None:
-                if rot is None:
-                    groups = self._moves(cells, rows, mine, has_off)
-                else:
-                    c, r, m = self._rotated(rot.ring - 1, rot.amount, mine)
-                    groups = self._moves(c, r, m, has_off)
-                groups_by_config[key] = groups
-            return groups
-
-        plays: list[Play] = []
-        append, extend = plays.append, plays.extend
-        for card in sorted(set(self.hands[seat])):
-            rotations: list[Rotation | None] = [None]
-            if card is Card.SPIN:
-                rotations += [_ROTATIONS[r + 1, a] for r in rings for a in SPIN_AMOUNTS]
-            elif card is not Card.ANY:
-                n = card.number
-                rotations += [_ROTATIONS[r + 1, a] for r in rings for a in (-n, n)]
-            colour = card.colour
-            for rot in rotations:
-                groups = config(rot)
-                if rot is not None:
-                    append(_tuple_new(Play, (card, rot, None)))
-                if colour is None:
-                    for group in groups:
-                        extend([_tuple_new(Play, (card, rot, mv)) for mv in group])
-                else:
-                    extend([_tuple_new(Play, (card, rot, mv)) for mv in groups[colour]])
-                    if colour == own:
-                        extend([_tuple_new(Play, (card, rot, mv)) for mv in groups[_TOP_GROUP]])
-        return tuple(plays)
-
-    def _rotated(
-        self, r: int, amount: int, mine: list[int]
-    ) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
-        """Cells, colour rows and own pawns after turning ring index ``r`` by ``amount``."""
-        k = amount % NUM_SLOTS
-        base = r * NUM_SLOTS
-        cells = self.cells[:]
-        ring = cells[base : base + NUM_SLOTS]
-        cells[base : base + NUM_SLOTS] = ring[-k:] + ring[:-k]
-        rows = self.rows[:]
-        rows[r] = self._table[r][(self.offsets[r] + k) % NUM_SLOTS]
-        moved = [
-            base + (sq - base + k) % NUM_SLOTS if base <= sq < base + NUM_SLOTS else sq
-            for sq in mine
-        ]
-        return cells, rows, sorted(moved)
-
-    def _moves(
-        self,
-        cells: list[int],
-        rows: list[tuple[int, ...]],
-        mine: list[int],
-        has_off: bool,
-    ) -> list[list[Move]]:
-        """Every legal pawn move on this board, grouped by the landing square's colour
-        (index 6: onto the top). Colour is left to the caller, who knows the card."""
-        groups: list[list[Move]] = [[], [], [], [], [], [], []]
-        top_group = groups[_TOP_GROUP]
-        bump_problem = self._bump_problem
-        for frm in mine:
-            r, s = divmod(frm, NUM_SLOTS)
-            moves = _MOVES[frm]
-            # Up (D4, D10–D12): a step, a bump, or a leapfrog over a column of pawns.
-            if r == NUM_RINGS - 1:
-                top_group.append(moves[TOP])
-            else:
-                up = frm + NUM_SLOTS
-                if cells[up] == EMPTY:
-                    groups[rows[r + 1][s]].append(moves[up])
-                else:
-                    if bump_problem(cells, up, frm) is None:
-                        groups[rows[r + 1][s]].append(moves[up])
-                    t = up + NUM_SLOTS
-                    while t < NUM_SQUARES and cells[t] != EMPTY:
-                        t += NUM_SLOTS
-                    if t >= NUM_SQUARES:
-                        top_group.append(moves[TOP])
-                    else:
-                        groups[rows[t // NUM_SLOTS][s]].append(moves[t])
-            # Down: the same, but a column reaching past ring 1 leaves no landing.
-            if r:
-                down = frm - NUM_SLOTS
-                if cells[down] == EMPTY:
-                    groups[rows[r - 1][s]].append(moves[down])
-                else:
-                    if bump_problem(cells, down, frm) is None:
-                        groups[rows[r - 1][s]].append(moves[down])
-                    t = down - NUM_SLOTS
-                    while t >= 0 and cells[t] != EMPTY:
-                        t -= NUM_SLOTS
-                    if t >= 0:
-                        groups[rows[t // NUM_SLOTS][s]].append(moves[t])
-            # Sideways, both ways round the ring; both ways may reach the same empty square.
-            row = rows[r]
-            base = r * NUM_SLOTS
-            first_landing = -1
-            for d in (1, NUM_SLOTS - 1):
-                j = (s + d) % NUM_SLOTS
-                if cells[base + j] == EMPTY:
-                    landing = j
-                else:
-                    if bump_problem(cells, base + j, frm) is None:
-                        groups[row[j]].append(moves[base + j])
-                    landing = -1
-                    k = (j + d) % NUM_SLOTS
-                    while k != s:
-                        if cells[base + k] == EMPTY:
-                            landing = k
-                            break
-                        k = (k + d) % NUM_SLOTS
-                if landing >= 0 and landing != first_landing:
-                    groups[row[landing]].append(moves[base + landing])
-                    first_landing = landing
-        if has_off:
-            # Entering onto ring 1 at any slot, leapfrogging up a column where it is full.
-            moves = _MOVES[OFF]
-            onto_top = False
-            for s in range(NUM_SLOTS):
-                t = s
-                while t < NUM_SQUARES and cells[t] != EMPTY:
-                    t += NUM_SLOTS
-                if t < NUM_SQUARES:
-                    groups[rows[t // NUM_SLOTS][s]].append(moves[t])
-                elif not onto_top:
-                    top_group.append(moves[TOP])
-                    onto_top = True
-        return groups
-
-    def _bump_problem(self, cells: list[int], target: int, origin: int) -> str | None:
-        """Why a bump of the pawn on ``target`` by the pawn leaving ``origin`` is illegal
-        under the rules' bottom variant (D12, D14), or None if it is legal."""
-        r, s = divmod(target, NUM_SLOTS)
-        if r == 0:
-            return "a pawn on ring 1 cannot be bumped"
-        bottom = self._bottom
-        while True:
-            new = r - 2
-            if bottom is Bottom.FLOOR:
-                if r == 0:
-                    return "the chain would have to move a pawn already on ring 1 (floor rule)"
-                new = max(new, 0)
-            elif new < 0:
-                if bottom is Bottom.PROTECT:
-                    return "it would drop a pawn below ring 1"
-                return None  # knock_off: that pawn goes back off the board
-            sq = new * NUM_SLOTS + s
-            if cells[sq] == EMPTY or sq == origin:
-                return None
-            r = new
-
-    def _has_legal_play(self, seat: int) -> bool:
-        """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
-        hand = self.hands[seat]
-        if not hand or self.places[seat]:
-            return False
+    def moves_by_colour(self, seat: int) -> list[list[Move]]:
+        """Every pawn move ``seat`` could make on the board as it stands (no rotation),
+        grouped by the colour of the landing square (index ``int(colour)``) and, at index
+        ``TOP_GROUP``, the moves onto the top. Which card allows which group is the caller's
+        to know: a colour card its colour's group (and the top group if it is the seat's own
+        colour), a wild any group. The bots' fast path: no play is built."""
         mine = [sq for sq, owner in enumerate(self.cells) if owner == seat]
-        if mine and any(card is not Card.ANY for card in hand):
-            return True  # a rotation of a ring you stand on is always a play
         has_off = len(mine) + self.top[seat] < PAWNS
-        if not mine and not has_off:
-            return False
-        groups = self._moves(self.cells, self.rows, mine, has_off)
-        own = self.players[seat]
-        for card in hand:
-            colour = card.colour
-            if colour is None:
-                if any(groups):
-                    return True
-            elif groups[colour] or (colour == own and groups[_TOP_GROUP]):
-                return True
-        return False
+        return pawn_moves(self.cells, self.rows, mine, has_off, self._bottom)
 
     # ---------------------------------------------------------------- checking a play
 
-    def _problem(self, play: object) -> str | None:
-        """Why ``play`` is illegal here, in words a player understands; None if legal."""
-        if self.status != PLAYING:
-            return "the game is over"
-        if not isinstance(play, Play):
-            return f"expected a Play, got {type(play).__name__}"
-        seat = self._seat
-        card, rot, move = play
-        if not isinstance(card, Card):
-            return f"{shown(card)} is not a card"
-        if rot is not None and not (isinstance(rot, Rotation) and _whole_numbers(rot)):
-            return f"{shown(rot)} is not a rotation: Rotation(ring, amount) of whole numbers"
-        if move is not None:
-            if not (isinstance(move, Move) and _whole_numbers(move)):
-                return f"{shown(move)} is not a move: Move(from_square, to_square) of whole numbers"
-            for sq in move:
-                if not 0 <= sq <= TOP:
-                    return (
-                        f"{sq} is not a square: ring squares are 0–{NUM_SQUARES - 1}, off the"
-                        f" board is {OFF} and the top {TOP}"
-                    )
-        hand = self.hands[seat]
-        if card not in hand:
-            return f"{self.players[seat].name.lower()} does not hold {card} (hand: " + (
-                " ".join(str(c) for c in hand) + ")"
-            )
-        cells, rows = self.cells, self.rows
-        mine = [sq for sq, owner in enumerate(cells) if owner == seat]
-        if rot is not None:
-            if card is Card.ANY:
-                return "the any-colour wild cannot rotate a ring"
-            if not 1 <= rot.ring <= NUM_RINGS:
-                return f"there is no ring {rot.ring}"
-            if card is Card.SPIN:
-                if not 0 < abs(rot.amount) < NUM_SLOTS or rot.amount != spin_amount(rot.amount):
-                    return f"a spin is written from -5 to +6 slots, not {rot.amount:+d}"
-            elif abs(rot.amount) != card.number:
-                return f"{card} turns a ring by exactly {card.number} slots, not {rot.amount:+d}"
-            if not any(sq // NUM_SLOTS == rot.ring - 1 for sq in mine):
-                return f"you have no pawn on ring {rot.ring}, so you cannot turn it"
-            cells, rows, mine = self._rotated(rot.ring - 1, rot.amount, mine)
-        if move is None:
-            return None if rot is not None else "a play needs a rotation, a move or both"
-        frm, to = move
-        after = " after the rotation" if rot is not None else ""
-        if frm == TOP:
-            return "a pawn on the top never moves again"
-        if frm == OFF:
-            if len(mine) + self.top[seat] >= PAWNS:
-                return "you have no pawn off the board"
-        elif not 0 <= frm < NUM_SQUARES or cells[frm] != seat:
-            return f"you have no pawn on {square_text(frm)}{after}"
-        groups = self._moves(cells, rows, [frm] if frm != OFF else [], frm == OFF)
-        found = next((i for i, group in enumerate(groups) if move in group), None)
-        if found is None:
-            if frm != OFF and to in _neighbours(frm) and cells[to] != EMPTY:
-                return f"{square_text(frm)} cannot bump {square_text(to)}: " + (
-                    self._bump_problem(cells, to, frm) or "no bump there"
-                )
-            return (
-                f"{square_text(frm)} cannot reach {square_text(to)}{after}: a pawn steps to a"
-                " neighbouring empty square, bumps a neighbour, or leapfrogs a line of pawns,"
-                " always straight up, down or sideways"
-            )
-        colour = card.colour
-        if colour is None:
-            return None
-        if found == _TOP_GROUP:
-            own = self.players[seat]
-            if colour != own:
-                return (
-                    f"entering the top with a numbered card needs your own colour "
-                    f"({own.name.lower()}); {card} is {colour.name.lower()}"
-                )
-            return None
-        if found != colour:
-            return (
-                f"{square_text(to)} is {Colour(found).name.lower()}{after}, "
-                f"but {card} moves only onto {colour.name.lower()}"
-            )
-        return None
-
     # ---------------------------------------------------------------- push / pop
 
-    def push(self, play: Play | str) -> None:
-        """Make a play (a Play or its notation).
+    def push(self, play: Play | str) -> Play:
+        """Make a play (a Play or its notation); returns the play.
 
         Raises NotationError for text that does not read as a play, and IllegalPlayError for
         a play the rules do not allow here (also once the game is over, and for anything
@@ -722,13 +496,12 @@ class CentrixState:
         """
         if isinstance(play, str):
             play = parse_play(play)
-        problem = self._problem(play)
-        if problem is not None:
-            raise IllegalPlayError(f"{_written(play)}: {problem}")
-        self._push(play)
+        check(self, play)
+        return self.push_unchecked(play)
 
-    def _push(self, play: Play) -> None:
-        """Make a play already known to be legal."""
+    def push_unchecked(self, play: Play) -> Play:
+        """Make a play already known to be legal (one of ``legal_plays()``), without
+        checking it: the bots' and adapters' fast path. Anything else corrupts the state."""
         self._stack.append((play, self._snapshot()))
         self._legal = None
         seat = self._seat
@@ -743,10 +516,11 @@ class CentrixState:
         if self.top[seat] == PAWNS:
             self._finish(seat)
             if self.status != PLAYING:
-                return
-        if self.plays_done < PLAYS_PER_TURN and self._has_legal_play(seat):
-            return  # must keep playing (D8)
+                return play
+        if self.plays_done < PLAYS_PER_TURN and has_legal_play(self, seat):
+            return play  # must keep playing (D8)
         self._end_turn()
+        return play
 
     def pop(self) -> Play:
         """Take back the last play, restoring the position exactly."""
@@ -763,28 +537,34 @@ class CentrixState:
             self.draw, self.discard, self.places = self.draw[:], self.discard[:], self.places[:]
         return play
 
-    def peek(self) -> Play | None:
-        """The last play pushed, or None before the first."""
-        return self._stack[-1][0] if self._stack else None
+    def clear_stack(self) -> None:
+        """Forget the plays pushed so far: they can no longer be popped (nor recorded).
+        For adapters that never take back, to keep memory flat."""
+        self._stack.clear()
+        self._shared = 0
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            self.cells[:],
-            self.offsets[:],
-            self.rows[:],
-            self.top[:],
-            [h[:] for h in self.hands],
-            self.draw[:],
-            self.discard[:],
-            self.key,
-            self._seat,
-            self.plays_done,
-            self.turn,
-            self.places[:],
-            self.status,
+    def _snapshot(self) -> Snapshot:
+        # tuple.__new__ skips the NamedTuple's Python-level constructor: this is per play.
+        return _tuple_new(
+            Snapshot,
+            (
+                self.cells[:],
+                self.offsets[:],
+                self.rows[:],
+                self.top[:],
+                [h[:] for h in self.hands],
+                self.draw[:],
+                self.discard[:],
+                self.key,
+                self._seat,
+                self.plays_done,
+                self.turn,
+                self.places[:],
+                self.status,
+            ),
         )
 
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+    def _restore(self, snapshot: Snapshot) -> None:
         (
             self.cells,
             self.offsets,
@@ -843,9 +623,7 @@ class CentrixState:
         """What ``play`` would do to the pawns, for animation: each displaced pawn as
         (seat, from, to) in squares after the rotation, the moving pawn first, then the bump
         chain. Raises IllegalPlayError if the play is illegal; the state is untouched."""
-        problem = self._problem(play)
-        if problem is not None:
-            raise IllegalPlayError(f"{_written(play)}: {problem}")
+        check(self, play)
         if play.move is None:
             return []
         probe = self.copy()
@@ -869,12 +647,15 @@ class CentrixState:
             self.discard.extend(hand)  # a finished player's cards go back into play
             hand.clear()
         else:
-            self._refill(hand)
+            self.refill_hand(hand)
         self.turn += 1
         self.plays_done = 0
         self._next_turn(seat)
 
-    def _refill(self, hand: list[Card]) -> None:
+    def refill_hand(self, hand: list[Card]) -> None:
+        """Refill the hand of the seat whose turn ends up to three cards, from the draw
+        pile, reshuffling the discard pile by the key when it runs out (D6). A subclass may
+        decide the draws from outside instead (gamenight.envs.centrix_chance does)."""
         while len(hand) < HAND_SIZE:
             if not self.draw:
                 if not self.discard:
@@ -891,12 +672,12 @@ class CentrixState:
         passes = 0
         while True:
             if self.rules.max_turns is not None and self.turn >= self.rules.max_turns:
-                self._end_at_cap()
+                self._rank_unfinished(TURN_CAP)
                 return
             seat = (seat + 1) % n
             while self.places[seat]:
                 seat = (seat + 1) % n
-            if self._has_legal_play(seat):
+            if has_legal_play(self, seat):
                 self._seat = seat
                 return
             passes += 1
@@ -904,9 +685,6 @@ class CentrixState:
             if passes >= unfinished:
                 self._rank_unfinished(STALEMATE)
                 return
-
-    def _end_at_cap(self) -> None:
-        self._rank_unfinished(TURN_CAP)
 
     def _rank_unfinished(self, reason: str) -> None:
         """End the game now: unfinished players are ranked by pawns on the top, then by the
@@ -930,31 +708,3 @@ def _seat_colours(players: int | Sequence[Colour | str]) -> tuple[Colour, ...]:
     if len(set(colours)) != len(colours):
         raise RulesError("each player needs a pawn colour of their own")
     return colours
-
-
-def _neighbours(sq: int) -> tuple[int, ...]:
-    r, s = divmod(sq, NUM_SLOTS)
-    base = r * NUM_SLOTS
-    around = [base + (s + 1) % NUM_SLOTS, base + (s - 1) % NUM_SLOTS]
-    if r:
-        around.append(sq - NUM_SLOTS)
-    if r < NUM_RINGS - 1:
-        around.append(sq + NUM_SLOTS)
-    return tuple(around)
-
-
-def _whole_numbers(values: tuple[object, ...]) -> bool:
-    # A Play built by hand may hold anything; bools are ints but never mean a ring or square.
-    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-
-
-def _hand_text(hand: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in hand) or "(empty)"
-
-
-def _written(play: object) -> str:
-    # A hand-built play may hold what no notation can write; its error must still show it.
-    try:
-        return str(play)
-    except (TypeError, ValueError):
-        return shown(play)

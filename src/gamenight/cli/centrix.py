@@ -22,6 +22,7 @@ from gamenight.cli.counts import count, depth, seconds
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
 from gamenight.core.errors import GamenightError, NotationError, RecordError, RulesError, read_field
+from gamenight.core.game import registry
 from gamenight.core.numbers import read_whole_number
 
 BOTTOM_HELP = (
@@ -117,10 +118,10 @@ def run_play(ns: argparse.Namespace) -> int:
                 " colours: give only one of them, or make them agree"
             )
     count = colours if isinstance(colours, int) else len(colours)
-    low, high = bot_spec.min_players, bot_spec.max_players
-    if not low <= count <= high:
+    game = registry["centrix"]
+    if not game.min_players <= count <= game.max_players:
         option = "--colours" if ns.colours else "--players"
-        raise RulesError(f"{option}: Centrix is for {low}–{high} players, not {count}")
+        raise RulesError(f"{option}: Centrix is for {game.players_text} players, not {count}")
     if not 0 <= ns.seat < count:
         raise RulesError(f"--seat must be 0–{count - 1}, not {ns.seat}")
     if ns.first is not None and not 0 <= ns.first < count:

@@ -264,7 +264,8 @@ def _describe(action: Any) -> str:
 
 
 def _aim(ns: argparse.Namespace) -> int:
-    from gamenight.bots.colorcity import PlannerBot, aim_stats
+    from gamenight.bench.colorcity import aim_stats
+    from gamenight.bots.colorcity import PlannerBot
     from gamenight.bots.registry import game_bots
     from gamenight.colorcity import Skill
     from gamenight.tournament.stats import wilson

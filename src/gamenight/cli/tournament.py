@@ -17,6 +17,7 @@ from gamenight.cli.counts import count
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
 from gamenight.core.errors import NotationError, RulesError
+from gamenight.core.game import registry
 from gamenight.core.jsontext import read_json
 from gamenight.tournament import GameResult, Summary, Tournament, rotation, summarise
 
@@ -28,7 +29,7 @@ def register(commands: Any) -> None:
         description="Every bot entry plays every seat equally often (list a bot twice to "
         "field it twice). Results are appended to a JSON-lines file.",
     )
-    parser.add_argument("game", choices=["centrix", "colorcity"], help="the game to play")
+    parser.add_argument("game", choices=registry.names(), help="the game to play")
     parser.add_argument(
         "--bots",
         required=True,
@@ -79,11 +80,11 @@ def run(ns: argparse.Namespace) -> int:
     bots = [b for b in ns.bots.split(",") if b.strip()]
     if not bots:
         raise NotationError(f"--bots names no bot: {ns.bots!r}")
+    try:
+        registry[ns.game].check_players(ns.players)
+    except RulesError as exc:
+        raise RulesError(f"--players: {exc}") from None
     spec = game_bots(ns.game)
-    low, high = spec.min_players, spec.max_players
-    if not low <= ns.players <= high:
-        seats = f"{low}" if low == high else f"{low}–{high}"
-        raise RulesError(f"--players: {ns.game} is for {seats} players, not {ns.players}")
     for entry in bots:
         check_bot(spec, entry, "--bots")
     try:

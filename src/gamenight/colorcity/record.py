@@ -19,6 +19,7 @@ from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import Table
 from gamenight.core.errors import GamenightError, RecordError
 from gamenight.core.record import GameRecord
+from gamenight.core.replay import replay_record
 
 GAME = "colorcity"
 
@@ -55,11 +56,10 @@ def replay(record: GameRecord | str | bytes) -> ColorCityState:
     """The state a record (a GameRecord, or its JSON as text or UTF-8 bytes) describes,
     replayed action by action; raises RecordError, and nothing else, for any input: a
     record that is malformed, an action that is illegal, a final position that differs."""
-    if isinstance(record, GameRecord):
-        # A record built in code skipped from_dict's checks; what follows relies on them.
-        record = GameRecord.from_dict(record.to_dict(), GAME)
-    else:
-        record = GameRecord.from_json(record, GAME)
+    return replay_record(record, GAME, _set_up, _read)
+
+
+def _set_up(record: GameRecord) -> ColorCityState:
     try:
         table = Table.from_dict(record.rules)
         seats = []
@@ -68,24 +68,13 @@ def replay(record: GameRecord | str | bytes) -> ColorCityState:
                 raise RecordError("each seat is an object with 'gang', 'skill' and maybe 'name'")
             seats.append((seat["gang"], seat["skill"]))
         first = record.setup.get("first", "green")
-        state = ColorCityState.new(seed=record.seed, first=first, seats=seats, table=table)
+        return ColorCityState.new(seed=record.seed, first=first, seats=seats, table=table)
     except RecordError:
         raise
     except GamenightError as exc:
         raise RecordError(f"set-up: {exc}") from None
-    for i, raw in enumerate(record.actions, 1):
-        try:
-            if isinstance(raw, str):
-                state.push(Decision.parse(raw))
-            else:
-                state.push(Pitch.from_json(raw))
-        except GamenightError as exc:
-            raise RecordError(f"action {i}: {exc}") from None
-    if record.final_position is not None and record.final_position != state.position():
-        raise RecordError(
-            "the replay does not reach the recorded final position:\n"
-            f"  recorded {record.final_position}\n  replayed {state.position()}"
-        )
-    if record.outcome is not None and record.outcome != state.outcome:
-        raise RecordError(f"the replay ends {state.outcome}, the record says {record.outcome}")
-    return state
+
+
+def _read(raw: Any) -> Pitch | Decision:
+    # A decision is stored as its name, a pitch as its data (with the pose it reached).
+    return Decision.parse(raw) if isinstance(raw, str) else Pitch.from_json(raw)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import NamedTuple
 
 from gamenight.colorcity.actions import Decision, Pitch, parse_action
 from gamenight.colorcity.coverage import covered_squares
@@ -22,9 +22,11 @@ from gamenight.colorcity.physics import Flick, Pose
 from gamenight.colorcity.position import EMPTY, Position, PositionError
 from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, predict
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
-from gamenight.core.errors import IllegalActionError, RulesError, shown
+from gamenight.core.errors import GamenightError, IllegalActionError, RulesError, shown
+from gamenight.core.game import ActionSpace, ContinuousActionsError, FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
+from gamenight.core.state import StackedState
 
 BLOCK = 4
 
@@ -38,7 +40,62 @@ class Phase(StrEnum):
 
 
 POWER_OF = {Gang.GREEN: Decision.LUCKY_DAY, Gang.PURPLE: Decision.PURPLE_PAIN}
-SNAPSHOT_GANG, SNAPSHOT_TURN = 3, 6  # where _snapshot keeps the gang to move and the turn
+
+
+class Snapshot(NamedTuple):
+    """Everything an action can change, as it was before the action (what ``pop``
+    restores)."""
+
+    cells: list[int]
+    cubes: list[int]
+    powers: list[bool]
+    gang: Gang
+    phase: Phase
+    pending: Pose | None
+    turn: int
+    key: int
+    winner: Gang | None
+    reason: str | None
+    last_flick: Flick | None
+    unsimulated: tuple[Gang, Pitch] | None  # a recorded pitch whose flick is not drawn yet
+    last_pitch: Pitch | None
+
+
+@dataclass(frozen=True)
+class ShotSpace:
+    """The shots of the pitch phase: continuous, each of position, direction, speed and
+    spin between the table's limits."""
+
+    table: Table
+
+    @property
+    def finite(self) -> bool:
+        """Never: shots are continuous."""
+        return False
+
+    def actions(self) -> list[Shot]:
+        """Raises ContinuousActionsError: the shots cannot be listed."""
+        raise ContinuousActionsError("shots are continuous: sample or check them instead")
+
+    def sample(self, rng: random.Random) -> Shot:
+        """A shot uniform over the table's limits, as its notation writes it exactly."""
+        t = self.table
+        return Shot(
+            rng.uniform(-t.launch_half_width, t.launch_half_width),
+            rng.uniform(-t.max_direction_deg, t.max_direction_deg),
+            rng.uniform(t.min_speed, t.max_speed),
+            rng.uniform(-t.max_spin, t.max_spin),
+        )
+
+    def contains(self, action: object) -> bool:
+        """Whether ``action`` is a shot within the table's limits."""
+        if not isinstance(action, Shot):
+            return False
+        try:
+            action.check(self.table)
+        except GamenightError:
+            return False
+        return True
 
 
 @lru_cache(maxsize=8)
@@ -61,6 +118,17 @@ def winning_sets(size: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
                 )
             )
     return tuple(sets)
+
+
+def completed_sets(cells: Sequence[int], size: int) -> dict[Gang, str]:
+    """Each gang with a completed line or block on the city ``cells``, with the reason of
+    the first one found (``line`` before ``block``, D10–D11); empty while none is."""
+    completed: dict[Gang, str] = {}
+    for reason, squares in winning_sets(size):
+        first = cells[squares[0]]
+        if first != EMPTY and all(cells[s] == first for s in squares):
+            completed.setdefault(Gang(first), reason)
+    return completed
 
 
 @dataclass(frozen=True)
@@ -88,6 +156,29 @@ class ColorCityView:
         """The skill of the seat that pitches for ``gang`` in ``turn``."""
         return skill_for_turn(self.seats, gang, turn)
 
+    def sample(self, rng: random.Random) -> ColorCityState:
+        """A full state consistent with this view: the generator key, the one thing a view
+        leaves out, drawn with ``rng``."""
+        outcome = self.outcome
+        winner = None
+        if outcome is not None and outcome.winner is not None:
+            winner = self.seats[outcome.winner][0]
+        position = Position(
+            cells=self.cells,
+            cubes=self.cubes,
+            powers=self.powers,
+            # Over, the gang that was to move no longer shows, nor matters.
+            to_move=self.to_move if self.to_move is not None else Gang.GREEN,
+            phase=self.phase.value,
+            pending=self.pending,
+            turn=self.turn,
+            key=rng.getrandbits(64),
+            seats=self.seats,
+            winner=winner,
+            reason=None if outcome is None else outcome.reason,
+        )
+        return ColorCityState(self.table, position)
+
 
 def skill_for_turn(seats: Sequence[tuple[Gang, Skill]], gang: Gang, turn: int) -> Skill:
     """The skill of the seat that pitches for ``gang`` in ``turn``."""
@@ -107,8 +198,13 @@ def decisions_open(phase: Phase, gang: Gang | None) -> list[Decision]:
     return [POWER_OF[gang], Decision.PASS]
 
 
-class ColorCityState:
+class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
     """A game of Color City in progress (or finished)."""
+
+    _RENDERERS = (
+        ("gamenight.colorcity.text", "render_plain"),
+        ("gamenight.colorcity.svg", "board_svg"),
+    )
 
     def __init__(
         self,
@@ -130,7 +226,7 @@ class ColorCityState:
         self.seed = seed
         self.first = first
         self._load(position)
-        self._stack: list[tuple[Pitch | Decision, tuple[Any, ...]]] = []
+        self._stack: list[tuple[Pitch | Decision, Snapshot]] = []
         self._last_flick: Flick | None = None
         self._unsimulated: tuple[Gang, Pitch] | None = None
         self.last_pitch: Pitch | None = None
@@ -210,40 +306,8 @@ class ColorCityState:
             reason=self.reason,
         )
 
-    def position(self) -> str:
-        """The one-line position; ``from_position`` reads it back exactly."""
-        return self.to_position().format()
-
-    def copy(self) -> ColorCityState:
-        """An independent copy, actions so far included (it can ``pop`` them too)."""
-        clone = ColorCityState.__new__(ColorCityState)
-        clone.table, clone.seats, clone.seed = self.table, self.seats, self.seed
-        clone.first = self.first
-        clone._load(self.to_position())
-        clone._stack = list(self._stack)
-        clone._last_flick, clone._unsimulated = self._last_flick, self._unsimulated
-        clone.last_pitch = self.last_pitch
-        return clone
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ColorCityState):
-            return NotImplemented
-        return self.table == other.table and self.to_position() == other.to_position()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<ColorCityState {self.position()!r}>"
-
-    def __str__(self) -> str:
-        from gamenight.colorcity.text import render_plain
-
-        return render_plain(self)
-
-    def _repr_svg_(self) -> str:
-        from gamenight.colorcity.svg import board_svg
-
-        return board_svg(self)
+    def _identity(self) -> tuple[object, ...]:
+        return (self.table, self.to_position())
 
     # ------------------------------------------------------------------ queries
 
@@ -261,6 +325,19 @@ class ColorCityState:
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self._phase is Phase.OVER
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, or None once over: the protocol's name for ``pitcher``. (The
+        gang to move is ``to_move``.)"""
+        if self._phase is Phase.OVER:
+            return None
+        return self.seat_for_turn(self._gang, self.turn)
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
 
     @property
     def pitcher(self) -> int | None:
@@ -302,17 +379,14 @@ class ColorCityState:
         return replay(record)
 
     @property
-    def actions(self) -> list[Pitch | Decision]:
-        """The actions pushed so far, oldest first (shots as the pitches they became)."""
-        return [action for action, _ in self._stack]
-
-    @property
     def movers(self) -> list[int]:
         """The seat that made each action pushed so far: ``actions[i]`` was ``movers[i]``'s."""
-        return [
-            self.seat_for_turn(snapshot[SNAPSHOT_GANG], snapshot[SNAPSHOT_TURN])
-            for _, snapshot in self._stack
-        ]
+        return [self.seat_for_turn(snapshot.gang, snapshot.turn) for _, snapshot in self._stack]
+
+    def standing(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's (squares of its gang's colour,) now: what decides the game at the
+        turn cap (D12); higher is better, and a gang's seats share it."""
+        return tuple((self.squares(gang),) for gang, _ in self.seats)
 
     def squares(self, gang: Gang) -> int:
         """How many squares of the city are in ``gang``'s colour."""
@@ -331,6 +405,24 @@ class ColorCityState:
         """The power decisions open now: the gang's power and ``pass``; empty outside the
         power phase."""
         return decisions_open(self._phase, self._gang)
+
+    def legal_actions(self) -> list[Decision]:
+        """The protocol's finite actions: the decisions of the power phase, nothing once
+        over. Raises ContinuousActionsError in the pitch phase, whose shots are continuous
+        (``action_space()`` samples and checks them)."""
+        if self._phase is Phase.PITCH:
+            raise ContinuousActionsError("shots are continuous: use action_space()")
+        return self.legal_decisions()
+
+    def action_space(self) -> ActionSpace[Shot | Decision]:
+        """The shots of the pitch phase (continuous), else the decisions open (finite)."""
+        if self._phase is Phase.PITCH:
+            return ShotSpace(self.table)
+        return FiniteSpace(tuple(self.legal_decisions()))
+
+    def parse_action(self, text: str) -> Shot | Decision:
+        """The shot or decision ``text`` writes (notation only; raises NotationError)."""
+        return parse_action(text)
 
     def expects(self) -> str | None:
         """``"shot"``, ``"decision"`` or None once the game is over."""
@@ -408,7 +500,7 @@ class ColorCityState:
             self._stack.append((pitch, self._snapshot()))
             self.key = key
             self._pitched(pitch, None)
-            self._unsimulated = (self._stack[-1][1][SNAPSHOT_GANG], pitch)
+            self._unsimulated = (self._stack[-1][1].gang, pitch)
             return pitch
         if isinstance(action, Shot):
             shot = self._check_shot(action)
@@ -422,6 +514,11 @@ class ColorCityState:
             return pitch
         raise IllegalActionError(f"not a Color City action: {shown(action)}")
 
+    def push_unchecked(self, action: Shot | Pitch | Decision) -> Pitch | Decision:
+        """The protocol's fast path; in Color City the checks cost nothing next to the
+        physics, so it is ``push``."""
+        return self.push(action)
+
     def pop(self) -> Pitch | Decision:
         """Take back the last action, restoring everything exactly."""
         if not self._stack:
@@ -429,10 +526,6 @@ class ColorCityState:
         action, snapshot = self._stack.pop()
         self._restore(snapshot)
         return action
-
-    def peek(self) -> Pitch | Decision | None:
-        """The last action pushed, or None before the first."""
-        return self._stack[-1][0] if self._stack else None
 
     def _check_shot(self, shot: Shot) -> Shot:
         if self._phase is Phase.OVER:
@@ -462,8 +555,8 @@ class ColorCityState:
                 f"{decision.value} is {owner.label}'s power; {self._gang.label} is to move"
             )
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(
             self.cells[:],
             self.cubes[:],
             self.powers[:],
@@ -479,7 +572,7 @@ class ColorCityState:
             self.last_pitch,
         )
 
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+    def _restore(self, snapshot: Snapshot) -> None:
         (
             cells,
             cubes,
@@ -548,12 +641,7 @@ class ColorCityState:
 
     def _check_victory(self) -> bool:
         """Lines and blocks first, then elimination (D11)."""
-        cells = self.cells
-        completed: dict[Gang, str] = {}
-        for reason, squares in winning_sets(self.table.city_size):
-            first = cells[squares[0]]
-            if first != EMPTY and all(cells[s] == first for s in squares):
-                completed.setdefault(Gang(first), reason)
+        completed = completed_sets(self.cells, self.table.city_size)
         if completed:
             if len(completed) == 1:
                 (self.winner, self.reason), *_ = completed.items()
@@ -603,14 +691,14 @@ def _check_position(position: Position, table: Table) -> None:
                 f"cubes: {gang.label} has no cube left, so it is eliminated and the game is"
                 " over (D11); a game still running has cubes on both sides"
             )
-    for reason, squares in winning_sets(side):
-        first = position.cells[squares[0]]
-        if first != EMPTY and all(position.cells[s] == first for s in squares):
-            shape = f"row or column of {side}" if reason == "line" else f"{BLOCK}×{BLOCK} block"
-            raise PositionError(
-                f"city: {Gang(first).label} has a full {shape}, so it has won (D11); a game"
-                " still running has none"
-            )
+    completed = completed_sets(position.cells, side)
+    if completed:
+        gang, reason = next(iter(completed.items()))
+        shape = f"row or column of {side}" if reason == "line" else f"{BLOCK}×{BLOCK} block"
+        raise PositionError(
+            f"city: {gang.label} has a full {shape}, so it has won (D11); a game still"
+            " running has none"
+        )
     if position.phase == Phase.POWER.value:
         mover = position.to_move
         if not position.powers[mover]:

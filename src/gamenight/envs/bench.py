@@ -119,8 +119,8 @@ def centrix_native(rng: random.Random) -> Measure:
         state = CentrixState.new(2, seed=rng.getrandbits(32), rules=Rules(max_turns=200))
         plays = 0
         while not state.is_over:
-            state._push(rng.choice(state.legal_plays()))
-            state._stack.clear()
+            state.push_unchecked(rng.choice(state.legal_plays()))
+            state.clear_stack()
             plays += 1
         return plays, plays
 
@@ -164,7 +164,7 @@ def colorcity_native(rng: random.Random) -> Measure:
                 state.push(grid.shot(rng.randrange(grid.num_shots)))
             else:
                 state.push(rng.choice(state.legal_decisions()))
-            state._stack.clear()
+            state.clear_stack()
             actions += 1
         return actions, actions
 

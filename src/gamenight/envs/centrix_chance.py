@@ -52,16 +52,13 @@ class DealtCentrix(CentrixState):
     def play_tree(self) -> PlayTree:
         """The decision tree of the legal plays, kept next to the engine's own cache of them
         and rebuilt only when the engine has listed new ones."""
-        if self._legal is None:
-            self.legal_plays()
-        plays = self._legal
-        assert plays is not None
+        plays = self.legal_play_tuple()
         tree = self.tree
         if tree is None or tree.source is not plays:
             tree = self.tree = PlayTree(plays)
         return tree
 
-    def _refill(self, hand: list[Card]) -> None:
+    def refill_hand(self, hand: list[Card]) -> None:
         dealt = self.dealt
         if dealt is None:
             need = min(HAND_SIZE - len(hand), len(self.draw) + len(self.discard))
@@ -81,25 +78,21 @@ class DealtCentrix(CentrixState):
         cards and ``dealt`` is None. Keeps no undo stack, so copies stay cheap."""
         self.dealt = dealt
         try:
-            self._push(play)
+            self.push_unchecked(play)
         except NeedCards as need:
             self.pop()
             return need.refill
         finally:
             self.dealt = None
-        self._stack.clear()
+        self.clear_stack()
         return None
 
     # Cheap, faithful copies and pickles: everything that matters is the position string.
     # A copy shares the caches of legal plays and their tree, which depend only on the
     # position (both are immutable once built: the engine replaces them, never edits them).
     def __deepcopy__(self, memo: dict[int, Any]) -> DealtCentrix:
-        clone = DealtCentrix.__new__(DealtCentrix)
-        clone.rules, clone.players, clone._table = self.rules, self.players, self._table
-        clone._bottom, clone.seed, clone.first, clone._start = self._bottom, None, None, None
-        clone._load(self.to_position())
-        clone._legal, clone.tree = self._legal, self.tree
-        clone._stack = []
+        clone = self.copy(history=False)
+        clone.tree = self.tree
         return clone
 
     def __getstate__(self) -> dict[str, Any]:
@@ -142,10 +135,7 @@ def dealt_start(rules: Rules, num_players: int, deal: list[Card]) -> DealtCentri
         places=(0,) * num_players,
         status=PLAYING,
     )
-    state = DealtCentrix(rules, position.players, position)
-    if not state._has_legal_play(0):  # cannot happen with this deck; kept exact as in new()
-        state._next_turn(0)
-    return state
+    return DealtCentrix.starting(rules, position)
 
 
 def from_state(state: CentrixState) -> DealtCentrix:

@@ -53,11 +53,13 @@ class CentrixParts:
         return play
 
     def _mover(self, state: CentrixState) -> int:
-        return state._seat
+        seat = state.actor
+        assert seat is not None
+        return seat
 
     def _push(self, state: CentrixState, play: Play) -> None:
-        state._push(play)  # the adapters only complete legal plays
-        state._stack.clear()  # nothing is taken back here; keeps memory flat
+        state.push_unchecked(play)  # the adapters only complete legal plays
+        state.clear_stack()  # nothing is taken back here; keeps memory flat
 
     def _end_info(self, outcome: Outcome) -> dict[str, Any]:
         return {"places": list(outcome.places), "reason": outcome.reason}
@@ -108,7 +110,7 @@ class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — Petting
         seat = self._seat_of[agent]
         observation = codec.encode(state.view(seat), self._builder.prefix)
         mask = np.zeros(codec.NUM_ACTIONS, dtype=np.int8)
-        if not state.is_over and state._seat == seat:
+        if state.actor == seat:
             mask = self._builder.mask(state.legal_plays())
         return {"observation": observation, "action_mask": mask}
 

@@ -95,7 +95,7 @@ class ColorCityParts:
 
     def _push(self, state: ColorCityState, move: Shot | Decision) -> Pitch | Decision:
         done = state.push(move)
-        state._stack.clear()  # nothing is taken back here; keeps memory flat
+        state.clear_stack()  # nothing is taken back here; keeps memory flat
         return done
 
     def _end_info(self, outcome: Outcome) -> dict[str, Any]:

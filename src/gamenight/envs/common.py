@@ -1,23 +1,15 @@
-"""What the adapters share: the games' common surface, seeds and returns from places."""
+"""What the adapters share: seeds and returns from places. The games' common surface is the
+protocol of gamenight.core.game, re-exported here as ``GameState``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 import numpy as np
 
-from gamenight.core.outcome import Outcome
+from gamenight.core.game import GameState
 
-
-class GameState(Protocol):
-    """What an adapter's generic part reads of a game's state (both games' states have it)."""
-
-    @property
-    def is_over(self) -> bool: ...
-
-    @property
-    def outcome(self) -> Outcome | None: ...
+__all__ = ["GameState", "place_returns", "seed_from"]
 
 
 def seed_from(rng: np.random.Generator) -> int:

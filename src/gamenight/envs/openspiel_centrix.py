@@ -107,9 +107,10 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
         engine = self.engine
         if engine is None or self._need is not None:
             return int(pyspiel.PlayerId.CHANCE)
-        if engine.is_over:
+        seat = engine.actor
+        if seat is None:
             return int(pyspiel.PlayerId.TERMINAL)
-        return int(engine._seat)
+        return seat
 
     def _tree(self) -> codec.PlayTree:
         engine = self.engine
@@ -178,7 +179,7 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
             # The engine waits before the pending play, whose card everybody has seen: it
             # must be in the mover's sampled hand.
             engine, card = clone.engine, self._pending.card
-            mover = engine._seat
+            mover = engine.actor
             if card not in engine.hands[mover]:
                 hidden = [h for s, h in enumerate(engine.hands) if s not in (mover, player_id)]
                 where = next(h for h in [*hidden, engine.draw] if card in h)
@@ -189,7 +190,7 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
                 )
                 for h in engine.hands:
                     h.sort()
-                engine._legal = None
+                engine.edited()
             # The refill under way came from the true pile: ask the sampled deal for its own
             # pools and draw the cards already drawn again from them.
             refill = engine.play(self._pending)

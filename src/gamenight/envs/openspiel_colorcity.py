@@ -143,7 +143,7 @@ class ColorCityGameState(pyspiel.State):  # type: ignore[misc]
                 self._shot = move
                 return
         # Nothing is taken back, and the trajectory is for display: keep clones cheap.
-        engine._stack.clear()
+        engine.clear_stack()
         engine.last_flick = None
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from gamenight.bots.registry import game_bots
+from gamenight.core.game import registry
 from gamenight.core.validation import describe
 
 
@@ -84,14 +85,13 @@ def play_game(
     """One game between the bots of ``lineup`` (seat order); each sees only its view."""
     spec = game_bots(game)
     rng = random.Random(seed)
-    state = spec.new_state(len(lineup), seed, 0, rules)
+    state = registry[game].new(len(lineup), rules, seed)
     bots = [spec.bot(entry, rng.getrandbits(32)) for entry in lineup]
     think = [0.0] * len(lineup)
     decisions = [0] * len(lineup)
     start = time.perf_counter()
     actions = 0
-    while not state.is_over:
-        seat = state.to_move
+    while (seat := state.actor) is not None:
         began = time.perf_counter()
         action = bots[seat].choose(state.view(seat))
         think[seat] += time.perf_counter() - began
@@ -99,6 +99,7 @@ def play_game(
         state.push(action)
         actions += 1
     outcome = state.outcome
+    assert outcome is not None
     return GameResult(
         index=index,
         seed=seed,
@@ -122,11 +123,9 @@ class Tournament:
     rules: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        game = registry[self.game]
+        game.check_players(self.players)
         spec = game_bots(self.game)
-        low, high = spec.min_players, spec.max_players
-        if not low <= self.players <= high:
-            count = f"{low}" if low == high else f"{low}–{high}"
-            raise ValueError(f"{self.game} is for {count} players, not {self.players}")
         if self.games < 1:
             raise ValueError(f"a tournament needs at least one game, not {self.games}")
         if not self.bots:
@@ -134,7 +133,7 @@ class Tournament:
         # Bad bot specs and bad rules fail here, before any game starts.
         for entry in self.bots:
             spec.bot(entry, 0)
-        spec.new_state(self.players, 0, 0, self.rules)
+        game.new(self.players, self.rules, 0)
 
     def jobs(self) -> list[tuple[str, list[str], int, int, dict[str, Any] | None]]:
         rng = random.Random(self.seed)

@@ -1,0 +1,265 @@
+"""The one game protocol every engine meets, and the one registry of the games.
+
+Modelled on OpenSpiel's ``pyspiel.State`` and python-chess's ``Board``. A state is mutable,
+with a stack of actions:
+
+- ``actor``: the seat to act — always a seat number, or None once the game is over;
+- ``action_space()``: what may be done now. Finite (``legal_actions()`` lists it, in a fixed
+  order) or continuous (Color City's shots: ``sample(rng)`` draws one, ``contains(action)``
+  checks one); ``legal_actions()`` raises :class:`ContinuousActionsError` where the actions
+  are continuous;
+- ``push(action)``: make an action (an action value or its text), returning the action as it
+  went on the stack; ``push_unchecked(action)``: the same for an action already known to be
+  legal (the bots' hot loops); ``pop()``: take the last one back, returning it; a refused
+  action raises a GamenightError and changes nothing;
+- ``parse_action(text)`` / ``str(action)``: the action notation;
+- ``view(seat)``: what that seat may know (None: a spectator) — hidden information is cut
+  here, and only here; ``view.sample(rng)`` deals what the view cannot see at random;
+- ``outcome``; ``standing()``: a score per seat at any moment, higher is better, by which
+  the game ranks seats when it ends early;
+- ``position()`` (and the Game's ``from_position``), ``record()`` (and ``replay``), ``copy()``.
+
+A :class:`Game` value per game names it, its player counts and rules type, and sets up new
+states. ``registry`` finds them by name: adding a game is its package (with a ``GAME``
+value in its ``game`` module) and one line in ``_ENTRIES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from gamenight.core.errors import GamenightError, NotationError, RulesError
+from gamenight.core.outcome import Outcome
+from gamenight.core.record import GameRecord
+
+T = TypeVar("T")
+A_co = TypeVar("A_co", covariant=True)
+
+
+class ContinuousActionsError(GamenightError, ValueError):
+    """The actions open now are continuous: sample or check them through ``action_space()``."""
+
+
+@runtime_checkable
+class ActionSpace(Protocol[A_co]):
+    """What may be done now: ``finite`` spaces list their actions, others only sample and
+    check."""
+
+    @property
+    def finite(self) -> bool:
+        """Whether ``actions()`` lists every action of the space."""
+        ...
+
+    def actions(self) -> Sequence[A_co]:
+        """Every action, in a fixed order (raises ContinuousActionsError if not finite)."""
+        ...
+
+    def sample(self, rng: random.Random) -> A_co:
+        """One action drawn with ``rng`` (uniformly, for a finite space)."""
+        ...
+
+    def contains(self, action: object) -> bool:
+        """Whether ``action`` is one of this space's (never raises)."""
+        ...
+
+
+@dataclass(frozen=True)
+class FiniteSpace(Generic[T]):
+    """A finite action space: these actions, in this order."""
+
+    choices: tuple[T, ...]
+
+    @property
+    def finite(self) -> bool:
+        """Always: ``actions()`` lists the whole space."""
+        return True
+
+    def actions(self) -> list[T]:
+        """The actions, in their order."""
+        return list(self.choices)
+
+    def sample(self, rng: random.Random) -> T:
+        """One action uniformly (RulesError if there is none)."""
+        if not self.choices:
+            raise RulesError("there is no action to take")
+        return rng.choice(self.choices)
+
+    def contains(self, action: object) -> bool:
+        """Whether ``action`` is one of them."""
+        return action in self.choices
+
+
+class View(Protocol):
+    """What one seat may know of a state (``seat`` None: a spectator)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose view it is; None for a spectator's."""
+        ...
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state consistent with this view, what it cannot see drawn with ``rng``."""
+        ...
+
+
+class GameState(Protocol):
+    """A game in progress, as every layer above the engines reads it (see the module)."""
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, or None once the game is over."""
+        ...
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Places by seat and the reason once over; None before."""
+        ...
+
+    @property
+    def actions(self) -> Sequence[Any]:
+        """The actions pushed so far, oldest first."""
+        ...
+
+    @property
+    def movers(self) -> list[int]:
+        """The seat that made each action pushed so far."""
+        ...
+
+    def legal_actions(self) -> list[Any]:
+        """Every action open now where they are finite (empty once over)."""
+        ...
+
+    def action_space(self) -> ActionSpace[Any]:
+        """What may be done now, finite or continuous."""
+        ...
+
+    def parse_action(self, text: str) -> Any:
+        """The action ``text`` writes (its notation only: legality is ``push``'s)."""
+        ...
+
+    def push(self, action: Any) -> Any:
+        """Make an action (or its text); returns it as it went on the stack."""
+        ...
+
+    def push_unchecked(self, action: Any) -> Any:
+        """``push`` for an action already known to be legal, without checking it."""
+        ...
+
+    def pop(self) -> Any:
+        """Take back the last action, restoring the state exactly; returns it."""
+        ...
+
+    def clear_stack(self) -> None:
+        """Forget the actions pushed so far (they can no longer be popped)."""
+        ...
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (None: a spectator)."""
+        ...
+
+    def standing(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's standing now, comparable between seats (higher is better)."""
+        ...
+
+    def position(self) -> str:
+        """The one-line position text."""
+        ...
+
+    def record(self, names: Sequence[str] | None = None) -> GameRecord:
+        """The game so far as a record."""
+        ...
+
+    def copy(self) -> Any:
+        """An independent copy, history included."""
+        ...
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the layers above the engines see it.
+
+    ``new(players, rules, seed, first=0)`` sets up a game; ``rules`` is a ``rules_type``
+    value, its dict form (``rules_type.from_dict``) or None for the rulebook's, and is held
+    to the game's set-up bounds (a game set up here is set up from what a user gave).
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_type: type[Any]
+    setup: Callable[[int, Any, int, int], GameState]
+    from_position: Callable[[str], GameState]
+    replay: Callable[[GameRecord | str], GameState]
+
+    def new(self, players: int, rules: Any = None, seed: int = 0, first: int = 0) -> GameState:
+        """A new game of ``players`` seats; raises RulesError for a count the game does not
+        take or rules that do not read."""
+        self.check_players(players)
+        return self.setup(players, rules, seed, first)
+
+    def check_players(self, players: int) -> None:
+        """RulesError unless the game is for ``players`` players."""
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(f"{self.name} is for {self.players_text} players, not {players}")
+
+    @property
+    def players_text(self) -> str:
+        """The player counts as the rulebook writes them: ``2`` or ``2–6``."""
+        low, high = self.min_players, self.max_players
+        return f"{low}" if low == high else f"{low}–{high}"
+
+
+# The games, each by the module that holds its GAME value: imported when first asked for,
+# so that this layer imports no engine.
+_ENTRIES = {
+    "centrix": "gamenight.centrix.game",
+    "colorcity": "gamenight.colorcity.game",
+}
+
+
+class Registry:
+    """The games by name; ``registry[name]`` raises NotationError for an unknown name."""
+
+    def __init__(self, entries: dict[str, str]) -> None:
+        self._entries = dict(entries)
+        self._games: dict[str, Game] = {}
+
+    def names(self) -> list[str]:
+        """The games' names, in registration order."""
+        return list(self._entries)
+
+    def __iter__(self) -> Iterator[Game]:
+        return (self[name] for name in self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __getitem__(self, name: str) -> Game:
+        game = self._games.get(name)
+        if game is None:
+            module = self._entries.get(name)
+            if module is None:
+                choices = ", ".join(self._entries)
+                raise NotationError(f"unknown game {name!r}: choose from {choices}")
+            game = importlib.import_module(module).GAME
+            assert isinstance(game, Game)
+            self._games[name] = game
+        return game
+
+
+registry = Registry(_ENTRIES)

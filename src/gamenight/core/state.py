@@ -1,0 +1,96 @@
+"""What every engine's state shares: a stack of actions with their undo snapshots, copies,
+equality by position, and the text and SVG a notebook shows.
+
+A game's state class derives from :class:`StackedState`, keeps its undo snapshots (what
+``pop`` restores) on ``_stack`` beside each action, and supplies ``to_position`` (a value
+with ``format()``), ``_load`` (set the state from such a value), ``_identity`` (what makes
+two states equal) and the modules that draw it (``_RENDERERS``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+
+class Formats(Protocol):
+    """A position value: ``format()`` writes it as one line."""
+
+    def format(self) -> str:
+        """The one-line position string."""
+        ...
+
+
+A = TypeVar("A")
+S = TypeVar("S")
+P = TypeVar("P", bound=Formats)
+
+
+class StackedState(Generic[A, S, P]):
+    """Base of the engines' states (see the module's docstring)."""
+
+    # ("text module", "svg module"), each with the function drawing a state of this game.
+    _RENDERERS: ClassVar[tuple[tuple[str, str], tuple[str, str]]]
+    _stack: list[tuple[A, S]]
+
+    def to_position(self) -> P:
+        """The position as a value (``position()`` gives it as a string)."""
+        raise NotImplementedError
+
+    def _load(self, position: P) -> None:
+        raise NotImplementedError
+
+    def _identity(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def _copied(self, clone: Self, history: bool) -> None:
+        """What a game adds to ``copy`` (nothing here)."""
+
+    def position(self) -> str:
+        """The one-line position string; ``from_position`` reads it back exactly."""
+        return self.to_position().format()
+
+    def copy(self, *, history: bool = True) -> Self:
+        """An independent copy, of this state's own class, actions so far included (it can
+        ``pop`` them too); with ``history=False`` without them (cheaper: it cannot pop)."""
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)  # the immutable parts are shared ...
+        clone._load(self.to_position())  # ... the mutable ones made anew
+        clone._stack = list(self._stack) if history else []
+        self._copied(clone, history)
+        return clone
+
+    @property
+    def actions(self) -> list[A]:
+        """The actions pushed so far, oldest first."""
+        return [action for action, _ in self._stack]
+
+    def peek(self) -> A | None:
+        """The last action pushed, or None before the first."""
+        return self._stack[-1][0] if self._stack else None
+
+    def clear_stack(self) -> None:
+        """Forget the actions pushed so far: they can no longer be popped (nor recorded).
+        For adapters that never take back, to keep memory flat."""
+        self._stack.clear()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StackedState):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position()!r}>"
+
+    def __str__(self) -> str:
+        return str(self._draw(0))
+
+    def _repr_svg_(self) -> str:
+        return str(self._draw(1))
+
+    def _draw(self, which: int) -> Any:
+        # Imported when drawn: the drawing modules import the state's own module.
+        module, function = self._RENDERERS[which]
+        return getattr(importlib.import_module(module), function)(self)

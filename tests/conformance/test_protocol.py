@@ -1,0 +1,270 @@
+"""Every registered game meets the protocol of gamenight.core.game.
+
+Parametrised over the registry, like OpenSpiel's ``random_sim_test``: a game added to the
+registry is checked here with no test of its own. Random games are played to the end by
+sampling each state's action space (continuous where it is, as Color City's shots), and
+along the way every state is checked against the contract. The suite assumes only that a
+game's rules take a ``max_turns`` turn cap (the outcome's ``turn_cap`` reason).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from gamenight.core.errors import GamenightError, NotationError
+from gamenight.core.game import (
+    ActionSpace,
+    ContinuousActionsError,
+    Game,
+    GameState,
+    registry,
+)
+from gamenight.core.record import GameRecord
+
+SEEDS = range(4)
+BAD_TEXTS = ("", "   ", "zzz", "1 2 3 4 5 6 7", "{}", "draw 7", "x9>zz")
+
+
+@pytest.fixture(params=registry.names())
+def game(request: pytest.FixtureRequest) -> Game:
+    return registry[request.param]
+
+
+def setups(game: Game) -> Iterator[tuple[int, dict[str, Any] | None, int]]:
+    """(players, rules, seed): every player count, with and without a short turn cap."""
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in SEEDS:
+            rules = {"max_turns": 3 + 3 * seed} if seed % 2 else None
+            yield players, rules, 1000 * players + seed
+
+
+def steps(state: GameState, rng: random.Random) -> Iterator[Any]:
+    """Play the game to its end by sampling the action space, yielding before each action
+    the action about to be pushed."""
+    while state.actor is not None:
+        action = state.action_space().sample(rng)
+        yield action
+        state.push(action)
+
+
+def played(game: Game, players: int, rules: dict[str, Any] | None, seed: int) -> GameState:
+    state = game.new(players, rules, seed)
+    for _ in steps(state, random.Random(seed)):
+        pass
+    return state
+
+
+def test_the_registry_finds_each_game_by_its_name() -> None:
+    names = registry.names()
+    assert {"centrix", "colorcity"} <= set(names)
+    assert len(set(names)) == len(names)
+    assert [g.name for g in registry] == names
+    assert "chess" not in registry
+    with pytest.raises(
+        NotationError, match=f"unknown game 'chess': choose from {', '.join(names)}"
+    ):
+        registry["chess"]
+
+
+def test_new_refuses_a_player_count_the_game_is_not_for(game: Game) -> None:
+    for players in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(GamenightError, match=f"is for {game.players_text} players"):
+            game.new(players)
+
+
+def test_random_games_run_to_an_outcome_with_the_actor_always_a_seat(game: Game) -> None:
+    reasons = set()
+    for players, rules, seed in setups(game):
+        state = game.new(players, rules, seed)
+        assert state.num_players == players
+        count = 0
+        for _ in steps(state, random.Random(seed)):
+            assert state.actor in range(players)
+            assert not state.is_over
+            assert state.outcome is None
+            space = state.action_space()
+            assert isinstance(space, ActionSpace)
+            if space.finite:
+                assert state.legal_actions() == list(space.actions()) != []
+            else:
+                with pytest.raises(ContinuousActionsError):
+                    state.legal_actions()
+            count += 1
+        assert state.is_over
+        assert state.outcome is not None
+        assert state.legal_actions() == []
+        assert len(state.actions) == len(state.movers) == count
+        assert all(seat in range(players) for seat in state.movers)
+        reasons.add(state.outcome.reason)
+    assert "turn_cap" in reasons
+    assert len(reasons) > 1
+
+
+def test_outcome_places_rank_the_seats_consistently(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = played(game, players, rules, seed)
+        outcome = state.outcome
+        assert outcome is not None
+        places = outcome.places
+        assert len(places) == players
+        # Competition ranking: a seat's place is one more than the seats strictly ahead.
+        assert all(p == 1 + sum(q < p for q in places) for p in places)
+        standing = state.standing()
+        assert len(standing) == players
+        if outcome.at_cap:
+            # Ended early, the game ranks by standing: never a better standing placed behind.
+            for a in range(players):
+                for b in range(players):
+                    if standing[a] > standing[b]:
+                        assert places[a] <= places[b], (standing, places)
+        assert state.copy().outcome == outcome
+
+
+def test_push_returns_what_pop_takes_back_and_pop_restores_exactly(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = game.new(players, rules, seed)
+        start = state.copy()
+        positions, pushed = [], []
+        rng = random.Random(seed)
+        while state.actor is not None:
+            positions.append(state.position())
+            pushed.append(state.push(state.action_space().sample(rng)))
+        assert list(state.actions) == pushed
+        for position, action in zip(reversed(positions), reversed(pushed), strict=True):
+            assert state.pop() == action
+            assert state.position() == position
+        assert state == start
+        with pytest.raises(IndexError):
+            state.pop()
+
+
+def test_push_unchecked_makes_the_same_game_as_push(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        checked = played(game, players, rules, seed)
+        fast = game.new(players, rules, seed)
+        for action in checked.actions:
+            fast.push_unchecked(action)
+        assert fast.position() == checked.position()
+
+
+def test_a_copy_is_independent_of_its_original(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = game.new(players, rules, seed)
+        rng = random.Random(seed)
+        for step, _ in enumerate(steps(state, rng)):
+            if step == 5:
+                break
+        if state.actor is None:
+            continue
+        copy = state.copy()
+        frozen, history = copy.position(), list(copy.actions)
+        state.push(state.action_space().sample(rng))
+        while state.actions:
+            state.pop()  # popping below the copy's point must not reach into the copy
+        assert copy.position() == frozen
+        assert list(copy.actions) == history
+        copy.push(copy.action_space().sample(rng))
+        assert state.actions == []
+        assert state.position() != copy.position()
+        while copy.actions:
+            copy.pop()
+        assert copy == state
+
+
+def test_clear_stack_forgets_the_history_but_not_the_position(game: Game) -> None:
+    state = played(game, game.min_players, {"max_turns": 6}, 1)
+    position = state.position()
+    state.clear_stack()
+    assert list(state.actions) == []
+    assert state.position() == position
+    with pytest.raises(IndexError):
+        state.pop()
+
+
+def test_positions_round_trip_at_every_step(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        if rules is not None:
+            continue  # a position does not hold the rules: read back under the default
+        state = game.new(players, None, seed)
+        for _ in steps(state, random.Random(seed)):
+            text = state.position()
+            back = game.from_position(text)
+            assert back.position() == text
+            assert back.actor == state.actor
+        text = state.position()
+        assert game.from_position(text).outcome == state.outcome
+
+
+def test_records_replay_to_the_same_game(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = played(game, players, rules, seed)
+        record = state.record()
+        assert record.game == game.name
+        assert len(record.actions) == len(state.actions)
+        for source in (record, record.to_json(), GameRecord.from_json(record.to_json())):
+            again = game.replay(source)
+            assert again == state
+            assert [str(a) for a in again.actions] == [str(a) for a in state.actions]
+            assert again.outcome == state.outcome
+
+
+def test_action_text_round_trips(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = played(game, players, rules, seed)
+        for action in state.actions:
+            text = str(action)
+            assert str(state.parse_action(text)) == text
+
+
+def checkpoints(game: Game, every: int) -> Iterator[tuple[GameState, random.Random]]:
+    """Each game of ``setups`` played by sampling, stopped at every ``every``-th step and
+    once more when it is over (with the generator that plays it)."""
+    for players, rules, seed in setups(game):
+        state = game.new(players, rules, seed)
+        rng = random.Random(seed)
+        for step, _ in enumerate(steps(state, rng)):
+            if step % every == 0:
+                yield state, rng
+        yield state, rng
+
+
+def test_views_hold_nothing_a_seat_cannot_see(game: Game) -> None:
+    """A view is a function of what its seat may know: a state dealt at random from the
+    view (everything hidden drawn anew) shows that seat the very same view. The actor's own
+    view is enough to list the actor's actions."""
+    resampled = 0
+    for state, rng in checkpoints(game, 7):
+        for seat in [None, *range(state.num_players)]:
+            view = state.view(seat)
+            assert view.seat == seat
+            other = view.sample(rng)
+            assert other.view(seat) == view
+            resampled += other.position() != state.position()
+            if seat == state.actor and state.action_space().finite:
+                assert other.legal_actions() == state.legal_actions()
+        with pytest.raises(ValueError, match="there is no seat"):
+            state.view(state.num_players)
+    assert resampled  # the hidden part was drawn anew, so the check has teeth
+
+
+def test_bad_action_text_is_refused_with_the_state_untouched(game: Game) -> None:
+    for state, _ in checkpoints(game, 5):
+        before, history = state.position(), list(state.actions)
+        texts = list(BAD_TEXTS)
+        if state.is_over:
+            texts.append(str(history[-1]))  # once over, even a well-written action
+        for text in texts:
+            with pytest.raises(GamenightError):
+                state.push(text)
+            assert state.position() == before
+            assert list(state.actions) == history
+        for text in BAD_TEXTS:
+            with pytest.raises(GamenightError):
+                state.parse_action(text)
+        if state.is_over:
+            with pytest.raises(GamenightError, match="the game is over"):
+                state.push(str(history[-1]))
