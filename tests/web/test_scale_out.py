@@ -52,14 +52,16 @@ def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
 ) -> None:
     store = Store(postgres)
     table = store.create("centrix", {}, 2**62 - 1, {"first": 0}, [{"name": "A"}])
-    store.append(table.id, 0, "A off-a1", "playing", None)
+    store.append(table.id, number=0, revision=0, payload="A off-a1", status="playing", outcome=None)
     with pytest.raises(ConflictError):
-        store.append(table.id, 0, "A off-b1", "playing", None)
+        store.append(
+            table.id, number=0, revision=0, payload="A off-b1", status="playing", outcome=None
+        )
     loaded = store.load(table.id)
     assert loaded is not None
     assert loaded.actions == ["A off-a1"]
     assert loaded.seed == 2**62 - 1
-    store.truncate(table.id, 0)
+    store.undo(table.id, number=0, revision=1)
     assert store.load(table.id).actions == []  # type: ignore[union-attr]
 
 

@@ -129,6 +129,8 @@ class LiveTable:
     # Scale-out: the seats pages on other servers hold, as the relay last heard (None: not
     # looked up since this server had a page at the table).
     elsewhere: frozenset[int] | None = None
+    # The store's revision of the table as this server holds it (see Store.append).
+    revision: int = 0
 
     @property
     def id(self) -> str:
@@ -275,7 +277,9 @@ class TableManager:
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
         game = get_game(stored.game)
-        return LiveTable(stored, game, _replay(game, stored), list(stored.actions))
+        return LiveTable(
+            stored, game, _replay(game, stored), list(stored.actions), revision=stored.revision
+        )
 
     async def refresh(self, table_id: str) -> LiveTable | None:
         """Reload a table another server process has changed (None: not live here, or gone)."""
@@ -291,9 +295,11 @@ class TableManager:
         stored = await asyncio.to_thread(self.store.load, table.id)
         if stored is None:
             return False
-        if len(stored.actions) != table.version:
+        # The revision, not the count: an undo and a play elsewhere leave the count as it was.
+        if stored.revision != table.revision or len(stored.actions) != table.version:
             state = await asyncio.to_thread(_replay, table.game, stored)
             table.stored, table.state, table.actions = stored, state, list(stored.actions)
+            table.revision = stored.revision
             table.last = None  # the action that moved it was made elsewhere: nothing to animate
         else:
             table.stored.seats = stored.seats
@@ -447,16 +453,18 @@ class TableManager:
             payload, last = table.game.act(table.state, text)
             status, outcome = table.status()
             try:
-                await asyncio.to_thread(
-                    self.store.append, table.id, table.version, payload, status, outcome
+                revision = await asyncio.to_thread(
+                    self.store.append,
+                    table.id,
+                    number=table.version,
+                    revision=table.revision,
+                    payload=payload,
+                    status=status,
+                    outcome=outcome,
                 )
             except ConflictError:
                 table.state.pop()
-                await self._reload(table)
-                self.broadcast(table)  # "have another look": at the table as it now is
-                raise RefusedError(
-                    "the table moved on meanwhile; look again", Code.MOVED_ON
-                ) from None
+                raise await self._moved_on(table) from None
             except Exception:
                 table.state.pop()
                 log.exception("storing an action failed")
@@ -464,6 +472,7 @@ class TableManager:
                     "the action could not be saved; nothing changed", Code.NOT_SAVED
                 ) from None
             table.actions.append(payload)
+            table.revision = revision
             table.last = last
         await self.changed(table)
 
@@ -474,11 +483,28 @@ class TableManager:
                 raise RefusedError(
                     "only your own plays of this turn can be taken back", Code.UNDO_OWN
                 )
+            try:
+                revision = await asyncio.to_thread(
+                    self.store.undo, table.id, number=table.version - 1, revision=table.revision
+                )
+            except ConflictError:
+                raise await self._moved_on(table) from None
+            except Exception:
+                log.exception("storing an undo failed")
+                raise RefusedError(
+                    "the action could not be saved; nothing changed", Code.NOT_SAVED
+                ) from None
             table.state.pop()
             table.actions.pop()
+            table.revision = revision
             table.last = {"seat": seat, "undo": True}
-            await asyncio.to_thread(self.store.truncate, table.id, table.version)
         await self.changed(table)
+
+    async def _moved_on(self, table: LiveTable) -> RefusedError:
+        """The refusal of a write the store found stale, once the table is as stored."""
+        await self._reload(table)
+        self.broadcast(table)  # "have another look": at the table as it now is
+        return RefusedError("the table moved on meanwhile; look again", Code.MOVED_ON)
 
     async def changed(self, table: LiveTable) -> None:
         self.broadcast(table)
