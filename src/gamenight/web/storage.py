@@ -187,7 +187,7 @@ class Store:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A transaction that reads (on SQLite it writes only if no other transaction does)."""
+        """A transaction that only reads: one snapshot of the database."""
         with self._read() as session, session.begin():
             yield session
 
@@ -284,14 +284,13 @@ class Store:
         token_hash: str | None,
         message_id: str | None,
     ) -> None:
-        """Hold the table's row and refuse the write unless the table has ``count`` actions
-        (numbered 0 to count - 1) and is at ``revision``."""
+        """Hold the table's row and refuse the write (see ``append``) unless the message is
+        new here, the table has ``count`` actions (numbered 0 to count - 1) and is at
+        ``revision``, and the seat's token is ``token_hash`` (when one is given)."""
         if message_id is not None and not MESSAGE_ID.fullmatch(message_id):
             raise ValueError(
                 f"a message id is 1–64 letters, digits, '_' or '-', not {message_id[:80]!r}"
             )
-        if token_hash is not None and seat is None:
-            raise ValueError("a token is checked against a seat: give the seat")
         row = session.execute(
             select(TableRow.revision, TableRow.seats)
             .where(TableRow.id == table_id)
@@ -314,9 +313,10 @@ class Store:
                 f" not at revision {revision} with {count}"
             )
         if token_hash is not None:
-            assert seat is not None
-            if not 0 <= seat < len(row.seats):
-                raise ValueError(f"table {table_id} has no seat {seat}")
+            if seat is None or not 0 <= seat < len(row.seats):
+                raise ValueError(
+                    f"a token is checked against a seat of table {table_id}, not {seat}"
+                )
             if row.seats[seat].get("token_hash") != token_hash:
                 raise SeatLostError(f"seat {seat} of table {table_id} is held by another token")
 
