@@ -555,3 +555,29 @@ def test_servers_started_together_on_an_empty_database_all_start(
         for server in servers:
             server.kill()
             server.communicate()
+
+
+def test_a_load_reads_the_actions_of_the_revision_it_reads(stores: Callable[..., Store]) -> None:
+    """While another server appends, every load is one table: (append-only) its revision
+    is its action count."""
+    one, two = stores(), stores()
+    table = new_table(one)
+    done = threading.Event()
+
+    def write() -> None:
+        try:
+            for i in range(80):
+                play(one, table, f"a{i}")
+        finally:
+            done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    seen = []
+    while not done.is_set():
+        stored = two.load(table)
+        assert stored is not None
+        seen.append((stored.revision, len(stored.actions)))
+    writer.join()
+    assert [s for s in seen if s[0] != s[1]] == []
+    assert len(seen) > 10
