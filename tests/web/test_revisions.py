@@ -5,6 +5,7 @@ and a resent message is answered as the original was, never applied twice."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,16 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from gamenight.web.app import create_app
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import Referee
 from gamenight.web.refusals import RefusedError
 from gamenight.web.seats import hash_token
+from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
 from gamenight.web.tables import TableManager
 
-from .bodies import CENTRIX_2
+from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .test_api import Join, create, receive
 
 
@@ -135,3 +138,31 @@ def test_the_referee_refuses_a_bots_play_chosen_for_an_older_position(tmp_path: 
     stored = store.load(asyncio.run(play()))
     assert stored is not None
     assert len(stored.actions) == 1
+
+
+def test_a_renewed_invite_opens_nothing_on_a_server_that_has_not_heard(tmp_path: Path) -> None:
+    # Two servers on one database and no relay between them: as during a Redis outage, or
+    # for the relay's delay.
+    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    with (
+        ThreadPoolExecutor(1) as bots,
+        TestClient(create_app(settings, bot_executor=bots)) as one,
+        TestClient(create_app(settings, bot_executor=bots)) as two,
+    ):
+        made = create(one, {**CENTRIX_INVITE, "first": 1})
+        invite = made["seats"][1]
+        with two.websocket_connect(f"/ws/tables/{made['id']}") as guest:
+            guest.send_json({"type": "hello", "tokens": [invite["token"]]})
+            assert receive(guest, "welcome")["seats"] == [1]
+            state = receive(guest, "state")
+            # The host gives Bo's seat a new link on server one; server two does not hear.
+            renewed = one.post(
+                f"/api/tables/{made['id']}/invites/1", json={"renew": invite["renew"]}
+            )
+            assert renewed.status_code == 200
+            guest.send_json(
+                {"type": "act", "seat": 1, "action": legal(state), "revision": 0, "id": "g-1"}
+            )
+            assert receive(guest, "error")["code"] == "not_your_seat"
+        info = one.get(f"/api/tables/{made['id']}").json()
+        assert info["version"] == 0  # the old guest's play was not stored

@@ -7,7 +7,6 @@ machine and CI run; each run works in a database of its own, dropped at the end.
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +15,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import anyio
-import psycopg
 import pytest
 import redis
 import redis.asyncio
@@ -28,23 +26,17 @@ from gamenight.web.settings import Settings
 from gamenight.web.storage import ConflictError, Store
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
+from .postgres import postgres_database
 from .test_api import create, receive
 
-ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS = "redis://127.0.0.1:6379/0"
 TTL = 2.0  # seconds a server's players stay online after it was last heard of (15 by default)
 
 
 @pytest.fixture
 def postgres() -> Iterator[str]:
-    name = f"gamenight_{secrets.token_hex(4)}"
-    with psycopg.connect(ADMIN, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with psycopg.connect(ADMIN, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with postgres_database("gamenight_") as database:
+        yield database
 
 
 def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
@@ -52,14 +44,16 @@ def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
 ) -> None:
     store = Store(postgres)
     table = store.create("centrix", {}, 2**62 - 1, {"first": 0}, [{"name": "A"}])
-    store.append(table.id, 0, "A off-a1", "playing", None)
+    store.append(table.id, number=0, revision=0, payload="A off-a1", status="playing", outcome=None)
     with pytest.raises(ConflictError):
-        store.append(table.id, 0, "A off-b1", "playing", None)
+        store.append(
+            table.id, number=0, revision=0, payload="A off-b1", status="playing", outcome=None
+        )
     loaded = store.load(table.id)
     assert loaded is not None
     assert loaded.actions == ["A off-a1"]
     assert loaded.seed == 2**62 - 1
-    store.truncate(table.id, 0)
+    store.undo(table.id, number=0, revision=1)
     assert store.load(table.id).actions == []  # type: ignore[union-attr]
 
 

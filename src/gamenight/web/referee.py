@@ -15,6 +15,7 @@ A message id makes a resent message harmless: it is answered as the original was
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -24,7 +25,14 @@ from typing import Any, TypeVar
 from gamenight.web.games import WebGame, get_game
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.seats import SeatBook
-from gamenight.web.storage import ConflictError, Store, StoredTable
+from gamenight.web.storage import (
+    DuplicateError,
+    MovedOnError,
+    Receipt,
+    SeatLostError,
+    Store,
+    StoredTable,
+)
 
 log = logging.getLogger("gamenight.web")
 T = TypeVar("T")
@@ -39,6 +47,10 @@ class Accepted:
     kind: str  # "act" or "undo"
     number: int
     revision: int
+
+
+def _accepted(receipt: Receipt) -> Accepted:
+    return Accepted(receipt.message_id, receipt.kind, receipt.number, receipt.revision)
 
 
 def replay(game: WebGame, stored: StoredTable) -> Any:
@@ -106,10 +118,9 @@ class Referee:
         acted on. Raises RefusedError or a GamenightError naming the problem, leaving the
         table as it was."""
         async with self.lock:
-            known = self._known(message_id)
+            known = self._known(message_id) or await self._check(seat, key, seen, message_id)
             if known is not None:
                 return known
-            await self._check(seat, key, seen, message_id)
             actor = self.actor
             if actor is None:
                 raise RefusedError("the game is over", Code.GAME_OVER)
@@ -126,49 +137,78 @@ class Referee:
                 payload, last = self.game.act(self.state, text)
             status, outcome = self.status()
             number = self.version
-            await self._write(lambda: self.store.append(self.id, number, payload, status, outcome))
+            try:
+                # The seat's token is checked again in the store's transaction: its invite
+                # may have been renewed on another server that this one has not heard from.
+                self.revision = await asyncio.to_thread(
+                    functools.partial(
+                        self.store.append,
+                        self.id,
+                        number=number,
+                        revision=self.revision,
+                        payload=payload,
+                        status=status,
+                        outcome=outcome,
+                        seat=None if key is None else seat,
+                        token_hash=key,
+                        message_id=message_id,
+                    )
+                )
+            except BaseException as exc:
+                self.state.pop()
+                return await self._refused(exc, seat)
             self.actions.append(payload)
             self.last = last
-            return self._accept(message_id, "act", number)
+            return self._remember(Accepted(message_id, "act", number, self.revision))
 
     async def undo(
         self, seat: int, *, key: str | None, seen: int | None = None, message_id: str | None = None
     ) -> Accepted:
         """Take back ``seat``'s latest play, within its own turn."""
         async with self.lock:
-            known = self._known(message_id)
+            known = self._known(message_id) or await self._check(seat, key, seen, message_id)
             if known is not None:
                 return known
-            await self._check(seat, key, seen, message_id)
             if self.seats[seat].is_bot or not self.game.can_undo(self.state, seat):
                 raise RefusedError(
                     "only your own plays of this turn can be taken back", Code.UNDO_OWN
                 )
             number = self.version - 1
+            try:
+                self.revision = await asyncio.to_thread(
+                    functools.partial(
+                        self.store.undo,
+                        self.id,
+                        number=number,
+                        revision=self.revision,
+                        seat=seat,
+                        token_hash=key,
+                        message_id=message_id,
+                    )
+                )
+            except BaseException as exc:
+                return await self._refused(exc, seat)
             self.state.pop()
             self.actions.pop()
-            try:
-                await asyncio.to_thread(self.store.truncate, self.id, number)
-            except BaseException:
-                await self._reload()
-                raise
-            self.revision += 1
             self.last = self.game.last(self.state)
-            return self._accept(message_id, "undo", number)
+            return self._remember(Accepted(message_id, "undo", number, self.revision))
 
     def _known(self, message_id: str | None) -> Accepted | None:
         return None if message_id is None else self._accepted.get(message_id)
 
-    def _accept(self, message_id: str | None, kind: str, number: int) -> Accepted:
-        accepted = Accepted(message_id, kind, number, self.revision)
-        if message_id is not None:
-            self._accepted[message_id] = accepted
+    def _remember(self, accepted: Accepted) -> Accepted:
+        if accepted.message_id is not None:
+            self._accepted[accepted.message_id] = accepted
             while len(self._accepted) > RECEIPTS_KEPT:
                 self._accepted.popitem(last=False)
         return accepted
 
-    async def _check(self, seat: int, key: str | None, seen: int | None, _: str | None) -> None:
-        """Refuse an action from someone who does not hold ``seat`` or saw an older table."""
+    async def _check(
+        self, seat: int, key: str | None, seen: int | None, message_id: str | None
+    ) -> Accepted | None:
+        """Refuse an action from someone who does not hold ``seat`` or saw an older table,
+        unless the store has the message already (applied perhaps by another server, the
+        page having resent it there): that answer is returned."""
         if not 0 <= seat < len(self.seats):
             raise RefusedError(f"there is no seat {seat}", Code.NOT_YOUR_SEAT, seat=seat)
         holds = self.seats[seat].is_bot if key is None else self.seats.opens(seat, key)
@@ -176,24 +216,35 @@ class Referee:
             raise RefusedError(
                 f"you do not hold seat {seat}'s token", Code.NOT_YOUR_SEAT, seat=seat
             )
-        if seen is not None and seen != self.revision:
-            raise RefusedError("the table moved on meanwhile; look again", Code.MOVED_ON)
+        if seen is None or seen == self.revision:
+            return None
+        if message_id is not None:
+            receipt = await asyncio.to_thread(self.store.receipt, self.id, message_id)
+            if receipt is not None:
+                await self._reload()
+                return self._remember(_accepted(receipt))
+        raise RefusedError("the table moved on meanwhile; look again", Code.MOVED_ON)
 
-    async def _write(self, write: Callable[[], Any]) -> None:
-        """Store the action just pushed; on any failure it is taken back."""
-        try:
-            await asyncio.to_thread(write)
-        except ConflictError:
-            self.state.pop()
+    async def _refused(self, exc: BaseException, seat: int) -> Accepted:
+        """After the store refused a write (the state as it was before it): the original
+        answer for a message it has already; else the table as stored, and the refusal."""
+        if isinstance(exc, DuplicateError):
+            await self._reload()
+            return self._remember(_accepted(exc.receipt))
+        if isinstance(exc, SeatLostError):
+            await self._reload()  # the seats as they now are
+            raise RefusedError(
+                f"you do not hold seat {seat}'s token", Code.NOT_YOUR_SEAT, seat=seat
+            ) from None
+        if isinstance(exc, MovedOnError):
             await self._reload()
             raise RefusedError("the table moved on meanwhile; look again", Code.MOVED_ON) from None
-        except Exception:
-            self.state.pop()
-            log.exception("storing an action failed")
-            raise RefusedError(
-                "the action could not be saved; nothing changed", Code.NOT_SAVED
-            ) from None
-        self.revision += 1
+        if not isinstance(exc, Exception):
+            raise exc  # a cancellation
+        log.error("storing an action failed", exc_info=exc)
+        raise RefusedError(
+            "the action could not be saved; nothing changed", Code.NOT_SAVED
+        ) from None
 
     # ---------------------------------------------------------------- the store
 

@@ -3,31 +3,50 @@
 A table is stored as its set-up (game, rules, seed, seats, setup) plus every accepted
 action in order. An action is committed before it is acknowledged, so after a restart every
 game replays to exactly where it was.
+
+Several servers may share one database. Every write to a table's actions runs in one
+transaction that holds the table's row (PostgreSQL: ``SELECT … FOR UPDATE``; SQLite:
+``BEGIN IMMEDIATE``, which holds the whole file) and is refused unless the table is still as
+the writer read it: its action count and its revision, which goes up by one on every append
+and every undo. So a writer that missed another's change is told "moved on", and nothing it
+stores can leave a hole or take away an action it never saw.
+
+The schema is made and upgraded by the Alembic migrations in ``migrations/`` whenever a
+Store opens a database, one server at a time.
 """
 
 from __future__ import annotations
 
-import hashlib
+import re
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Engine,
     ForeignKey,
     Integer,
     String,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
+    func,
+    insert,
+    inspect,
     select,
+    text,
+    update,
 )
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -48,6 +67,7 @@ class TableRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 class ActionRow(Base):
@@ -60,11 +80,26 @@ class ActionRow(Base):
     payload: Mapped[Any] = mapped_column(JSON)
 
 
+class ReceiptRow(Base):
+    """What a client's message did at a table, kept to answer it again when it is resent."""
+
+    __tablename__ = "receipts"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    message_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "act" or "undo"
+    number: Mapped[int] = mapped_column(Integer)  # the action stored or taken back
+    revision: Mapped[int] = mapped_column(Integer)  # the table's revision after it
+
+
 T = TypeVar("T")
 
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+MIGRATIONS = Path(__file__).with_name("migrations")
+# Any fixed number, the same for every server: PostgreSQL's advisory locks are named by one.
+MIGRATION_LOCK = 0x67616D656E69
+MESSAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass
@@ -79,33 +114,82 @@ class StoredTable:
     outcome: dict[str, Any] | None
     created: datetime
     updated: datetime
-    actions: list[Any] = field(default_factory=list)
     revision: int = 0
+    actions: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Receipt:
+    message_id: str
+    kind: str  # "act" or "undo"
+    number: int
+    revision: int  # the table's revision after it
 
 
 class ConflictError(Exception):
-    """Another process stored an action with the same number first."""
+    """The write was refused because of what another writer did (see the subclasses)."""
+
+
+class MovedOnError(ConflictError):
+    """The table is not at the action count and revision the writer read."""
+
+
+class SeatLostError(ConflictError):
+    """The seat's stored token is not the writer's (its invite was renewed)."""
+
+
+class DuplicateError(ConflictError):
+    """A message with this id was already applied at the table: ``receipt`` says how."""
+
+    def __init__(self, receipt: Receipt) -> None:
+        super().__init__(f"message {receipt.message_id!r} was applied already")
+        self.receipt = receipt
+
+
+def upgrade(engine: Engine, target: str = "head") -> None:
+    """Bring the database's schema to ``target``, one server at a time. A database made
+    before there were migrations (its tables there, no ``alembic_version``) is taken to be
+    at revision 0001, which is that schema."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    # One transaction for the check and every step: the first server to start migrates, and
+    # the others, waiting on the lock, then find the schema at head.
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+        config.attributes["connection"] = connection
+        names = set(inspect(connection).get_table_names())
+        if "tables" in names and "alembic_version" not in names:
+            command.stamp(config, "0001")
+        command.upgrade(config, target)
 
 
 class Store:
-    def __init__(self, url: str) -> None:
-        self.engine = create_engine(url, future=True)
-        if url.startswith("sqlite"):
-            # Several threads (the server's and the bots') share the file; WAL keeps
-            # readers from blocking the writer.
-            @event.listens_for(self.engine, "connect")
-            def _pragmas(connection: Any, _: Any) -> None:
-                cursor = connection.cursor()
-                cursor.execute("PRAGMA journal_mode=WAL")
-                cursor.execute("PRAGMA foreign_keys=ON")
-                cursor.close()
-
-        Base.metadata.create_all(self.engine)
-        self._session = sessionmaker(self.engine, expire_on_commit=False)
+    def __init__(self, url: str, receipts_kept: int = 200) -> None:
+        self.engine = create_engine(url)
+        self.receipts_kept = receipts_kept
+        reader = self.engine
+        writer = self.engine.execution_options(gamenight_write=True)
+        if self.engine.dialect.name == "sqlite":
+            _serialise_sqlite_writes(self.engine)
+        elif self.engine.dialect.name == "postgresql":
+            # A load reads the row and then the actions: one snapshot for both, so that a
+            # table is never read as a revision with another revision's actions.
+            reader = self.engine.execution_options(isolation_level="REPEATABLE READ")
+        upgrade(writer)
+        self._read = sessionmaker(reader, expire_on_commit=False)
+        self._write = sessionmaker(writer, expire_on_commit=False)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        with self._session() as session, session.begin():
+        """A transaction that only reads: one snapshot of the database."""
+        with self._read() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A transaction that writes (on SQLite: it holds the database from its start)."""
+        with self._write() as session, session.begin():
             yield session
 
     def create(
@@ -128,50 +212,161 @@ class Store:
             outcome=None,
             created=now,
             updated=now,
+            revision=0,
         )
-        with self.session() as session:
+        with self.writing() as session:
             session.add(row)
         return self._stored(row, [])
 
     def append(
         self,
         table_id: str,
+        *,
         number: int,
+        revision: int,
         payload: Any,
         status: str,
         outcome: dict[str, Any] | None,
-    ) -> None:
-        """Store action ``number``; raises ConflictError if that number is taken."""
-        try:
-            with self.session() as session:
-                session.add(ActionRow(table_id=table_id, number=number, payload=payload))
-                row = session.get(TableRow, table_id)
-                if row is None:
-                    raise KeyError(table_id)
-                row.status, row.outcome, row.updated = status, outcome, datetime.now(UTC)
-        except IntegrityError as exc:
-            raise ConflictError(f"action {number} of table {table_id} exists") from exc
+        seat: int | None = None,
+        token_hash: str | None = None,
+        message_id: str | None = None,
+    ) -> int:
+        """Store action ``number`` if the table has exactly ``number`` actions and is at
+        ``revision`` (MovedOnError), ``seat``'s token is still ``token_hash`` when one is
+        given (SeatLostError) and ``message_id`` is new here (DuplicateError); KeyError if
+        there is no such table. Returns the table's new revision."""
+        with self.writing() as session:
+            self._check(session, table_id, number, revision, seat, token_hash, message_id)
+            session.execute(
+                insert(ActionRow).values(table_id=table_id, number=number, payload=payload)
+            )
+            return self._moved(
+                session, table_id, revision, number, status, outcome, "act", message_id
+            )
 
-    def truncate(self, table_id: str, keep: int, status: str = "playing") -> None:
-        """Drop every action from number ``keep`` on (an undo)."""
+    def undo(
+        self,
+        table_id: str,
+        *,
+        number: int,
+        revision: int,
+        seat: int | None = None,
+        token_hash: str | None = None,
+        message_id: str | None = None,
+    ) -> int:
+        """Take back action ``number``, if it is the table's latest and the table is at
+        ``revision``; the other checks as for ``append``. Returns the new revision."""
+        with self.writing() as session:
+            self._check(session, table_id, number + 1, revision, seat, token_hash, message_id)
+            session.execute(
+                delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.number == number)
+            )
+            return self._moved(
+                session, table_id, revision, number, "playing", None, "undo", message_id
+            )
+
+    def receipt(self, table_id: str, message_id: str) -> Receipt | None:
         with self.session() as session:
-            for action in session.scalars(
-                select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.number >= keep)
-            ):
-                session.delete(action)
-            row = session.get(TableRow, table_id)
-            if row is not None:
-                row.status, row.outcome, row.updated = status, None, datetime.now(UTC)
+            return self._receipt(session, table_id, message_id)
+
+    def _check(
+        self,
+        session: Session,
+        table_id: str,
+        count: int,
+        revision: int,
+        seat: int | None,
+        token_hash: str | None,
+        message_id: str | None,
+    ) -> None:
+        """Hold the table's row and refuse the write (see ``append``) unless the message is
+        new here, the table has ``count`` actions (numbered 0 to count - 1) and is at
+        ``revision``, and the seat's token is ``token_hash`` (when one is given)."""
+        if message_id is not None and not MESSAGE_ID.fullmatch(message_id):
+            raise ValueError(
+                f"a message id is 1–64 letters, digits, '_' or '-', not {message_id[:80]!r}"
+            )
+        row = session.execute(
+            select(TableRow.revision, TableRow.seats)
+            .where(TableRow.id == table_id)
+            .with_for_update()
+        ).one_or_none()
+        if row is None:
+            raise KeyError(table_id)
+        if message_id is not None:
+            done = self._receipt(session, table_id, message_id)
+            if done is not None:
+                raise DuplicateError(done)
+        stored, last = session.execute(
+            select(func.count(), func.max(ActionRow.number)).where(ActionRow.table_id == table_id)
+        ).one()
+        # The last number as well as the count: a table stored with a hole (by older code)
+        # takes no more actions rather than more holes.
+        if row.revision != revision or stored != count or (last if stored else -1) != count - 1:
+            raise MovedOnError(
+                f"table {table_id} is at revision {row.revision} with {stored} actions,"
+                f" not at revision {revision} with {count}"
+            )
+        if token_hash is not None:
+            if seat is None or not 0 <= seat < len(row.seats):
+                raise ValueError(
+                    f"a token is checked against a seat of table {table_id}, not {seat}"
+                )
+            if row.seats[seat].get("token_hash") != token_hash:
+                raise SeatLostError(f"seat {seat} of table {table_id} is held by another token")
+
+    def _moved(
+        self,
+        session: Session,
+        table_id: str,
+        revision: int,
+        number: int,
+        status: str,
+        outcome: dict[str, Any] | None,
+        kind: str,
+        message_id: str | None,
+    ) -> int:
+        """Move the held table on to the next revision, with its receipt; the new revision."""
+        new = revision + 1
+        session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id)
+            .values(revision=new, status=status, outcome=outcome, updated=datetime.now(UTC))
+        )
+        if message_id is not None:
+            session.execute(
+                insert(ReceiptRow).values(
+                    table_id=table_id,
+                    message_id=message_id,
+                    kind=kind,
+                    number=number,
+                    revision=new,
+                )
+            )
+            # A page resends only what it sent just now: the table's latest receipts do.
+            session.execute(
+                delete(ReceiptRow).where(
+                    ReceiptRow.table_id == table_id,
+                    ReceiptRow.revision <= new - self.receipts_kept,
+                )
+            )
+        return new
+
+    @staticmethod
+    def _receipt(session: Session, table_id: str, message_id: str) -> Receipt | None:
+        row = session.get(ReceiptRow, (table_id, message_id))
+        if row is None:
+            return None
+        return Receipt(row.message_id, row.kind, row.number, row.revision)
 
     def change_seats(
         self, table_id: str, change: Callable[[list[dict[str, Any]]], T]
     ) -> tuple[T, list[dict[str, Any]]]:
         """Let ``change`` edit the table's seats in place, in one transaction that holds the
-        row where the database can (PostgreSQL: two servers cannot both hand out one invited
-        seat; SQLite has no row locks, and serves one server, whose table lock does this).
-        Returns what ``change`` returned and the seats as stored; nothing is written when
-        nothing changed, and an exception from ``change`` stores nothing."""
-        with self.session() as session:
+        row (two servers cannot both hand out one invited seat). Returns what ``change``
+        returned and the seats as stored; nothing is written when nothing changed, and an
+        exception from ``change`` stores nothing."""
+        with self.writing() as session:
             row = session.get(TableRow, table_id, with_for_update=True)
             if row is None:
                 raise KeyError(table_id)
@@ -214,6 +409,29 @@ class Store:
             outcome=row.outcome,
             created=row.created,
             updated=row.updated,
+            revision=row.revision,
             actions=actions,
-            revision=len(actions),
         )
+
+
+def _serialise_sqlite_writes(engine: Engine) -> None:
+    """SQLAlchemy's recipe for pysqlite (its SQLite dialect documentation, "Serializable
+    isolation / Savepoints / Transactional DDL"): pysqlite's own BEGIN is turned off, and
+    each transaction emits its own; a writing one ``BEGIN IMMEDIATE``, so that it holds the
+    database from its first read to its commit (a deferred one would read, then fail to
+    write when another writer came first, instead of waiting its turn)."""
+
+    @event.listens_for(engine, "connect")
+    def connect(connection: Any, _: Any) -> None:
+        connection.isolation_level = None
+        cursor = connection.cursor()
+        # Several threads (the server's and the bots') share the file; WAL keeps readers
+        # from blocking the writer.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def begin(connection: Any) -> None:
+        writes = connection.get_execution_options().get("gamenight_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")

@@ -1,0 +1,583 @@
+"""The store never loses or rewrites an accepted action, on SQLite and on PostgreSQL, with
+several servers (several Store objects, or processes) on one database; its schema is made
+and upgraded by the migrations it ships.
+
+PostgreSQL is the development machine's and CI's (127.0.0.1:5432, trust); each test works in
+a database of its own, dropped at the end.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from starlette.testclient import WebSocketTestSession
+
+from gamenight.web.app import create_app
+from gamenight.web.games import get_game
+from gamenight.web.seats import hash_token
+from gamenight.web.settings import Settings
+from gamenight.web.storage import (
+    Base,
+    DuplicateError,
+    MovedOnError,
+    Receipt,
+    SeatLostError,
+    Store,
+    upgrade,
+)
+
+from .bodies import CENTRIX_2
+from .postgres import postgres_database
+from .test_api import create, receive
+
+PREFIX = "gn_store_"  # (this file's databases)
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database, on each backend."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"
+    else:
+        with postgres_database(PREFIX) as database:
+            yield database
+
+
+@pytest.fixture
+def stores(url: str) -> Iterator[Callable[..., Store]]:
+    """Open Store objects on ``url`` (each as one server would), closed at the end."""
+    opened: list[Store] = []
+
+    def open_store(**options: Any) -> Store:
+        opened.append(Store(url, **options))
+        return opened[-1]
+
+    yield open_store
+    for store in opened:
+        store.engine.dispose()
+
+
+SEATS = [
+    {"name": "Ann", "kind": "human", "token_hash": hash_token("ann")},
+    {"name": "Bo", "kind": "human", "token_hash": hash_token("bo")},
+]
+
+
+def new_table(store: Store) -> str:
+    return store.create("centrix", {}, 7, {"first": 0}, [dict(s) for s in SEATS]).id
+
+
+def play(store: Store, table: str, payload: Any, **checks: Any) -> int:
+    """Append ``payload`` at the table as the store now has it (a writer that is up to date)."""
+    stored = store.load(table)
+    assert stored is not None
+    return store.append(
+        table,
+        number=len(stored.actions),
+        revision=stored.revision,
+        payload=payload,
+        status="playing",
+        outcome=None,
+        **checks,
+    )
+
+
+def actions(store: Store, table: str) -> list[Any]:
+    stored = store.load(table)
+    assert stored is not None
+    return stored.actions
+
+
+# ---------------------------------------------------------------- revisions
+
+
+def test_a_new_table_is_at_revision_0_and_every_append_and_undo_moves_it_on(
+    stores: Callable[..., Store],
+) -> None:
+    store = stores()
+    table = new_table(store)
+    assert store.load(table).revision == 0  # type: ignore[union-attr]
+    assert play(store, table, "a0") == 1
+    assert play(store, table, "a1") == 2
+    assert store.undo(table, number=1, revision=2) == 3
+    # The count is back at 1, as after the first append; the revision is not.
+    stored = store.load(table)
+    assert stored is not None
+    assert (stored.actions, stored.revision) == (["a0"], 3)
+
+
+def test_a_stale_undo_is_refused_and_deletes_nothing(stores: Callable[..., Store]) -> None:
+    one, two = stores(), stores()
+    table = new_table(one)
+    revision = one.append(table, number=0, revision=0, payload="a0", status="playing", outcome=None)
+    # Server one's view: one action, at ``revision``. Server two plays on meanwhile.
+    for i in range(1, 5):
+        play(two, table, f"a{i}")
+    with pytest.raises(MovedOnError):
+        one.undo(table, number=0, revision=revision)
+    assert actions(two, table) == ["a0", "a1", "a2", "a3", "a4"]
+
+
+def test_only_the_latest_action_is_undone(stores: Callable[..., Store]) -> None:
+    store = stores()
+    table = new_table(store)
+    for i in range(3):
+        play(store, table, f"a{i}")
+    revision = store.load(table).revision  # type: ignore[union-attr]
+    with pytest.raises(MovedOnError):
+        store.undo(table, number=1, revision=revision)  # not the latest
+    with pytest.raises(MovedOnError):
+        store.undo(table, number=2, revision=revision - 1)
+    assert actions(store, table) == ["a0", "a1", "a2"]
+    assert store.load(table).revision == revision  # type: ignore[union-attr]
+
+
+def test_an_append_that_leaves_a_hole_is_refused(stores: Callable[..., Store]) -> None:
+    one, two = stores(), stores()
+    table = new_table(one)
+    play(one, table, "a0")
+    revision = one.load(table).revision  # type: ignore[union-attr]
+    with pytest.raises(MovedOnError):
+        two.append(table, number=2, revision=revision, payload="a2", status="playing", outcome=None)
+    assert actions(one, table) == ["a0"]
+
+
+def test_a_writer_that_missed_an_undo_cannot_store_a_hole_nor_act_at_the_same_count(
+    stores: Callable[..., Store],
+) -> None:
+    """Both servers saw two actions; one undoes the second, the other (not told) plays a
+    third: refused, and the table keeps the one action left. Once the first has played
+    again, the count is what the second saw, but the revision is not."""
+    one, two = stores(), stores()
+    table = new_table(one)
+    play(one, table, "a0")
+    play(one, table, "a1")
+    seen = two.load(table)
+    assert seen is not None
+    one.undo(table, number=1, revision=seen.revision)
+    stale = {"number": len(seen.actions), "revision": seen.revision}
+    with pytest.raises(MovedOnError):
+        two.append(table, **stale, payload="a2", status="playing", outcome=None)
+    assert actions(two, table) == ["a0"]
+    play(one, table, "b1")
+    with pytest.raises(MovedOnError):
+        two.undo(table, number=1, revision=seen.revision)
+    with pytest.raises(MovedOnError):
+        two.append(table, **stale, payload="a2", status="playing", outcome=None)
+    assert actions(one, table) == ["a0", "b1"]
+
+
+def test_of_many_appends_at_one_revision_exactly_one_wins(stores: Callable[..., Store]) -> None:
+    servers = [stores(), stores()]
+    table = new_table(servers[0])
+    play(servers[0], table, "a0")
+    writers = 8
+    start = threading.Barrier(writers)
+
+    def write(i: int) -> str:
+        start.wait()
+        try:
+            servers[i % 2].append(
+                table, number=1, revision=1, payload=f"w{i}", status="playing", outcome=None
+            )
+        except MovedOnError:
+            return "moved on"
+        return "stored"
+
+    with ThreadPoolExecutor(writers) as pool:
+        results = list(pool.map(write, range(writers)))
+    assert sorted(results) == ["moved on"] * (writers - 1) + ["stored"]
+    stored = servers[1].load(table)
+    assert stored is not None
+    assert stored.revision == 2
+    assert stored.actions[0] == "a0"
+    assert stored.actions[1] == f"w{results.index('stored')}"
+    assert len(stored.actions) == 2
+
+
+def test_appends_racing_from_threads_leave_no_holes(stores: Callable[..., Store]) -> None:
+    """Writers that reload and retry on "moved on" store every action once, in order."""
+    servers = [stores(), stores()]
+    table = new_table(servers[0])
+    each = 5
+
+    def write(i: int) -> None:
+        store = servers[i % 2]
+        for j in range(each):
+            while True:
+                try:
+                    play(store, table, f"w{i}-{j}")
+                    break
+                except MovedOnError:
+                    continue
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(write, range(4)))
+    stored = servers[0].load(table)
+    assert stored is not None
+    assert sorted(stored.actions) == sorted(f"w{i}-{j}" for i in range(4) for j in range(each))
+    assert stored.revision == 4 * each
+
+
+# ---------------------------------------------------------------- receipts and seats
+
+
+def test_a_resent_message_gets_its_receipt_and_is_stored_once(
+    stores: Callable[..., Store],
+) -> None:
+    one, two = stores(), stores()
+    table = new_table(one)
+    revision = play(one, table, "a0", message_id="p7-000001")
+    receipt = Receipt("p7-000001", "act", 0, revision)
+    assert one.receipt(table, "p7-000001") == receipt
+    for store in (one, two):  # the same message, resent, reaching either server
+        with pytest.raises(DuplicateError) as caught:
+            store.append(
+                table, number=0, revision=0, payload="a0", status="playing", outcome=None,
+                message_id="p7-000001",
+            )  # fmt: skip
+        assert caught.value.receipt == receipt
+        # Even when it would be in order now, it is not applied again.
+        with pytest.raises(DuplicateError):
+            play(store, table, "a0", message_id="p7-000001")
+    assert actions(one, table) == ["a0"]
+    undone = one.undo(table, number=0, revision=revision, message_id="p7-000002")
+    with pytest.raises(DuplicateError) as caught:
+        two.undo(table, number=0, revision=revision, message_id="p7-000002")
+    assert caught.value.receipt == Receipt("p7-000002", "undo", 0, undone)
+    assert actions(one, table) == []
+    assert one.receipt(table, "p7-000003") is None
+
+
+def test_a_message_id_belongs_to_its_table(stores: Callable[..., Store]) -> None:
+    store = stores()
+    first, second = new_table(store), new_table(store)
+    play(store, first, "a0", message_id="m1")
+    play(store, second, "b0", message_id="m1")
+    assert actions(store, second) == ["b0"]
+
+
+def test_receipts_are_kept_for_a_table_s_latest_writes_only(
+    stores: Callable[..., Store],
+) -> None:
+    store = stores(receipts_kept=3)
+    table = new_table(store)
+    for i in range(6):
+        play(store, table, f"a{i}", message_id=f"m{i}")
+    assert [store.receipt(table, f"m{i}") is not None for i in range(6)] == [False] * 3 + [True] * 3
+
+
+def test_a_bad_message_id_is_refused_and_stores_nothing(stores: Callable[..., Store]) -> None:
+    store = stores()
+    table = new_table(store)
+    for bad in ["", "x" * 65]:
+        with pytest.raises(ValueError, match="message id"):
+            play(store, table, "a0", message_id=bad)
+    assert store.load(table).revision == 0  # type: ignore[union-attr]
+
+
+def test_a_seat_whose_token_was_renewed_elsewhere_cannot_act(
+    stores: Callable[..., Store],
+) -> None:
+    one, two = stores(), stores()
+    table = new_table(one)
+
+    def renew(seats: list[dict[str, Any]]) -> None:
+        seats[1]["token_hash"] = hash_token("new guest")
+
+    two.change_seats(table, renew)
+    play(one, table, "a0", seat=0, token_hash=hash_token("ann"))
+    with pytest.raises(SeatLostError):
+        play(one, table, "a1", seat=1, token_hash=hash_token("bo"))
+    revision = one.load(table).revision  # type: ignore[union-attr]
+    with pytest.raises(SeatLostError):
+        one.undo(table, number=0, revision=revision, seat=1, token_hash=hash_token("bo"))
+    for seat in [None, 2]:
+        with pytest.raises(ValueError, match="a token is checked against a seat"):
+            play(one, table, "a1", seat=seat, token_hash=hash_token("bo"))
+    play(one, table, "a1", seat=1, token_hash=hash_token("new guest"))
+    stored = one.load(table)
+    assert stored is not None
+    assert (stored.actions, stored.revision) == (["a0", "a1"], 2)
+
+
+def test_writes_to_a_table_that_is_not_there_raise_key_error(
+    stores: Callable[..., Store],
+) -> None:
+    store = stores()
+    with pytest.raises(KeyError):
+        store.append("nope", number=0, revision=0, payload="a0", status="playing", outcome=None)
+    with pytest.raises(KeyError):
+        store.undo("nope", number=0, revision=1)
+
+
+# ---------------------------------------------------------------- the web app on it
+
+
+def play_first(ws: WebSocketTestSession, state: dict[str, Any]) -> None:
+    """Make the first legal play of ``state`` (a state message)."""
+    ws.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+
+
+def test_an_undo_on_one_server_and_a_play_on_another_leave_a_table_that_replays(
+    url: str,
+) -> None:
+    """Two servers that do not hear of each other's changes (no Redis, or Redis down)."""
+    settings = Settings(url)
+    with (
+        TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
+        TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as two,
+    ):
+        made = create(one, CENTRIX_2)
+        token = made["seats"][0]["token"]
+        with one.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+            ann.send_json({"type": "hello", "tokens": [token]})
+            for _ in range(2):
+                state = receive(ann, "state")
+                play_first(ann, state)
+            assert receive(ann, "state")["version"] == 2
+            with two.websocket_connect(f"/ws/tables/{made['id']}") as ann_two:
+                ann_two.send_json({"type": "hello", "tokens": [token]})
+                stale = receive(ann_two, "state")
+                assert stale["version"] == 2
+                ann.send_json({"type": "undo", "seat": 0})
+                assert receive(ann, "state")["version"] == 1
+                play = stale["view"]["legal"][0]["notation"]
+                ann_two.send_json({"type": "act", "seat": 0, "action": play})
+                # Refused, with the table as it now is (the old code stored it, as action 2).
+                answer = ann_two.receive_json()
+                while answer["type"] not in ("state", "error"):
+                    answer = ann_two.receive_json()
+                assert answer["version"] == 1, answer
+                assert receive(ann_two, "error")["code"] == "moved_on"
+    with TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as three:
+        info = three.get(f"/api/tables/{made['id']}")
+        assert info.status_code == 200, info.text
+        assert info.json()["version"] == 1
+
+
+# ---------------------------------------------------------------- migrations
+
+# The schema as 1325d76 made it with ``create_all`` (before the store had migrations).
+
+
+class OldBase(DeclarativeBase):
+    pass
+
+
+class OldTableRow(OldBase):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(32))
+    rules: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    seed: Mapped[int] = mapped_column(sa.BigInteger)
+    setup: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(sa.JSON)
+    status: Mapped[str] = mapped_column(sa.String(16), default="playing")
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    created: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+class OldActionRow(OldBase):
+    __tablename__ = "actions"
+    __table_args__ = (sa.UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column(sa.Integer)
+    payload: Mapped[Any] = mapped_column(sa.JSON)
+
+
+def schema_differences(url: str, metadata: sa.MetaData) -> list[Any]:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return list(compare_metadata(MigrationContext.configure(connection), metadata))
+    finally:
+        engine.dispose()
+
+
+def alembic_version(url: str) -> str:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return str(connection.scalar(sa.text("SELECT version_num FROM alembic_version")))
+    finally:
+        engine.dispose()
+
+
+def test_a_new_database_gets_the_schema_of_the_models(
+    stores: Callable[..., Store], url: str
+) -> None:
+    stores()
+    assert schema_differences(url, Base.metadata) == []
+    assert alembic_version(url) == "0002"
+
+
+def test_revision_1_is_the_schema_create_all_made(url: str) -> None:
+    engine = sa.create_engine(url)
+    try:
+        upgrade(engine, "0001")
+    finally:
+        engine.dispose()
+    assert schema_differences(url, OldBase.metadata) == []
+
+
+def test_a_database_the_old_code_made_is_upgraded_with_its_tables(url: str, tmp_path: Path) -> None:
+    # A game in progress, played through the app (on a database of its own) …
+    source = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    with TestClient(create_app(Settings(source), bot_executor=ThreadPoolExecutor(1))) as app:
+        made = create(app, CENTRIX_2)
+        with app.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+            ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+            for _ in range(3):
+                state = receive(ann, "state")
+                play_first(ann, state)
+            assert receive(ann, "state")["version"] == 3
+        played = app.app.state.manager.store.load(made["id"])  # type: ignore[attr-defined]
+    # … as the old code stored it.
+    old = sa.create_engine(url)
+    OldBase.metadata.create_all(old)
+    now = datetime.now(UTC)
+    with old.begin() as connection:
+        connection.execute(
+            sa.insert(OldTableRow),
+            [
+                {
+                    "id": played.id,
+                    "game": played.game,
+                    "rules": played.rules,
+                    "seed": played.seed,
+                    "setup": played.setup,
+                    "seats": played.seats,
+                    "status": played.status,
+                    "outcome": None,
+                    "created": now,
+                    "updated": now,
+                }
+            ],
+        )
+        connection.execute(
+            sa.insert(OldActionRow),
+            [
+                {"table_id": played.id, "number": i, "payload": p}
+                for i, p in enumerate(played.actions)
+            ],
+        )
+    old.dispose()
+
+    store = Store(url)
+    try:
+        stored = store.load(played.id)
+        assert stored is not None
+        assert (stored.actions, stored.revision, stored.seats) == (played.actions, 0, played.seats)
+        game = get_game(stored.game)
+        state = game.replay(stored.rules, stored.seed, stored.setup, stored.seats, stored.actions)
+        assert game.actor(state) == 1  # Ann's three plays made, Bo's turn
+        # The upgraded table plays on.
+        assert play(store, played.id, played.actions[-1]) == 1
+    finally:
+        store.engine.dispose()
+    assert alembic_version(url) == "0002"
+    assert schema_differences(url, Base.metadata) == []
+
+
+# A server's start, again for every database named on its input (the imports paid once).
+STARTER = """
+import sys
+from gamenight.web.storage import Store
+print("ready", flush=True)
+for url in sys.stdin:
+    Store(url.strip()).engine.dispose()
+    print("started", flush=True)
+"""
+
+
+@contextmanager
+def empty_database(backend: str, folder: Path, name: str) -> Iterator[str]:
+    if backend == "sqlite":
+        yield f"sqlite:///{folder / f'{name}.sqlite3'}"
+    else:
+        with postgres_database(PREFIX) as url:
+            yield url
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+def test_servers_started_together_on_an_empty_database_all_start(
+    backend: str, tmp_path: Path
+) -> None:
+    servers = [
+        subprocess.Popen(
+            [sys.executable, "-c", STARTER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
+        )
+        for _ in range(3)
+    ]
+    try:
+        for server in servers:
+            assert server.stdout is not None
+            assert server.stdout.readline() == "ready\n"
+        for round_ in range(5):
+            with empty_database(backend, tmp_path, f"round{round_}") as url:
+                for server in servers:  # all at once
+                    assert server.stdin is not None
+                    server.stdin.write(url + "\n")
+                    server.stdin.flush()
+                for server in servers:
+                    assert server.stdout is not None
+                    if server.stdout.readline() != "started\n":
+                        raise AssertionError(server.communicate(timeout=30)[1])
+                assert alembic_version(url) == "0002"
+    finally:
+        for server in servers:
+            server.kill()
+            server.communicate()
+
+
+def test_a_load_reads_the_actions_of_the_revision_it_reads(stores: Callable[..., Store]) -> None:
+    """While another server appends, every load is one table: (append-only) its revision
+    is its action count."""
+    one, two = stores(), stores()
+    table = new_table(one)
+    done = threading.Event()
+
+    def write() -> None:
+        try:
+            for i in range(80):
+                play(one, table, f"a{i}")
+        finally:
+            done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    seen = []
+    while not done.is_set():
+        stored = two.load(table)
+        assert stored is not None
+        seen.append((stored.revision, len(stored.actions)))
+    writer.join()
+    assert [s for s in seen if s[0] != s[1]] == []
+    assert len(seen) > 10
