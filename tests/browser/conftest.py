@@ -100,7 +100,7 @@ class Server:
         return made
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("gamenight-data"))
     running.start()
@@ -117,7 +117,9 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
+# Package-scoped: Playwright's sync API keeps an event loop running in the main thread while
+# it is open, and the tests after the browser's (asyncio.run) need none to be.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
