@@ -55,9 +55,9 @@ def bot_workers() -> set[int]:
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and b"spawn_main" in cmdline:
-            if alive(int(entry.name)):
-                found.add(int(entry.name))
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and b"spawn_main" in cmdline and alive(int(entry.name)):
+            found.add(int(entry.name))
     return found
 
 

@@ -201,6 +201,18 @@ class Store:
             ).all()
             return [self._stored(row, []) for row in rows]
 
+    def playing(self, limit: int) -> list[StoredTable]:
+        """Up to ``limit`` tables still in play, the latest played first (without their
+        actions): the tables whose bots a server resumes at start-up."""
+        with self.session() as session:
+            rows = session.scalars(
+                select(TableRow)
+                .where(TableRow.status == "playing")
+                .order_by(TableRow.updated.desc())
+                .limit(limit)
+            ).all()
+            return [self._stored(row, []) for row in rows]
+
     @staticmethod
     def _stored(row: TableRow, actions: list[Any]) -> StoredTable:
         return StoredTable(
