@@ -8,6 +8,7 @@ import logging
 import os
 import secrets
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,12 +25,14 @@ from gamenight.core.errors import RulesError
 from gamenight.web.app import create_app
 from gamenight.web.bots import BotRunner, think
 from gamenight.web.games import SeatSpec, get_game
+from gamenight.web.relay import RedisRelay
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
+from gamenight.web.tables import TableManager
 
 from . import thinkers
 from .bodies import CENTRIX_BOTS
-from .test_api import create
+from .test_api import create, receive
 from .test_scale_out import REDIS, hears_of
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -112,20 +115,21 @@ def wait_until_over(store: Store, table_id: str, seconds: float = 60) -> None:
         time.sleep(0.05)
 
 
-def test_a_killed_bot_worker_is_replaced_and_the_table_plays_on(database: str) -> None:
+def test_a_killed_bot_worker_is_replaced_and_the_tables_play_on(database: str) -> None:
     # The bots think in real worker processes here (no executor given).
     with TestClient(create_app(Settings(database))) as client:
-        made = create(client, CENTRIX_BOTS)
+        made = [create(client, CENTRIX_BOTS)["id"] for _ in range(2)]
         store = Store(database)
         deadline = time.monotonic() + 30
-        while len(store.load(made["id"]).actions) < 3:  # type: ignore[union-attr]
+        while len(store.load(made[0]).actions) < 3:  # type: ignore[union-attr]
             assert time.monotonic() < deadline, "the bots never started"
             time.sleep(0.02)
         workers = bot_workers()
         assert workers
-        for pid in workers:
+        for pid in workers:  # both tables' bots wait on this worker
             os.kill(pid, signal.SIGKILL)
-        wait_until_over(store, made["id"])
+        for table_id in made:
+            wait_until_over(store, table_id)
     assert not bot_workers()
 
 
@@ -164,16 +168,19 @@ def test_on_two_servers_exactly_one_thinks_for_a_bot_seat(
     caplog.set_level(logging.INFO, "gamenight.web")
     thoughts: list[str] = []  # one entry per decision thought, whichever server thinks it
     busy = [0, 0]  # decisions being thought now, the most at once
+    counting = threading.Lock()  # (the two servers' bots think in threads of their own)
 
     def recorded(game: str, view: Any, level: int, seed: int) -> str:
-        busy[0] += 1
-        busy[1] = max(busy)
+        with counting:
+            busy[0] += 1
+            busy[1] = max(busy)
         try:
             time.sleep(0.002)  # long enough for a second copy to overlap
             thoughts.append(game)
             return think(game, view, level, seed)
         finally:
-            busy[0] -= 1
+            with counting:
+                busy[0] -= 1
 
     monkeypatch.setattr(gamenight.web.bots, "think", recorded)
     settings = Settings(postgres, redis_url=REDIS, presence_ttl=2.0)
@@ -188,9 +195,41 @@ def test_on_two_servers_exactly_one_thinks_for_a_bot_seat(
         # A page on server two makes the table live there too: both servers could think.
         watcher = stack.enter_context(two.websocket_connect(f"/ws/tables/{made['id']}"))
         watcher.send_json({"type": "hello", "tokens": []})
-        wait_until_over(Store(postgres), made["id"])
+        # Pages come and go on both servers meanwhile (reloads), each making sure of the bot.
+        store, deadline = Store(postgres), time.monotonic() + 60
+        while store.load(made["id"]).status == "playing":  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "the game stopped"
+            for server in (one, two):
+                with server.websocket_connect(f"/ws/tables/{made['id']}") as page:
+                    page.send_json({"type": "hello", "tokens": []})
+                    receive(page, "state")
         moves = len(Store(postgres).load(made["id"]).actions)  # type: ignore[union-attr]
         hears_of(watcher, moves)
     assert busy[1] == 1
     assert len(thoughts) == moves, "a decision was thought on twice"
     assert not [r.getMessage() for r in caplog.records if "bot" in r.getMessage()]
+
+
+def test_a_decision_is_leased_to_one_server_and_thought_anyway_without_redis(
+    database: str,
+) -> None:
+    manager = TableManager(Store(database))
+
+    async def leases() -> list[bool]:
+        one, two = (RedisRelay(REDIS, manager, presence_ttl=2.0) for _ in range(2))
+        cut_off = RedisRelay("redis://127.0.0.1:1", manager)  # nothing listens on port 1
+        table = f"lease-{secrets.token_hex(4)}"
+        try:
+            async with (
+                one.thinking(table, 3) as first,
+                two.thinking(table, 3) as second,
+                two.thinking(table, 4) as next_one,
+                cut_off.thinking(table, 3) as lost,
+            ):
+                return [first, second, next_one, lost]
+        finally:
+            for relay in (one, two, cut_off):
+                await relay.client.aclose()
+
+    # One server holds revision 3; the next revision is free; without Redis, think anyway.
+    assert asyncio.run(leases()) == [True, False, True, True]
