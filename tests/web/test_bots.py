@@ -16,7 +16,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
@@ -33,9 +32,7 @@ from gamenight.web.tables import TableManager
 from . import thinkers
 from .bodies import CENTRIX_BOTS
 from .test_api import create, receive
-from .test_scale_out import REDIS, hears_of
-
-ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+from .test_scale_out import REDIS, hears_of, postgres_database
 
 
 def alive(pid: int) -> bool:
@@ -152,14 +149,8 @@ def test_a_bot_table_resumes_by_itself_after_a_restart(database: str) -> None:
 
 @pytest.fixture
 def postgres() -> Iterator[str]:
-    name = f"gn_bots_{secrets.token_hex(4)}"
-    with psycopg.connect(ADMIN, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with psycopg.connect(ADMIN, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with postgres_database("gn_bots_") as url:
+        yield url
 
 
 def test_on_two_servers_exactly_one_thinks_for_a_bot_seat(

@@ -35,9 +35,10 @@ REDIS = "redis://127.0.0.1:6379/0"
 TTL = 2.0  # seconds a server's players stay online after it was last heard of (15 by default)
 
 
-@pytest.fixture
-def postgres() -> Iterator[str]:
-    name = f"gamenight_{secrets.token_hex(4)}"
+@contextmanager
+def postgres_database(prefix: str) -> Iterator[str]:
+    """A PostgreSQL database of its own (its name starts with ``prefix``), dropped after."""
+    name = f"{prefix}{secrets.token_hex(4)}"
     with psycopg.connect(ADMIN, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
     try:
@@ -45,6 +46,12 @@ def postgres() -> Iterator[str]:
     finally:
         with psycopg.connect(ADMIN, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    with postgres_database("gamenight_") as url:
+        yield url
 
 
 def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
