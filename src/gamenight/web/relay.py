@@ -18,11 +18,11 @@ pages' presence (it forgets the other servers' after a ttl without news) and cat
 when Redis is back. A server that stops cleanly withdraws its entries at once.
 
 Exactly one server thinks for a bot's decision: before thinking, a server takes the lease
-``gamenight:bot:<table>:<revision>`` (``SET NX`` with a ttl of ``presence_ttl``, renewed
-while it thinks). The lease is left to expire rather than deleted, so a server that has not
-yet heard of the play cannot take that revision again. While Redis cannot be reached a
-server thinks anyway: the referee's revision check refuses a second copy's play, and the
-message id ``bot-<revision>`` makes a resent one harmless.
+``gamenight:bot:<table>:<revision>`` (taken if nobody holds it, with a ttl of
+``presence_ttl``, and renewed while it thinks). The lease is left to expire rather than
+deleted, so a server that has not yet heard of the play cannot take that revision again.
+While Redis cannot be reached a server thinks anyway: the referee's revision check refuses
+a second copy's play, and the message id ``bot-<revision>`` makes a resent one harmless.
 """
 
 from __future__ import annotations
@@ -44,11 +44,14 @@ CHANNEL = "gamenight:tables"
 PRESENCE = "gamenight:presence:"  # + a table's id: server id → JSON list of its pages' seats
 ALIVE = "gamenight:server:"  # + a server's id: exists while the server is alive
 LEASE = "gamenight:bot:"  # + "<table>:<revision>": the server that thinks for that decision
-# Renew a lease only if this server still holds it (an expired one may be another's now).
-RENEW = (
-    "if redis.call('get', KEYS[1]) == ARGV[1] then"
-    " return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
-)
+# Take a lease that nobody holds, or renew this server's own (a failed turn thinks again at
+# the same revision); 0 if another server holds it.
+CLAIM = """
+local holder = redis.call('get', KEYS[1])
+if holder == false then return redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]) and 1 end
+if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
 WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
 log = logging.getLogger("gamenight.web")
 
@@ -111,7 +114,7 @@ class RedisRelay:
         key, ms = f"{LEASE}{table_id}:{revision}", max(1, round(self.ttl * 1000))
         try:
             async with asyncio.timeout(WAIT):
-                mine = bool(await self.client.set(key, self.origin, nx=True, px=ms))
+                mine = bool(await self.client.eval(CLAIM, 1, key, self.origin, ms))
         except Exception as exc:
             self._trouble(exc)
             mine = True
@@ -129,7 +132,7 @@ class RedisRelay:
             await asyncio.sleep(self.ttl / 3)
             try:
                 async with asyncio.timeout(WAIT):
-                    await self.client.eval(RENEW, 1, key, self.origin, ms)
+                    await self.client.eval(CLAIM, 1, key, self.origin, ms)
             except Exception as exc:  # the referee still refuses a second copy's play
                 self._trouble(exc)
 
