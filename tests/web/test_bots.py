@@ -227,3 +227,22 @@ def test_a_decision_is_leased_to_one_server_and_thought_anyway_without_redis(
     # One server holds revision 3 (and may think on it again); the next revision is free;
     # without Redis, a server thinks anyway.
     assert asyncio.run(leases()) == [True, False, True, True, True]
+
+
+def test_a_bot_whose_plays_cannot_be_stored_for_a_while_plays_on(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failures = [4]  # the store refuses the bot's first four plays (the old runner tried 3)
+    append = Store.append
+
+    def flaky(self: Store, *args: Any, **kwargs: Any) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            raise OSError("the disk is full")
+        append(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "append", flaky)
+    with ThreadPoolExecutor(1) as bots, TestClient(create_app(Settings(database), bots)) as client:
+        made = create(client, CENTRIX_BOTS)
+        wait_until_over(Store(database), made["id"])
+    assert failures == [0]

@@ -308,7 +308,7 @@ class BotRunner:
         """Wait before trying a failed turn again: later and later, never for good (a
         change to the table tries at once)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), min(30.0, 0.2 * 2**failures))
+            await asyncio.wait_for(wake.wait(), min(30.0, 0.1 * 2**failures))
 
     async def _decide(self, table: BotTable, seat: int) -> str | None:
         referee = table.referee
