@@ -129,8 +129,10 @@ class BotRunner:
         self._known: set[int] = set()
         self.seconds = seconds
         self.thinker: Thinker = thinker or think
+        # Per table id: the task playing its bots' turns, what wakes it, the table it plays.
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
+        self._tables: dict[str, BotTable] = {}
         self._closed = False
         self._ready: Executor | None = None  # the pool whose workers are known to be up
         self._slots_loop: asyncio.AbstractEventLoop | None = None
@@ -248,38 +250,47 @@ class BotRunner:
 
     def schedule(self, table: BotTable, play: Play, claim: Claim) -> None:
         """Make sure the table's bots play their turns: start its task if it has none, or
-        wake the one it has (the table changed). At most one task per table, ever."""
+        wake the one it has (the table changed). At most one task per table id, ever; if
+        the table was loaded again (a new object), the task plays on the new one."""
         if self._closed:
             return
         task = self._tasks.get(table.id)
         if task is not None and not task.done():
+            self._tables[table.id] = table
             self._wake[table.id].set()
             return
         referee = table.referee
         actor = referee.actor
         if actor is None or not referee.seats[actor].is_bot:
             return
-        self._wake[table.id] = asyncio.Event()
+        wake = self._wake[table.id] = asyncio.Event()
+        self._tables[table.id] = table
         # Every caller runs in the event loop (API handlers, the socket, the relay, bots).
-        self._tasks[table.id] = asyncio.create_task(self._turns(table, play, claim))
+        self._tasks[table.id] = asyncio.create_task(self._turns(table.id, play, claim, wake))
+
+    def stop(self, table_id: str) -> None:
+        """Stop the bots' task at ``table_id`` (the table leaves memory: one whose bots are
+        ``busy`` is not idle); a later ``schedule`` starts another."""
+        task = self._tasks.get(table_id)
+        if task is not None:
+            task.cancel()
 
     def busy(self, table_id: str) -> bool:
         """Whether a task plays the bots' turns at ``table_id`` now."""
         task = self._tasks.get(table_id)
         return task is not None and not task.done()
 
-    async def _turns(self, table: BotTable, play: Play, claim: Claim) -> None:
-        wake = self._wake[table.id]
+    async def _turns(self, table_id: str, play: Play, claim: Claim, wake: asyncio.Event) -> None:
         failures = 0
         try:
             while True:
                 wake.clear()
-                referee = table.referee
-                seat = referee.actor
-                if seat is None or not referee.seats[seat].is_bot:
+                table = self._tables[table_id]
+                seat = table.referee.actor
+                if seat is None or not table.referee.seats[seat].is_bot:
                     return
-                revision = referee.revision
-                async with claim(table.id, revision) as mine:
+                revision = table.referee.revision
+                async with claim(table_id, revision) as mine:
                     action = await self._decide(table, seat) if mine else None
                 if not mine:
                     # Another server thinks for this seat: wait until it plays (the relay
@@ -291,7 +302,8 @@ class BotRunner:
                     failures += 1
                     await self._pause(wake, failures)
                     continue
-                if referee.revision != revision or referee.actor != seat:
+                table = self._tables[table_id]  # (perhaps loaded again meanwhile)
+                if table.referee.revision != revision or table.referee.actor != seat:
                     continue  # the table moved on meanwhile: think again
                 if await self._play(table, seat, action, revision, play):
                     failures = 0
@@ -299,9 +311,8 @@ class BotRunner:
                 failures += 1
                 await self._pause(wake, failures)
         finally:
-            if self._tasks.get(table.id) is asyncio.current_task():
-                del self._tasks[table.id]
-                del self._wake[table.id]
+            if self._tasks.get(table_id) is asyncio.current_task():
+                del self._tasks[table_id], self._wake[table_id], self._tables[table_id]
 
     @staticmethod
     async def _pause(wake: asyncio.Event, failures: int) -> None:
@@ -318,7 +329,8 @@ class BotRunner:
             hashlib.sha256(f"{referee.stored.seed}:{referee.version}".encode()).digest()[:6],
             "big",
         )
-        view = referee.state.view(seat)
+        async with referee.lock:  # (an action may be changing the state in a thread)
+            view = referee.state.view(seat)
         try:
             return await self.choose(referee.game.name, view, level, seed)
         except Exception:

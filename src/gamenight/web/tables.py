@@ -342,8 +342,11 @@ class TableManager:
     # ---------------------------------------------------------------- bots
 
     def schedule_bot(self, table: LiveTable) -> None:
-        """Let the table's bot play if it is its turn (web.bots: one task per table)."""
-        self.bots.schedule(table, self.bot_play, self._thinking)
+        """Let the table's bot play if it is its turn (web.bots: one task per table). Only
+        the table object live here plays: one that has left memory (and perhaps been loaded
+        again since) is not let back in by a late call."""
+        if self.tables.get(table.id) is table:
+            self.bots.schedule(table, self.bot_play, self._thinking)
 
     def _thinking(self, table_id: str, revision: int) -> AbstractAsyncContextManager[bool]:
         return self.events.thinking(table_id, revision)  # (the relay comes after set-up)
