@@ -211,7 +211,11 @@ class BotRunner:
         if executor is self._given or executor is self._ready:
             return
         loop = asyncio.get_running_loop()
-        await asyncio.wait_for(loop.run_in_executor(executor, os.getpid), START_SECONDS)
+        try:
+            await asyncio.wait_for(loop.run_in_executor(executor, os.getpid), START_SECONDS)
+        except TimeoutError:
+            self._recycle(executor)
+            raise RuntimeError(f"the bot workers did not start within {START_SECONDS} s") from None
         self._ready = executor
 
     async def choose(self, game: str, view: Any, level: int, seed: int) -> str:
