@@ -116,8 +116,8 @@ def test_the_referee_refuses_a_bots_play_chosen_for_an_older_position(tmp_path: 
 
     async def play() -> str:
         table, seats = manager.create(TableIn.model_validate(body))
-        assert table.bot_task is not None
-        table.bot_task.cancel()  # this test plays for the bot itself
+        assert manager.bots.busy(table.id)
+        manager.bots.close()  # this test plays for the bot itself
         referee: Referee = table.referee
         thought_on = referee.revision
         first = str(referee.state.legal_plays()[0])

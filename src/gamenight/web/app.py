@@ -48,7 +48,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     """The app. ``bot_executor`` replaces the bots' process pool (tests use threads)."""
     settings = settings or Settings.from_env()
     store = Store(settings.database_url)
-    manager = TableManager(store, settings.bot_workers, bot_executor)
+    manager = TableManager(
+        store, settings.bot_workers, bot_executor, bot_seconds=settings.bot_seconds
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -59,6 +61,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             relay = RedisRelay(settings.redis_url, manager, settings.presence_ttl)
             await relay.start()
         app.state.relay = relay
+        manager.start()  # (after the relay: two servers resuming a table think once)
         try:
             yield
         finally:

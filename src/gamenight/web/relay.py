@@ -16,6 +16,13 @@ has pages at: that is how a dead server's players are seen to go, and how news m
 Redis hiccup is caught up. While Redis cannot be reached a server carries on with its own
 pages' presence (it forgets the other servers' after a ttl without news) and catches up
 when Redis is back. A server that stops cleanly withdraws its entries at once.
+
+Exactly one server thinks for a bot's decision: before thinking, a server takes the lease
+``gamenight:bot:<table>:<revision>`` (taken if nobody holds it, with a ttl of
+``presence_ttl``, and renewed while it thinks). The lease is left to expire rather than
+deleted, so a server that has not yet heard of the play cannot take that revision again.
+While Redis cannot be reached a server thinks anyway: the referee's revision check refuses
+a second copy's play, and the message id ``bot-<revision>`` makes a resent one harmless.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import json
 import logging
 import os
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 import redis.asyncio as redis
@@ -35,6 +43,15 @@ from gamenight.web.tables import LiveTable, TableManager
 CHANNEL = "gamenight:tables"
 PRESENCE = "gamenight:presence:"  # + a table's id: server id → JSON list of its pages' seats
 ALIVE = "gamenight:server:"  # + a server's id: exists while the server is alive
+LEASE = "gamenight:bot:"  # + "<table>:<revision>": the server that thinks for that decision
+# Take a lease that nobody holds, or renew this server's own (a failed turn thinks again at
+# the same revision); 0 if another server holds it.
+CLAIM = """
+local holder = redis.call('get', KEYS[1])
+if holder == false then return redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]) and 1 end
+if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
 WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
 log = logging.getLogger("gamenight.web")
 
@@ -89,6 +106,35 @@ class RedisRelay:
         and a change Redis cannot take now is sent again until it can."""
         self._unsent[table_id] = revision
         self._wake.set()
+
+    @contextlib.asynccontextmanager
+    async def thinking(self, table_id: str, revision: int) -> AsyncIterator[bool]:
+        """Take the lease on the bot's decision at ``revision`` (False: another server holds
+        it) and renew it while the block runs; True when Redis cannot be reached."""
+        key, ms = f"{LEASE}{table_id}:{revision}", max(1, round(self.ttl * 1000))
+        try:
+            async with asyncio.timeout(WAIT):
+                mine = bool(await self.client.eval(CLAIM, 1, key, self.origin, ms))
+        except Exception as exc:
+            self._trouble(exc)
+            mine = True
+        if not mine:
+            yield False
+            return
+        renewing = asyncio.create_task(self._renew(key, ms))
+        try:
+            yield True
+        finally:
+            renewing.cancel()
+
+    async def _renew(self, key: str, ms: int) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                async with asyncio.timeout(WAIT):
+                    await self.client.eval(CLAIM, 1, key, self.origin, ms)
+            except Exception as exc:  # the referee still refuses a second copy's play
+                self._trouble(exc)
 
     def _change_news(self, table_id: str, revision: int) -> str:
         return json.dumps({"table": table_id, "revision": revision, "origin": self.origin})

@@ -24,6 +24,9 @@ class Settings:
     # Scale-out: how long a server's players count as online after it was last heard of
     # (a server that crashed or hangs); it renews its presence three times as often.
     presence_ttl: float = 15.0
+    # How long a bot may think about one decision before it is abandoned and its seat plays
+    # a level-1 bot's choice (web.bots).
+    bot_seconds: float = 20.0
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -31,7 +34,8 @@ class Settings:
         directory, ``GAMENIGHT_DATA_DIR`` or ~/.local/share/gamenight); ``GAMENIGHT_REDIS_URL``
         lets several server processes share live tables, and ``GAMENIGHT_PRESENCE_TTL`` how
         many seconds a silent server's players still count as online; ``GAMENIGHT_BOT_WORKERS``
-        sets how many processes think for bots."""
+        sets how many processes think for bots, and ``GAMENIGHT_BOT_SECONDS`` how many seconds
+        (0.1 to 3600, default 20) a bot may think about one decision."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -47,14 +51,20 @@ class Settings:
             workers = 0  # refused below, with the rule it breaks
         if workers < 1:
             raise RulesError(f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {text!r}")
-        ttl_text = os.environ.get("GAMENIGHT_PRESENCE_TTL") or str(cls.presence_ttl)
-        try:
-            ttl = read_decimal(ttl_text.strip(), "GAMENIGHT_PRESENCE_TTL", RulesError)
-        except RulesError:
-            ttl = math.nan
-        if not 1 <= ttl <= 3600:
-            raise RulesError(
-                "GAMENIGHT_PRESENCE_TTL must be a number of seconds from 1 to 3600,"
-                f" not {ttl_text!r}"
-            )
-        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, workers, ttl)
+        ttl = seconds("GAMENIGHT_PRESENCE_TTL", cls.presence_ttl, 1)
+        bot_seconds = seconds("GAMENIGHT_BOT_SECONDS", cls.bot_seconds, 0.1)
+        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, workers, ttl, bot_seconds)
+
+
+def seconds(name: str, default: float, low: float, high: float = 3600) -> float:
+    """The environment variable ``name``, a number of seconds from ``low`` to ``high``."""
+    text = os.environ.get(name) or str(default)
+    try:
+        value = read_decimal(text.strip(), name, RulesError)
+    except RulesError:
+        value = math.nan
+    if not low <= value <= high:  # (nan fails too)
+        raise RulesError(
+            f"{name} must be a number of seconds from {low:g} to {high:g}, not {text!r}"
+        )
+    return value

@@ -388,13 +388,14 @@ class Store:
             ).all()
             return self._stored(row, list(actions))
 
-    def recent(self, limit: int = 100) -> list[StoredTable]:
-        """The tables most recently played first (without their actions)."""
+    def recent(self, limit: int = 100, *, playing: bool = False) -> list[StoredTable]:
+        """Up to ``limit`` tables, the latest played first (without their actions);
+        ``playing``: only those still in play (whose bots a server resumes at start-up)."""
+        query = select(TableRow).order_by(TableRow.updated.desc()).limit(limit)
+        if playing:
+            query = query.where(TableRow.status == "playing")
         with self.session() as session:
-            rows = session.scalars(
-                select(TableRow).order_by(TableRow.updated.desc()).limit(limit)
-            ).all()
-            return [self._stored(row, []) for row in rows]
+            return [self._stored(row, []) for row in session.scalars(query).all()]
 
     @staticmethod
     def _stored(row: TableRow, actions: list[Any]) -> StoredTable:

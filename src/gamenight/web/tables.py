@@ -10,9 +10,11 @@ its own seat's view. Other server processes hear of changes through the events i
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import functools
 import logging
+from collections.abc import AsyncIterator
 from concurrent.futures import Executor
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,6 +28,7 @@ from gamenight.web.seats import Opened, Seat, SeatBook, hash_token, new_token
 from gamenight.web.storage import Store
 
 log = logging.getLogger("gamenight.web")
+RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
 
 
 class TableEvents(Protocol):
@@ -41,6 +44,10 @@ class TableEvents(Protocol):
         """``table`` is about to get its first page here: bring it, and who is online
         through other servers, up to date (never raises)."""
 
+    def thinking(self, table_id: str, revision: int) -> AbstractAsyncContextManager[bool]:
+        """Whether this server is the one to think for the bot at ``table_id`` at
+        ``revision`` (the answer holds while the block runs; never raises)."""
+
 
 class NoEvents:
     """A single server: nobody else to tell."""
@@ -54,12 +61,15 @@ class NoEvents:
     async def first_page(self, table: LiveTable) -> None:
         return None
 
+    @asynccontextmanager
+    async def thinking(self, table_id: str, revision: int) -> AsyncIterator[bool]:
+        yield True
+
 
 @dataclass
 class LiveTable:
     referee: Referee
     room: Room = field(default_factory=Room)
-    bot_task: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> str:
@@ -83,16 +93,23 @@ class LiveTable:
 
 
 class TableManager:
-    def __init__(self, store: Store, bot_workers: int = 1, executor: Executor | None = None):
+    def __init__(
+        self,
+        store: Store,
+        bot_workers: int = 1,
+        executor: Executor | None = None,
+        *,
+        bot_seconds: float = 20.0,
+    ):
         self.store = store
         self.tables: dict[str, LiveTable] = {}
-        self.bots = BotRunner(bot_workers, executor)
+        self.bots = BotRunner(bot_workers, executor, seconds=bot_seconds)
         self.events: TableEvents = NoEvents()
+        self._resuming: asyncio.Task[None] | None = None
 
     def close(self) -> None:
-        for table in self.tables.values():
-            if table.bot_task is not None:
-                table.bot_task.cancel()
+        if self._resuming is not None:
+            self._resuming.cancel()
         self.bots.close()
 
     def _live(self, referee: Referee) -> LiveTable:
@@ -326,46 +343,42 @@ class TableManager:
     # ---------------------------------------------------------------- bots
 
     def schedule_bot(self, table: LiveTable) -> None:
-        referee = table.referee
-        actor = referee.actor
-        if actor is None or not referee.seats[actor].is_bot:
-            return
-        if table.bot_task is not None and not table.bot_task.done():
-            return
-        # Every caller runs in the event loop (API handlers, the socket, the relay, bots).
-        table.bot_task = asyncio.create_task(self._bot_turn(table, actor, referee.revision))
+        """Let the table's bot play if it is its turn (web.bots: one task per table). Only
+        the table object live here plays: one that has left memory (and perhaps been loaded
+        again since) is not let back in by a late call."""
+        if self.tables.get(table.id) is table:
+            self.bots.schedule(table, self.bot_play, self._thinking)
 
-    async def _bot_turn(self, table: LiveTable, seat: int, revision: int) -> None:
-        referee = table.referee
-        level = int(referee.seats[seat].level or 1)
-        seed = int.from_bytes(
-            hashlib.sha256(f"{referee.stored.seed}:{referee.version}".encode()).digest()[:6],
-            "big",
+    def _thinking(self, table_id: str, revision: int) -> AbstractAsyncContextManager[bool]:
+        return self.events.thinking(table_id, revision)  # (the relay comes after set-up)
+
+    async def bot_play(self, table: LiveTable, seat: int, action: str, revision: int) -> None:
+        """Play the bot's ``action``, chosen at ``revision``: refused as moved on if the table
+        has changed since (the message id makes a second copy harmless)."""
+        await self.act(table, seat, action, seen=revision, message_id=f"bot-{revision}")
+
+    def start(self) -> None:
+        """At start-up: the tables in play whose next actor is a bot resume by themselves
+        (nobody needs to open them), in the background."""
+        self._resuming = asyncio.create_task(self._resume())
+
+    async def _resume(self) -> None:
+        stored = await asyncio.to_thread(
+            functools.partial(self.store.recent, RESUMED, playing=True)
         )
-        for attempt in range(3):
+        for table in stored:
+            if table.id in self.tables or not any(s.get("kind") == "bot" for s in table.seats):
+                continue
             try:
-                view = referee.state.view(seat)
-                action = await self.bots.choose(referee.game.name, view, level, seed)
-                table.bot_task = None
-                if referee.revision != revision or referee.actor != seat:
-                    self.schedule_bot(table)  # the table moved on meanwhile: think again
-                    return
-                await self.act(table, seat, action, seen=revision, message_id=f"bot-{revision}")
-                return
-            except asyncio.CancelledError:
-                raise
-            except RefusedError as exc:
-                if exc.code == Code.MOVED_ON:
-                    table.bot_task = None
-                    self.schedule_bot(table)
-                    return
-                log.exception("the bot at table %s, seat %s was refused", table.id, seat)
+                referee = await Referee.load(self.store, table.id)
             except Exception:
-                log.exception(
-                    "the bot at table %s, seat %s failed (try %s)", table.id, seat, attempt
-                )
-            await asyncio.sleep(0.2 * (attempt + 1))
-        table.bot_task = None
+                log.exception("table %s could not be loaded to resume its bot", table.id)
+                continue
+            if referee is None or table.id in self.tables:
+                continue
+            actor = referee.actor
+            if actor is not None and referee.seats[actor].is_bot:
+                self.schedule_bot(self._live(referee))
 
     # ---------------------------------------------------------------- clients
 
