@@ -310,7 +310,7 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
     device = welcome(client, made["id"], invite)["tokens"]["1"]
     bo = join(made["id"], device)
     receive(bo, "state")
-    watcher = join(made["id"])
+    watcher = join(made["id"], watch=made["watch"])  # an invite table is unlisted
     receive(watcher, "state")
     url = f"/api/tables/{made['id']}/invites/1"
     # A seat with no link is refused as a wrong key is: asking tells nobody which seats

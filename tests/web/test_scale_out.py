@@ -174,7 +174,8 @@ def ann_and_bo(
 ) -> Iterator[tuple[dict[str, Any], WebSocketTestSession, WebSocketTestSession]]:
     """An invite table made on server one, with Ann's page on server one and Bo's (the
     invited seat) on server two, both past their hello."""
-    made = create(one, CENTRIX_INVITE)
+    # Public, so that a page may drop its seats (a hello with none) and watch on.
+    made = create(one, {**CENTRIX_INVITE, "visibility": "public"})
     url = f"/ws/tables/{made['id']}"
     with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
         hello(ann, made["seats"][0]["token"])

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from gamenight.core.errors import RulesError
+from gamenight.web.quotas import Limits
 
 
 def default_data_dir() -> Path:
@@ -23,6 +25,9 @@ class Settings:
     # Scale-out: how long a server's players count as online after it was last heard of
     # (a server that crashed or hangs); it renews its presence three times as often.
     presence_ttl: float = 15.0
+    limits: Limits = field(default_factory=Limits)
+    # Pages of other origins whose scripts may open the table's socket (besides the server's own).
+    allowed_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -30,7 +35,9 @@ class Settings:
         directory, ``GAMENIGHT_DATA_DIR`` or ~/.local/share/gamenight); ``GAMENIGHT_REDIS_URL``
         lets several server processes share live tables, and ``GAMENIGHT_PRESENCE_TTL`` how
         many seconds a silent server's players still count as online; ``GAMENIGHT_BOT_WORKERS``
-        sets how many processes think for bots."""
+        sets how many processes think for bots; ``GAMENIGHT_<LIMIT>`` sets each of the
+        limits (web.quotas.Limits, docs/reliability.md) and ``GAMENIGHT_ALLOWED_ORIGINS`` the
+        other sites whose pages may open a table's socket."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -42,14 +49,57 @@ class Settings:
         text = os.environ.get("GAMENIGHT_BOT_WORKERS") or "1"
         if not text.strip().isdigit() or int(text) < 1:
             raise RulesError(f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {text!r}")
-        ttl_text = os.environ.get("GAMENIGHT_PRESENCE_TTL") or str(cls.presence_ttl)
-        try:
-            ttl = float(ttl_text)
-        except ValueError:
-            ttl = math.nan
-        if not 1 <= ttl <= 3600:
+        ttl = float(_number("GAMENIGHT_PRESENCE_TTL", cls.presence_ttl, 1, 3600))
+        return cls(
+            url,
+            os.environ.get("GAMENIGHT_REDIS_URL") or None,
+            int(text),
+            ttl,
+            limits_from_env(),
+            _origins(os.environ.get("GAMENIGHT_ALLOWED_ORIGINS") or ""),
+        )
+
+
+# The range each limit may be set to: low enough to test with, high enough to mean "none".
+_RANGES: dict[str, tuple[float, float]] = {
+    "body_bytes": (1000, 2**31),
+    "message_bytes": (1000, 2**24),
+    "idle_seconds": (10, 7 * 24 * 3600),
+}
+
+
+def limits_from_env() -> Limits:
+    """Every field of ``Limits`` from ``GAMENIGHT_<FIELD>`` (upper case), where set."""
+    values: dict[str, Any] = {}
+    for spec in fields(Limits):
+        low, high = _RANGES.get(spec.name, (1, 10**6))
+        values[spec.name] = _number(f"GAMENIGHT_{spec.name.upper()}", spec.default, low, high)
+    return Limits(**values)
+
+
+def _number(name: str, default: Any, low: float, high: float) -> int | float:
+    """The number in the variable ``name`` (``default`` when unset), of ``default``'s kind,
+    from ``low`` to ``high``; a RulesError naming the variable otherwise."""
+    text = os.environ.get(name) or str(default)
+    whole = isinstance(default, int)
+    try:
+        value: float = int(text) if whole else float(text)
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:
+        kind = "a whole number" if whole else "a number of seconds"
+        raise RulesError(f"{name} must be {kind} from {low:.15g} to {high:.15g}, not {text!r}")
+    return value
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    """``GAMENIGHT_ALLOWED_ORIGINS``: origins (``https://host[:port]``), comma-separated."""
+    origins = tuple(part.strip().rstrip("/") for part in text.split(",") if part.strip())
+    for origin in origins:
+        scheme, _, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not rest or "/" in rest:
             raise RulesError(
-                "GAMENIGHT_PRESENCE_TTL must be a number of seconds from 1 to 3600,"
-                f" not {ttl_text!r}"
+                f"GAMENIGHT_ALLOWED_ORIGINS: {origin!r} is not an origin"
+                " (write it as https://host or https://host:port)"
             )
-        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, int(text), ttl)
+    return origins

@@ -12,13 +12,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gamenight.web.bots import BotRunner
 from gamenight.web.games import SeatSpec, get_game, new_seed
+from gamenight.web.privacy import may_watch
 from gamenight.web.protocol import TableIn
+from gamenight.web.quotas import Limits
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.room import Connection, Room
@@ -83,11 +87,23 @@ class LiveTable:
 
 
 class TableManager:
-    def __init__(self, store: Store, bot_workers: int = 1, executor: Executor | None = None):
+    def __init__(
+        self,
+        store: Store,
+        bot_workers: int = 1,
+        executor: Executor | None = None,
+        limits: Limits | None = None,
+    ):
         self.store = store
         self.tables: dict[str, LiveTable] = {}
         self.bots = BotRunner(bot_workers, executor)
         self.events: TableEvents = NoEvents()
+        self.limits = limits or Limits()
+        # Memory (issue 14, finding 8): when each live table was last used, oldest first,
+        # and whether a socket is open at a table (before its hello, too: the app's gate).
+        self.clock: Callable[[], float] = time.monotonic
+        self.used: dict[str, float] = {}
+        self.in_use: Callable[[str], bool] = lambda _: False
 
     def close(self) -> None:
         for table in self.tables.values():
@@ -99,11 +115,60 @@ class TableManager:
         table = LiveTable(referee)
         table.room.on_held = lambda: self.events.held(table)
         self.tables[referee.id] = table
+        self.touch(referee.id)
         return table
+
+    # ---------------------------------------------------------------- memory
+
+    def touch(self, table_id: str) -> None:
+        """``table_id`` was used now: it is the last to leave memory."""
+        self.used.pop(table_id, None)
+        self.used[table_id] = self.clock()
+
+    def idle(self, table: LiveTable) -> bool:
+        """Nobody needs the table in memory: no page, no socket, no bot thinking."""
+        thinking = table.bot_task is not None and not table.bot_task.done()
+        return not table.room and not self.in_use(table.id) and not thinking
+
+    def evict(self, now: float | None = None) -> list[str]:
+        """Let go of the tables idle for ``idle_seconds`` (they reload from the store when
+        next asked for); their ids, least recently used first."""
+        horizon = (self.clock() if now is None else now) - self.limits.idle_seconds
+        gone = [
+            table_id
+            for table_id, used in self.used.items()
+            if used <= horizon and self.idle(self.tables[table_id])
+        ]
+        for table_id in gone:
+            self._drop(table_id)
+        return gone
+
+    def _make_room(self) -> None:
+        """Before another table comes into memory: at the live-table limit, the least
+        recently used idle table goes; if every one is in use, refuse."""
+        if len(self.tables) < self.limits.live_tables:
+            return
+        for table_id in self.used:
+            if self.idle(self.tables[table_id]):
+                self._drop(table_id)
+                return
+        raise RefusedError(
+            "the server has as many tables open as it can hold; try again later",
+            Code.SERVER_FULL,
+        )
+
+    def _drop(self, table_id: str) -> None:
+        del self.used[table_id]
+        table = self.tables.pop(table_id)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
 
     # ---------------------------------------------------------------- set-up
 
-    def create(self, body: TableIn) -> tuple[LiveTable, list[dict[str, Any]]]:
+    def create(
+        self, body: TableIn, privacy: dict[str, str] | None = None
+    ) -> tuple[LiveTable, list[dict[str, Any]]]:
+        """A new table; ``privacy`` (web.privacy) is kept in its stored set-up."""
         game = get_game(body.game)
         if not game.min_seats <= len(body.seats) <= game.max_seats:
             raise RefusedError(
@@ -138,6 +203,7 @@ class TableManager:
                 Code.SEED_WITH_INVITES,
             )
         seed = body.seed if body.seed is not None else new_seed()
+        self._make_room()
         state, setup = game.new(specs, body.first, body.rules, seed)
         tokens: list[str | None] = []
         renew_keys: list[str | None] = []
@@ -161,7 +227,11 @@ class TableManager:
                 )
             )
         stored = self.store.create(
-            body.game, game.rules_of(state), seed, setup, SeatBook(seats).to_dicts()
+            body.game,
+            game.rules_of(state),
+            seed,
+            {**setup, **(privacy or {})},
+            SeatBook(seats).to_dicts(),
         )
         table = self._live(Referee(self.store, stored, state))
         seats_out = [
@@ -182,7 +252,9 @@ class TableManager:
         """The live table ``table_id``, loaded from the store if it is not live here."""
         table = self.tables.get(table_id)
         if table is not None:
+            self.touch(table_id)
             return table
+        self._make_room()
         referee = await Referee.load(self.store, table_id)
         if referee is None:
             raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
@@ -224,26 +296,40 @@ class TableManager:
 
     # ---------------------------------------------------------------- seats and invites
 
-    async def hello(self, table: LiveTable, connection: Connection, tokens: list[str]) -> None:
+    async def hello(
+        self,
+        table: LiveTable,
+        connection: Connection,
+        tokens: list[str],
+        watch: str | None = None,
+    ) -> None:
         """Give ``connection`` the seats ``tokens`` open, welcome it and send it the state;
         from then on it hears of every change. Under the table's lock, so that a claim, a
-        renewal and the pages' seats change one at a time."""
+        renewal and the pages' seats change one at a time. At an unlisted table a page that
+        opens no seat needs the spectator link's token, ``watch`` (web.privacy)."""
         if not table.connections:
             await self.events.first_page(table)
         async with table.lock:
             before = table.room.online()
             opened = await self._open(table, tokens)
+            welcome = {
+                "type": "welcome",
+                "seats": opened.seats,
+                "tokens": opened.tokens,
+                "taken": opened.taken,
+                "revoked": opened.revoked,
+            }
+            stored = table.referee.stored
+            if not opened.seats and not may_watch(stored.setup, stored.seats, [watch or ""]):
+                if opened.taken or opened.revoked:
+                    connection.send(welcome)  # what became of its seat, and no more
+                raise RefusedError(
+                    "this table is unlisted: watching it needs its spectator link",
+                    Code.UNLISTED,
+                )
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
             table.room.join(connection)
-            connection.send(
-                {
-                    "type": "welcome",
-                    "seats": opened.seats,
-                    "tokens": opened.tokens,
-                    "taken": opened.taken,
-                    "revoked": opened.revoked,
-                }
-            )
+            connection.send(welcome)
             connection.send(self.state_message(table, connection.seats))
             table.room.held_changed(before)
 
@@ -371,6 +457,8 @@ class TableManager:
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
         table.room.leave(connection)
+        if table.id in self.used:
+            self.touch(table.id)
 
     def set_elsewhere(self, table: LiveTable, seats: frozenset[int]) -> None:
         table.room.set_elsewhere(seats)
