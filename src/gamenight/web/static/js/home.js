@@ -1,6 +1,6 @@
 // The home page: choose a game, set up a table, list the tables in progress and finished.
 import {
-  api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, onLanguageChange, refusalText, t,
+  api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, keepWatch, onLanguageChange, refusalText, spectatorRow, t,
   toast,
 } from "./common.js";
 
@@ -256,6 +256,7 @@ async function submit(event) {
   button.disabled = true;
   try {
     const made = await api("/api/tables", { method: "POST", body });
+    keepWatch(made.id, made.watch); // an unlisted table's spectator link, for its host
     const invited = [];
     for (const seat of made.seats) {
       if (!seat.token) continue;
@@ -266,7 +267,7 @@ async function submit(event) {
         keepToken(made.id, seat.seat, seat.token);
       }
     }
-    if (invited.length) showInvites(made.id, invited);
+    if (invited.length) showInvites(made.id, invited, made.watch);
     else location.assign(`/table/${made.id}`);
   } catch (exc) {
     error.textContent = refusalText(exc);
@@ -276,10 +277,13 @@ async function submit(event) {
   }
 }
 
-function showInvites(table, seats) {
+function showInvites(table, seats, watch) {
   const panel = document.getElementById("invite-panel");
   const list = document.getElementById("invite-list");
-  list.replaceChildren(...seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token)));
+  list.replaceChildren(
+    ...seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token)),
+    ...(watch ? [el("p", { class: "hint" }, t("spectator_help")), spectatorRow(table, watch)] : []),
+  );
   document.getElementById("go-table").href = `/table/${table}`;
   panel.hidden = false;
   panel.scrollIntoView({ behavior: "smooth" });
