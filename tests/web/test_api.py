@@ -305,12 +305,14 @@ def test_two_devices_opening_one_invite_at_once_get_one_seat_between_them(
 
 
 def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> None:
-    made = create(client, CENTRIX_INVITE)
+    # Public: the device that loses its seat watches on (at an unlisted table it is let go:
+    # tests/web/test_privacy.py).
+    made = create(client, {**CENTRIX_INVITE, "visibility": "public"})
     invite, key = made["seats"][1]["token"], made["seats"][1]["renew"]
     device = welcome(client, made["id"], invite)["tokens"]["1"]
     bo = join(made["id"], device)
     receive(bo, "state")
-    watcher = join(made["id"], watch=made["watch"])  # an invite table is unlisted
+    watcher = join(made["id"])
     receive(watcher, "state")
     url = f"/api/tables/{made['id']}/invites/1"
     # A seat with no link is refused as a wrong key is: asking tells nobody which seats

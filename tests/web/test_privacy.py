@@ -74,6 +74,9 @@ def test_an_unlisted_tables_info_replay_and_record_need_a_key(client: TestClient
             refused = client.get(path, params=params)
             assert (refused.status_code, refused.json()["code"]) == (403, "unlisted"), path
         assert client.get(path, params={"key": made["watch"]}).status_code in (200, 409)
+        # A page sends every token it holds: one that opens the table is enough.
+        keys = {"key": ["guess", made["watch"]]}
+        assert client.get(path, params=keys).status_code in (200, 409)
         assert client.get(path, params={"key": made["seats"][0]["token"]}).status_code in (
             200,
             409,  # the record, before the game is over
@@ -127,3 +130,25 @@ def test_the_pages_have_no_inline_script_or_style() -> None:
         assert not re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html), page.name
         assert "<style" not in html, page.name
         assert not re.findall(r"\s(on\w+|style)\s*=", html), page.name
+
+
+def test_a_device_whose_invite_is_renewed_at_an_unlisted_table_stops_watching(
+    client: TestClient,
+) -> None:
+    made = create(client, CENTRIX_INVITE)
+    invite, key = made["seats"][1]["token"], made["seats"][1]["renew"]
+    url = f"/ws/tables/{made['id']}"
+    with client.websocket_connect(url) as bo, client.websocket_connect(url) as watcher:
+        bo.send_json({"type": "hello", "tokens": [invite]})
+        assert receive(bo, "welcome")["seats"] == [1]
+        watcher.send_json({"type": "hello", "tokens": [], "watch": made["watch"]})
+        receive(watcher, "state")
+        renewed = client.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
+        assert renewed.status_code == 200
+        assert receive(bo, "revoked")["seat"] == 1
+        assert receive(bo, "error")["code"] == "unlisted"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(bo, "state")
+        assert closed.value.code == 1008
+        watcher.send_json({"type": "ping"})  # the spectator link's page watches on
+        assert receive(watcher, "pong")["type"] == "pong"

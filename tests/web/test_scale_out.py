@@ -119,7 +119,7 @@ def test_a_seat_renewed_on_one_server_is_taken_from_its_page_on_another(
     servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = servers
-    made = create(one, CENTRIX_INVITE)
+    made = create(one, {**CENTRIX_INVITE, "visibility": "public"})  # the page watches on
     invite, key = made["seats"][1]["token"], made["seats"][1]["renew"]
     with two.websocket_connect(f"/ws/tables/{made['id']}") as bo:
         bo.send_json({"type": "hello", "tokens": [invite]})

@@ -9,9 +9,9 @@ from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -36,6 +36,9 @@ from gamenight.web.tables import LiveTable, TableManager
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
 LISTED = 100  # tables GET /api/tables lists
+KEYS = 10  # keys looked at in one request (?key=…&key=…: a page sends every token it holds)
+# ``?key=``, once or more: an unlisted table's spectator token or a seat's (web.privacy).
+Keys = Annotated[list[str], Query()]
 
 
 class HttpRefusal(HTTPException):
@@ -134,11 +137,11 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         except GamenightError as exc:
             raise HttpRefusal(404, exc) from None
 
-    async def watched(table_id: str, key: str | None) -> LiveTable:
-        """The table, if ``key`` lets its asker see it (web.privacy)."""
+    async def watched(table_id: str, keys: list[str]) -> LiveTable:
+        """The table, if one of ``keys`` lets its asker see it (web.privacy)."""
         table = await live(table_id)
         stored = table.referee.stored
-        if not may_watch(stored.setup, stored.seats, [key or ""]):
+        if not may_watch(stored.setup, stored.seats, keys[:KEYS]):
             raise HttpRefusal(
                 403,
                 RefusedError(
@@ -203,7 +206,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         ]
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str, key: str | None = None) -> dict[str, Any]:
+    async def table_info(table_id: str, key: Keys = []) -> dict[str, Any]:  # noqa: B006
         table = await watched(table_id, key)
         referee = table.referee
         return {
@@ -220,7 +223,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         }
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str, key: str | None = None) -> Response:
+    async def record(table_id: str, key: Keys = []) -> Response:  # noqa: B006
         table = await watched(table_id, key)
         if table.state.outcome is None:
             # A record holds the seed, so every hand and every future draw or wobble: it is
@@ -242,7 +245,11 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         )
 
     @app.get("/api/tables/{table_id}/replay/{step}")
-    async def replay_step(table_id: str, step: int, key: str | None = None) -> dict[str, Any]:
+    async def replay_step(
+        table_id: str,
+        step: int,
+        key: Keys = [],  # noqa: B006
+    ) -> dict[str, Any]:
         table = await watched(table_id, key)
         referee = table.referee
         if not 0 <= step <= referee.version:

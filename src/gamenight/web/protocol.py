@@ -34,9 +34,10 @@ Privacy (web.privacy): ``POST /api/tables`` takes ``visibility`` (``public``: li
 open to anyone; ``unlisted``: the default when a seat is invited) and answers an unlisted
 table with ``watch``, its spectator link's token, for the host alone. ``GET /api/tables``
 lists public tables only; ``GET /api/tables/{id}``, ``/replay/{step}`` and ``/record`` of an
-unlisted table need ``?key=`` with the watch token or a seat's token (a query parameter, so
-that a plain download link works too; pages send ``Referrer-Policy: no-referrer``, so it
-does not travel on), and are refused with 403 ``unlisted`` without one.
+unlisted table need ``?key=`` with the watch token or a seat's token, once or more (a page
+sends every token it holds; a query parameter, so that a plain download link works too;
+pages send ``Referrer-Policy: no-referrer``, so it does not travel on), and are refused
+with 403 ``unlisted`` without one.
 
 Limits (web.quotas; docs/reliability.md): a socket's or an address's messages over their
 rate are refused with ``rate_limited`` (one sent at twice the rate closes the socket with

@@ -21,7 +21,7 @@ from gamenight.web.refusals import Code, RefusedError
 
 @dataclass(frozen=True)
 class Limits:
-    tables_per_minute: int = 30  # tables one address may create in any minute
+    tables_per_minute: int = 240  # tables one address may create in any minute
     live_tables: int = 2000  # tables one server keeps in memory
     sockets_per_table: int = 100  # pages (players and spectators) open at one table
     sockets_per_address: int = 200  # sockets open from one address (a whole LAN party)

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from gamenight.web.bots import BotRunner
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
-from gamenight.web.protocol import TableIn
+from gamenight.web.protocol import TableIn, error
 from gamenight.web.quotas import Limits
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
@@ -44,6 +44,12 @@ class TableEvents(Protocol):
     async def first_page(self, table: LiveTable) -> None:
         """``table`` is about to get its first page here: bring it, and who is online
         through other servers, up to date (never raises)."""
+
+
+def unlisted() -> RefusedError:
+    return RefusedError(
+        "this table is unlisted: watching it needs its spectator link", Code.UNLISTED
+    )
 
 
 class NoEvents:
@@ -288,7 +294,10 @@ class TableManager:
             for seat in lost:
                 del connection.keys[seat]
                 connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
-            if lost:
+            if lost and not connection.seats and not connection.may_watch:
+                connection.end(error(unlisted()))  # an unlisted table: no seat, no view
+                revoked = True
+            elif lost:
                 connection.send(self.state_message(table, connection.seats))
                 revoked = True
         if revoked:  # (run on every change relayed from another server: mostly nothing)
@@ -320,13 +329,11 @@ class TableManager:
                 "revoked": opened.revoked,
             }
             stored = table.referee.stored
-            if not opened.seats and not may_watch(stored.setup, stored.seats, [watch or ""]):
+            connection.may_watch = may_watch(stored.setup, stored.seats, [watch or ""])
+            if not opened.seats and not connection.may_watch:
                 if opened.taken or opened.revoked:
                     connection.send(welcome)  # what became of its seat, and no more
-                raise RefusedError(
-                    "this table is unlisted: watching it needs its spectator link",
-                    Code.UNLISTED,
-                )
+                raise unlisted()
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
             table.room.join(connection)
             connection.send(welcome)

@@ -251,11 +251,11 @@ export function keepWatch(table, token) {
   if (token) localStorage.setItem(watchKey(table), token);
 }
 
-/** ``path`` (one of the table's own API paths) with the key an unlisted table asks for: the
- * spectator link's token, or else a seat's. */
+/** ``path`` (one of the table's own API paths) with the keys an unlisted table asks for: the
+ * spectator link's token and the seats' (any one of them that opens the table will do). */
 export function keyed(table, path) {
-  const key = watchToken(table) || Object.values(heldTokens(table))[0];
-  return key ? `${path}?key=${encodeURIComponent(key)}` : path;
+  const keys = [watchToken(table), ...Object.values(heldTokens(table))].filter(Boolean);
+  return keys.length ? `${path}?${keys.map((key) => `key=${encodeURIComponent(key)}`).join("&")}` : path;
 }
 
 function inviteLink(table, token) {
