@@ -379,3 +379,29 @@ def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
         RulesError, match=r"GAMENIGHT_ALLOWED_ORIGINS: 'a\.example' is not an origin"
     ):
         Settings.from_env()
+
+
+def test_color_city_replay_steps_match_a_full_replay(database: str) -> None:
+    body = {
+        "game": "colorcity",
+        "seats": [{"kind": "bot", "level": 1, "role": "green"}, {"kind": "bot", "level": 1}],
+        "seed": 4,
+    }
+    with server(database) as client:
+        made = create(client, body)
+        with client.websocket_connect(f"/ws/tables/{made['id']}") as watcher:
+            state = hello(watcher)
+            while state["view"]["status"] == "playing":
+                state = receive(watcher, "state")
+        steps = state["version"]
+        views = [
+            client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in range(steps + 1)
+        ]
+    stored = Store(database).load(made["id"])
+    assert stored is not None
+    game = get_game("colorcity")
+    for k, answer in enumerate(views):
+        state = game.replay(
+            stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
+        )
+        assert answer["view"] == json.loads(json.dumps(game.view(state, None))), k
