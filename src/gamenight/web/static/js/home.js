@@ -226,7 +226,9 @@ function requestBody() {
   const rules = {};
   if (s.maxTurns) rules.max_turns = Number(s.maxTurns);
   if (setup.game === "centrix" && s.bottom !== "protect") rules.bottom = s.bottom;
-  return { game: setup.game, seats, first: s.first, rules };
+  // Unset: the server's default (unlisted when a seat is invited).
+  const visibility = document.getElementById("visibility").value || undefined;
+  return { game: setup.game, seats, first: s.first, rules, visibility };
 }
 
 async function submit(event) {
