@@ -312,6 +312,19 @@ def test_the_live_table_limit_lets_the_least_recently_used_go(database: str) -> 
 # ---------------------------------------------------------------- replays
 
 
+def assert_full_replays(database: str, table_id: str, views: list[dict[str, Any]]) -> None:
+    """Each of ``views`` (the answers for steps 0, 1, …) shows what replaying the table's
+    record to that step shows."""
+    stored = Store(database).load(table_id)
+    assert stored is not None
+    game = get_game(stored.game)
+    for k, answer in enumerate(views):
+        state = game.replay(
+            stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
+        )
+        assert answer["view"] == json.loads(json.dumps(game.view(state, None))), k
+
+
 def test_replay_steps_come_from_the_live_table_without_replaying_the_game(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -340,15 +353,8 @@ def test_replay_steps_come_from_the_live_table_without_replaying_the_game(
         assert replays == []  # the live table's state is stepped back, never replayed
         assert again == views[7]
         monkeypatch.undo()
-        stored = Store(database).load(made["id"])
-        assert stored is not None
-        game = get_game("centrix")
-        for k, answer in enumerate(views):
-            state = game.replay(
-                stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
-            )
-            assert answer["view"] == json.loads(json.dumps(game.view(state, None))), k
-            assert (answer["step"], answer["steps"]) == (k, 24)
+        assert [(v["step"], v["steps"]) for v in views] == [(k, 24) for k in range(25)]
+        assert_full_replays(database, made["id"], views)
 
 
 # ---------------------------------------------------------------- settings
@@ -397,11 +403,4 @@ def test_color_city_replay_steps_match_a_full_replay(database: str) -> None:
         views = [
             client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in range(steps + 1)
         ]
-    stored = Store(database).load(made["id"])
-    assert stored is not None
-    game = get_game("colorcity")
-    for k, answer in enumerate(views):
-        state = game.replay(
-            stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
-        )
-        assert answer["view"] == json.loads(json.dumps(game.view(state, None))), k
+    assert_full_replays(database, made["id"], views)
