@@ -1,5 +1,6 @@
 """An online game: two devices play each other through an invite link while a third
-watches; then the finished game's replay and record."""
+watches through the spectator link (a table with an invited seat is unlisted); then the
+finished game's replay and record."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Server, shot
+from tests.browser.conftest import Console, Server, shot
 from tests.browser.helpers import centrix_finish_turn, version, wait_my_turn, wait_version
 
 NewPage = Callable[..., Page]
@@ -37,11 +38,14 @@ def invite_bo(ann: Page, server: Server, turns: int | None = None) -> str:
 
 
 def test_two_devices_play_through_an_invite_while_a_third_watches(
-    server: Server, new_page: NewPage
+    server: Server, new_page: NewPage, console: Console
 ) -> None:
+    console.allowed.append("status of 403")  # the stranger's page, refused
     ann = new_page()
     link = invite_bo(ann, server, turns=2)  # a short game: it ends after one turn each
     assert "#token=" in link
+    spectator = ann.input_value(".invite-row[data-spectator] input")
+    assert "#watch=" in spectator
     shot(ann, "online-01-invite")
     ann.click("#go-table")
     wait_my_turn(ann)
@@ -57,9 +61,15 @@ def test_two_devices_play_through_an_invite_while_a_third_watches(
     assert bo.locator(".play-card").count() == 3
     assert bo.locator(".turn-banner.mine").count() == 0
 
+    # Without the spectator link, nobody watches an unlisted table.
+    stranger = new_page()
+    stranger.goto(table)
+    stranger.wait_for_selector("#main .form-error")
+    assert "unlisted" in (stranger.text_content("#main .form-error") or "")
     watcher = new_page()
-    watcher.goto(table)
+    watcher.goto(spectator)
     watcher.wait_for_selector("body[data-version='0']")
+    assert watcher.url == table, "the spectator link's token leaves the address bar"
     assert watcher.locator(".play-card").count() == 0, "a spectator sees nobody's hand"
     assert watcher.text_content("#hand-title") == "You are watching"
 
@@ -110,8 +120,9 @@ def test_two_devices_play_through_an_invite_while_a_third_watches(
 
 
 def test_an_invite_link_opens_its_seat_on_one_device_until_it_is_renewed(
-    server: Server, new_page: NewPage
+    server: Server, new_page: NewPage, console: Console
 ) -> None:
+    console.allowed.append("status of 403")  # the used link's page, refused
     ann = new_page()
     ann.on("dialog", lambda dialog: dialog.accept())  # "Make a new link for Bo?"
     link = invite_bo(ann, server)
@@ -125,17 +136,16 @@ def test_an_invite_link_opens_its_seat_on_one_device_until_it_is_renewed(
     bo.wait_for_selector("body[data-seats='1']")
     assert bo.locator(".play-card").count() == 3
 
-    # The same link on a third device opens nothing: it watches, and is told why.
+    # The same link on a third device opens nothing, and the table is unlisted: no watching.
     eve = new_page()
     eve.goto(link)
-    eve.wait_for_selector("body[data-seats='']")
-    eve.wait_for_selector(".toast-error")
-    assert "already used on another device" in (eve.text_content(".toast-error") or "")
-    assert eve.text_content("#hand-title") == "You are watching"
+    eve.wait_for_selector("#main .form-error")
+    assert "unlisted" in (eve.text_content("#main .form-error") or "")
     bo.reload()  # Bo's device kept a token of its own
     bo.wait_for_selector("body[data-seats='1']")
 
-    # Ann gives the seat a new link: Bo's device watches from now on, the new link opens it.
+    # Ann gives the seat a new link: Bo's device loses the seat (and, the table being
+    # unlisted, its view), the new link opens it.
     ann.click("#show-invites")
     ann.click("[data-renew='1']")
     ann.wait_for_function(

@@ -29,12 +29,15 @@ def client(database: str) -> Iterator[TestClient]:
 
 @pytest.fixture
 def join(client: TestClient) -> Iterator[Callable[..., WebSocketTestSession]]:
-    """Connect to a table with some seat tokens (none: a spectator); closed at the end."""
+    """Connect to a table with some seat tokens (none: a spectator; at an unlisted table,
+    with the spectator link's ``watch`` token); closed at the end."""
     with ExitStack() as stack:
 
-        def connect(table: str, *tokens: str | None) -> WebSocketTestSession:
+        def connect(
+            table: str, *tokens: str | None, watch: str | None = None
+        ) -> WebSocketTestSession:
             ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table}"))
-            ws.send_json({"type": "hello", "tokens": [t for t in tokens if t]})
+            ws.send_json({"type": "hello", "tokens": [t for t in tokens if t], "watch": watch})
             assert ws.receive_json()["type"] == "welcome"
             return ws
 

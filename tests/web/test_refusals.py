@@ -116,7 +116,12 @@ def test_every_refusal_raised_gives_the_params_of_its_code() -> None:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
-            if node.func.id not in {"RefusedError", "SeatKeyError", "MessageError"}:
+            if node.func.id not in {
+                "RefusedError",
+                "SeatKeyError",
+                "MessageError",
+                "FloodingError",
+            }:
                 continue
             code = node.args[1]
             assert isinstance(code, ast.Attribute), ast.unparse(node)

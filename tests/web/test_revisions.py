@@ -149,7 +149,7 @@ def test_a_renewed_invite_opens_nothing_on_a_server_that_has_not_heard(tmp_path:
         TestClient(create_app(settings, bot_executor=bots)) as one,
         TestClient(create_app(settings, bot_executor=bots)) as two,
     ):
-        made = create(one, {**CENTRIX_INVITE, "first": 1})
+        made = create(one, {**CENTRIX_INVITE, "first": 1, "visibility": "public"})
         invite = made["seats"][1]
         with two.websocket_connect(f"/ws/tables/{made['id']}") as guest:
             guest.send_json({"type": "hello", "tokens": [invite["token"]]})

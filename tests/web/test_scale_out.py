@@ -113,7 +113,7 @@ def test_a_seat_renewed_on_one_server_is_taken_from_its_page_on_another(
     servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = servers
-    made = create(one, CENTRIX_INVITE)
+    made = create(one, {**CENTRIX_INVITE, "visibility": "public"})  # the page watches on
     invite, key = made["seats"][1]["token"], made["seats"][1]["renew"]
     with two.websocket_connect(f"/ws/tables/{made['id']}") as bo:
         bo.send_json({"type": "hello", "tokens": [invite]})
@@ -168,7 +168,8 @@ def ann_and_bo(
 ) -> Iterator[tuple[dict[str, Any], WebSocketTestSession, WebSocketTestSession]]:
     """An invite table made on server one, with Ann's page on server one and Bo's (the
     invited seat) on server two, both past their hello."""
-    made = create(one, CENTRIX_INVITE)
+    # Public, so that a page may drop its seats (a hello with none) and watch on.
+    made = create(one, {**CENTRIX_INVITE, "visibility": "public"})
     url = f"/ws/tables/{made['id']}"
     with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
         hello(ann, made["seats"][0]["token"])

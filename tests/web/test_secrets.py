@@ -37,6 +37,7 @@ from gamenight.centrix import CentrixState, Rules
 from gamenight.colorcity import replay as colorcity_replay
 from gamenight.core.record import GameRecord
 from gamenight.web.app import create_app
+from gamenight.web.quotas import Limits
 from gamenight.web.settings import Settings
 
 # Words for what no message may carry, under any key.
@@ -74,12 +75,22 @@ class Received:
         return data
 
 
+# Scripted players act at the machine's speed, far above any person's: the rate limits are
+# lifted for them (test_limits.py holds the limits).
+SCRIPTED = Limits(
+    messages_per_second=10**6, address_messages_per_second=10**6, requests_per_second=10**6
+)
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with (
         ThreadPoolExecutor(2) as bots,
         TestClient(
-            create_app(Settings(f"sqlite:///{tmp_path / 'secrets.sqlite3'}"), bot_executor=bots)
+            create_app(
+                Settings(f"sqlite:///{tmp_path / 'secrets.sqlite3'}", limits=SCRIPTED),
+                bot_executor=bots,
+            )
         ) as client,
     ):
         yield client
@@ -106,6 +117,10 @@ class Table:
                 self.secrets[seat["token"]] = seat["seat"]
             if seat["renew"]:
                 self.secrets[seat["renew"]] = None
+        # The spectator link of an unlisted table: the host hands it out, no page is sent it.
+        self.watch: str | None = self.made.get("watch")
+        if self.watch:
+            self.secrets[self.watch] = None
         self.humans = [s["seat"] for s in seats if s["kind"] == "human"]
         self.received = {
             **{f"seat {s}": Received(f"seat {s}", s) for s in self.humans},
@@ -120,12 +135,14 @@ class Table:
     def open(self, stack: ExitStack) -> None:
         for seat in self.humans:
             self._open(stack, f"seat {seat}", [self.made["seats"][seat]["token"]])
-        self._open(stack, "spectator", [])
+        self._open(stack, "spectator", [], self.watch)
 
-    def _open(self, stack: ExitStack, name: str, tokens: list[str]) -> None:
+    def _open(
+        self, stack: ExitStack, name: str, tokens: list[str], watch: str | None = None
+    ) -> None:
         ws = stack.enter_context(self.client.websocket_connect(f"/ws/tables/{self.id}"))
         self.sockets[name] = ws
-        ws.send_json({"type": "hello", "tokens": tokens})
+        ws.send_json({"type": "hello", "tokens": tokens, **({"watch": watch} if watch else {})})
         self.pump(name)
 
     def pump(self, name: str) -> None:
@@ -147,19 +164,25 @@ class Table:
 
     def poll(self) -> None:
         """The anonymous client: the list, the table, its replay so far, and its record,
-        which must be refused while the game is on."""
+        which must be refused while the game is on. At an unlisted table it is refused
+        the table altogether, and then asks with the spectator link as a key."""
         anonymous = self.received["anonymous"]
         listed = self.client.get("/api/tables")
         anonymous.keep(listed.text)
         info = self.client.get(f"/api/tables/{self.id}")
+        key = ""
+        if self.watch:
+            assert anonymous.keep(info.text)["code"] == "unlisted"
+            key = f"?key={self.watch}"
+            info = self.client.get(f"/api/tables/{self.id}{key}")
         version = anonymous.keep(info.text)["version"]
         step = self.rng.randint(0, version)
-        anonymous.keep(self.client.get(f"/api/tables/{self.id}/replay/{step}").text)
-        record = self.client.get(f"/api/tables/{self.id}/record")
+        anonymous.keep(self.client.get(f"/api/tables/{self.id}/replay/{step}{key}").text)
+        record = self.client.get(f"/api/tables/{self.id}/record{key}")
         if record.status_code == 200:
             # The game may have ended since the table was read (the bots play on): it must
             # be over by now.
-            after = self.client.get(f"/api/tables/{self.id}").json()
+            after = self.client.get(f"/api/tables/{self.id}{key}").json()
             assert after["status"] != "playing", "the record was handed out during the game"
         else:
             assert record.status_code == 409
@@ -214,7 +237,8 @@ class Table:
         self.poll()
 
     def record(self) -> tuple[str, GameRecord]:
-        response = self.client.get(f"/api/tables/{self.id}/record")
+        key = f"?key={self.watch}" if self.watch else ""
+        response = self.client.get(f"/api/tables/{self.id}/record{key}")
         assert response.status_code == 200
         return response.text, GameRecord.from_json(response.text)
 

@@ -36,5 +36,13 @@ def run(ns: argparse.Namespace) -> int:
     print(f"gamenight is at {address}  (Ctrl+C stops it)", flush=True)
     if ns.open:
         webbrowser.open(address)
-    uvicorn.run(create_app(settings), host=ns.host, port=ns.port, log_level="warning")
+    uvicorn.run(
+        create_app(settings),
+        host=ns.host,
+        port=ns.port,
+        log_level="warning",
+        # A frame over the message limit is refused by the protocol itself, before the
+        # whole of it is held (the app refuses the rest with its own coded answer).
+        ws_max_size=settings.limits.message_bytes,
+    )
     return 0

@@ -9,9 +9,9 @@ from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -20,8 +20,12 @@ from pydantic import ValidationError
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
 from gamenight.web import protocol
+from gamenight.web.guard import Guard
+from gamenight.web.privacy import may_watch, new_privacy, visibility_of
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
+from gamenight.web.quotas import FloodingError, Gate, Ticket
 from gamenight.web.refusals import Code, RefusedError, refusal
+from gamenight.web.replays import Replays
 from gamenight.web.room import Connection
 from gamenight.web.rules import Part, rules_html
 from gamenight.web.seats import SeatKeyError
@@ -31,6 +35,10 @@ from gamenight.web.tables import LiveTable, TableManager
 
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
+LISTED = 100  # tables GET /api/tables lists
+KEYS = 10  # keys looked at in one request (?key=…&key=…: a page sends every token it holds)
+# ``?key=``, once or more: an unlisted table's spectator token or a seat's (web.privacy).
+Keys = Annotated[list[str], Query()]
 
 
 class HttpRefusal(HTTPException):
@@ -49,8 +57,21 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     settings = settings or Settings.from_env()
     store = Store(settings.database_url)
     manager = TableManager(
-        store, settings.bot_workers, bot_executor, bot_seconds=settings.bot_seconds
+        store,
+        settings.bot_workers,
+        bot_executor,
+        settings.limits,
+        bot_seconds=settings.bot_seconds,
     )
+    gate = Gate(settings.limits)
+    manager.in_use = lambda table_id: gate.sockets(table_id) > 0
+    replays = Replays()
+
+    async def sweep() -> None:
+        """Let idle tables leave memory, every so often."""
+        while True:
+            await asyncio.sleep(min(60.0, settings.limits.idle_seconds / 4))
+            manager.evict()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -62,15 +83,20 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             await relay.start()
         app.state.relay = relay
         manager.start()  # (after the relay: two servers resuming a table think once)
+        sweeper = asyncio.create_task(sweep())
         try:
             yield
         finally:
+            sweeper.cancel()
             if relay is not None:
                 await relay.stop()
             manager.close()
 
     app = FastAPI(title="gamenight", version=__version__, lifespan=lifespan)
     app.state.manager = manager
+    # Outermost: a body too big, a flood of requests or a socket from another site's page
+    # is refused before anything else runs; every answer gets the security headers.
+    app.add_middleware(Guard, gate=gate, allowed_origins=settings.allowed_origins)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ---------------------------------------------------------------- pages
@@ -113,16 +139,48 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     async def live(table_id: str) -> LiveTable:
         try:
             return await manager.get(table_id)
+        except RefusedError as exc:
+            raise HttpRefusal(429 if exc.code == Code.SERVER_FULL else 404, exc) from None
         except GamenightError as exc:
             raise HttpRefusal(404, exc) from None
 
+    async def watched(table_id: str, keys: list[str]) -> LiveTable:
+        """The table, if one of ``keys`` lets its asker see it (web.privacy)."""
+        table = await live(table_id)
+        stored = table.referee.stored
+        if not may_watch(stored.setup, stored.seats, keys[:KEYS]):
+            raise HttpRefusal(
+                403,
+                RefusedError(
+                    "this table is unlisted: seeing it needs its spectator link", Code.UNLISTED
+                ),
+            )
+        return table
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else ""
+
     @app.post("/api/tables")
-    async def create_table(body: dict[str, Any]) -> JSONResponse:
+    async def create_table(request: Request, body: dict[str, Any]) -> JSONResponse:
         try:
-            table, seats = manager.create(TableIn.model_validate(body))
+            table_in = TableIn.model_validate(body)
+            gate.new_table(address(request))
+            privacy, watch = new_privacy(table_in)
+            table, seats = manager.create(table_in, privacy)
+        except RefusedError as exc:
+            status = 429 if exc.code in (Code.TOO_MANY_TABLES, Code.SERVER_FULL) else 422
+            raise HttpRefusal(status, exc) from None
         except (ValidationError, GamenightError) as exc:
             raise refused(exc) from None
-        return JSONResponse({"id": table.id, "game": table.game.name, "seats": seats})
+        return JSONResponse(
+            {
+                "id": table.id,
+                "game": table.game.name,
+                "seats": seats,
+                "visibility": privacy["visibility"],
+                "watch": watch,
+            }
+        )
 
     @app.post("/api/tables/{table_id}/invites/{seat}")
     async def renew_invite(table_id: str, seat: int, body: dict[str, Any]) -> dict[str, str]:
@@ -136,7 +194,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        stored = await asyncio.to_thread(store.recent)
+        """The latest public tables (an unlisted one is seen only through its links)."""
+        recent = await asyncio.to_thread(store.recent, LISTED * 4)
+        stored = [t for t in recent if visibility_of(t.setup, t.seats) == "public"][:LISTED]
         return [
             {
                 "id": t.id,
@@ -153,8 +213,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         ]
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str) -> dict[str, Any]:
-        table = await live(table_id)
+    async def table_info(table_id: str, key: Keys = []) -> dict[str, Any]:  # noqa: B006
+        table = await watched(table_id, key)
         referee = table.referee
         return {
             "id": table.id,
@@ -166,11 +226,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             "version": referee.version,
             "revision": referee.revision,
             "status": referee.status()[0],
+            "visibility": visibility_of(referee.stored.setup, referee.stored.seats),
         }
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str) -> Response:
-        table = await live(table_id)
+    async def record(table_id: str, key: Keys = []) -> Response:  # noqa: B006
+        table = await watched(table_id, key)
         if table.state.outcome is None:
             # A record holds the seed, so every hand and every future draw or wobble: it is
             # for games that are over.
@@ -191,8 +252,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         )
 
     @app.get("/api/tables/{table_id}/replay/{step}")
-    async def replay_step(table_id: str, step: int) -> dict[str, Any]:
-        table = await live(table_id)
+    async def replay_step(
+        table_id: str,
+        step: int,
+        key: Keys = [],  # noqa: B006
+    ) -> dict[str, Any]:
+        table = await watched(table_id, key)
         referee = table.referee
         if not 0 <= step <= referee.version:
             raise HttpRefusal(
@@ -204,22 +269,13 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                     steps=referee.version,
                 ),
             )
-        stored = referee.stored
-        seats = referee.seats.to_dicts()
-        state = await asyncio.to_thread(
-            table.game.replay,
-            stored.rules,
-            stored.seed,
-            stored.setup,
-            seats,
-            referee.actions[:step],
-        )
+        view = await replays.view(table, step)
         return {
             "step": step,
             "steps": referee.version,
             "finished": referee.finished,
             "names": referee.seats.names,
-            "view": table.game.view(state, None),
+            "view": view,
         }
 
     @app.get("/api/rules/{game}")
@@ -239,22 +295,46 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(socket: WebSocket, table_id: str) -> None:
+        # (Guard has refused a page of another site before this.)
         await socket.accept()
+        try:
+            # Counted from the start: a table with a socket open stays in memory.
+            ticket = gate.open_socket(table_id, socket.client.host if socket.client else "")
+        except RefusedError as exc:
+            await socket.send_json(protocol.error(exc))
+            await socket.close(code=1008)
+            return
+        try:
+            await visit(socket, table_id, ticket)
+        finally:
+            gate.close_socket(ticket)
+
+    async def visit(socket: WebSocket, table_id: str, ticket: Ticket) -> None:
         try:
             table = await manager.get(table_id)
         except GamenightError as exc:
             await socket.send_json(protocol.error(exc))
-            await socket.close(code=4404)
+            full = isinstance(exc, RefusedError) and exc.code == Code.SERVER_FULL
+            await socket.close(code=1013 if full else 4404)
             return
-        connection = Connection(socket, socket.client.host if socket.client else "")
+        connection = Connection(socket, ticket.address)
         manager.schedule_bot(table)
         try:
-            while True:
+            while not connection.gone:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
                 # A binary frame is read as the same JSON (receive_text would fail on one).
-                await handle(table, connection, frame.get("text") or frame.get("bytes") or "")
+                raw = frame.get("text") or frame.get("bytes") or ""
+                try:
+                    gate.message(ticket, len(raw.encode() if isinstance(raw, str) else raw))
+                except FloodingError as exc:
+                    await connection.finish(protocol.error(exc))
+                    break
+                except RefusedError as exc:
+                    connection.send(protocol.error(exc))  # answered at once, at no cost
+                    continue
+                await handle(table, connection, raw)
         except WebSocketDisconnect:
             pass
         finally:
@@ -264,7 +344,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         try:
             message = parse_client(raw)
             if isinstance(message, protocol.Hello):
-                await manager.hello(table, connection, message.tokens)
+                try:
+                    await manager.hello(table, connection, message.tokens, message.watch)
+                except RefusedError as exc:
+                    if exc.code != Code.UNLISTED:
+                        raise
+                    await connection.finish(protocol.error(exc))
             elif isinstance(message, protocol.Act):
                 accepted = await manager.act(
                     table,

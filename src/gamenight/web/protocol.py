@@ -2,9 +2,12 @@
 
 Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON object each:
 
-- ``{"type": "hello", "tokens": ["…"]}`` — claim the seats whose secret tokens you hold
-  (none: watch as a spectator). Answered by ``welcome`` and a ``state``. An invite link's
-  token opens its seat once: the welcome gives that device a token of its own for it.
+- ``{"type": "hello", "tokens": ["…"], "watch": "…"}`` — claim the seats whose secret tokens
+  you hold (none: watch as a spectator). Answered by ``welcome`` and a ``state``. An invite
+  link's token opens its seat once: the welcome gives that device a token of its own for it.
+  At an ``unlisted`` table a page that opens no seat must bring the table's spectator link
+  token as ``watch``; without it the hello is refused (``unlisted``) and the socket closed
+  with 1008.
 - ``{"type": "act", "seat": 0, "action": "R2 3+2 c3-d3", "revision": 12, "id": "p1-42"}`` —
   an action in the game's notation (Centrix plays; Color City shots ``position direction
   speed spin`` and power decisions ``lucky-day``, ``purple-pain``, ``pass``). ``revision``
@@ -26,6 +29,22 @@ every undo, ``online``: the seats with a page open), ``presence`` (``online`` ch
 ``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; the table is never disturbed by a bad message).
+
+Privacy (web.privacy): ``POST /api/tables`` takes ``visibility`` (``public``: listed and
+open to anyone; ``unlisted``: the default when a seat is invited) and answers an unlisted
+table with ``watch``, its spectator link's token, for the host alone. ``GET /api/tables``
+lists public tables only; ``GET /api/tables/{id}``, ``/replay/{step}`` and ``/record`` of an
+unlisted table need ``?key=`` with the watch token or a seat's token, once or more (a page
+sends every token it holds; a query parameter, so that a plain download link works too;
+pages send ``Referrer-Policy: no-referrer``, so it does not travel on), and are refused
+with 403 ``unlisted`` without one.
+
+Limits (web.quotas; docs/reliability.md): a socket's or an address's messages over their
+rate are refused with ``rate_limited`` (one sent at twice the rate closes the socket with
+1008), a message over the size limit is refused with ``too_big`` and closes it, as do too
+many sockets at a table or from one address (``too_many_sockets``). HTTP: 429
+(``rate_limited``, ``too_many_tables``, ``server_full``) or 413 (``too_big``). A socket
+whose page comes from another site (its ``Origin``) is refused before it is accepted.
 """
 
 from __future__ import annotations
@@ -45,6 +64,7 @@ class _Message(BaseModel):
 class Hello(_Message):
     type: Literal["hello"]
     tokens: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=8)
+    watch: str | None = Field(default=None, max_length=200)
 
 
 # The revision of the table the page saw, and an id of the page's own for the message (a
@@ -123,6 +143,8 @@ class TableIn(_Message):
     first: StrictInt | str = 0
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
+    # None: unlisted if a seat is invited, else public (web.privacy).
+    visibility: Literal["public", "unlisted"] | None = None
 
 
 class RenewIn(_Message):

@@ -34,6 +34,13 @@ class Code(StrEnum):
     RECORD_AFTER_GAME = "record_after_game"
     NO_STEP = "no_step"
     NO_RULES = "no_rules"
+    # Limits a host can set (web.quotas) and the privacy of unlisted tables.
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_TABLES = "too_many_tables"
+    SERVER_FULL = "server_full"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    TOO_BIG = "too_big"
+    UNLISTED = "unlisted"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"
@@ -53,6 +60,8 @@ _PARAMS: dict[Code, tuple[str, ...]] = {
     Code.NOT_YOUR_SEAT: ("seat",),
     Code.NO_STEP: ("step", "steps"),
     Code.NO_RULES: ("game",),
+    Code.TOO_MANY_TABLES: ("limit",),
+    Code.TOO_BIG: ("limit",),
     Code.ILLEGAL: ("detail",),
     Code.INVALID: ("detail",),
     Code.BAD_MESSAGE: ("detail",),

@@ -38,8 +38,10 @@ class Connection:
         self.socket = socket
         self.address = address  # the client's address, for the limits per address
         self.keys: dict[int, str] = {}  # each seat held: the hash of the token that opened it
+        # Whether the page may watch without a seat (a public table, or its spectator link).
+        self.may_watch = True
         self.gone = False
-        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._outbox: asyncio.Queue[str | int] = asyncio.Queue()  # an int: close with it
         self._writer = asyncio.create_task(self._write())
 
     @property
@@ -55,10 +57,29 @@ class Connection:
             return
         self._outbox.put_nowait(message if isinstance(message, str) else to_json(message))
 
+    def end(self, message: dict[str, Any], code: int = 1008) -> None:
+        """Send ``message`` after those waiting, then close the socket with ``code`` (a
+        refusal that ends the page's visit: a limit, an unlisted table)."""
+        if self.gone:
+            return
+        self._outbox.put_nowait(to_json(message))
+        self._outbox.put_nowait(code)
+        self.gone = True  # nothing more is sent
+
+    async def finish(self, message: dict[str, Any], code: int = 1008) -> None:
+        """``end``, and wait (a while) for the page to have been told."""
+        self.end(message, code)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self._writer), 5)
+
     async def _write(self) -> None:
         try:
             while True:
-                await self.socket.send_text(await self._outbox.get())
+                item = await self._outbox.get()
+                if isinstance(item, int):
+                    await self.socket.close(code=item)
+                    return
+                await self.socket.send_text(item)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from gamenight.core.errors import RulesError
 from gamenight.core.numbers import read_decimal, read_whole_number
+from gamenight.web.quotas import Limits
 
 
 def default_data_dir() -> Path:
@@ -27,6 +29,9 @@ class Settings:
     # How long a bot may think about one decision before it is abandoned and its seat plays
     # a level-1 bot's choice (web.bots).
     bot_seconds: float = 20.0
+    limits: Limits = field(default_factory=Limits)
+    # Pages of other origins whose scripts may open the table's socket (besides the server's own).
+    allowed_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -34,8 +39,10 @@ class Settings:
         directory, ``GAMENIGHT_DATA_DIR`` or ~/.local/share/gamenight); ``GAMENIGHT_REDIS_URL``
         lets several server processes share live tables, and ``GAMENIGHT_PRESENCE_TTL`` how
         many seconds a silent server's players still count as online; ``GAMENIGHT_BOT_WORKERS``
-        sets how many processes think for bots, and ``GAMENIGHT_BOT_SECONDS`` how many seconds
-        (0.1 to 3600, default 20) a bot may think about one decision."""
+        sets how many processes think for bots, ``GAMENIGHT_BOT_SECONDS`` how many seconds
+        (0.1 to 3600, default 20) a bot may think about one decision; ``GAMENIGHT_<LIMIT>``
+        sets each of the limits (web.quotas.Limits, docs/reliability.md) and
+        ``GAMENIGHT_ALLOWED_ORIGINS`` the other sites whose pages may open a table's socket."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -51,20 +58,59 @@ class Settings:
             workers = 0  # refused below, with the rule it breaks
         if workers < 1:
             raise RulesError(f"GAMENIGHT_BOT_WORKERS must be a whole number ≥ 1, not {text!r}")
-        ttl = seconds("GAMENIGHT_PRESENCE_TTL", cls.presence_ttl, 1)
-        bot_seconds = seconds("GAMENIGHT_BOT_SECONDS", cls.bot_seconds, 0.1)
-        return cls(url, os.environ.get("GAMENIGHT_REDIS_URL") or None, workers, ttl, bot_seconds)
+        return cls(
+            url,
+            os.environ.get("GAMENIGHT_REDIS_URL") or None,
+            workers,
+            float(_number("GAMENIGHT_PRESENCE_TTL", cls.presence_ttl, 1, 3600)),
+            float(_number("GAMENIGHT_BOT_SECONDS", cls.bot_seconds, 0.1, 3600)),
+            limits_from_env(),
+            _origins(os.environ.get("GAMENIGHT_ALLOWED_ORIGINS") or ""),
+        )
 
 
-def seconds(name: str, default: float, low: float, high: float = 3600) -> float:
-    """The environment variable ``name``, a number of seconds from ``low`` to ``high``."""
+# The range each limit may be set to: low enough to test with, high enough to mean "none".
+_RANGES: dict[str, tuple[float, float]] = {
+    "body_bytes": (1000, 2**31),
+    "message_bytes": (1000, 2**24),
+    "idle_seconds": (10, 7 * 24 * 3600),
+}
+
+
+def limits_from_env() -> Limits:
+    """Every field of ``Limits`` from ``GAMENIGHT_<FIELD>`` (upper case), where set."""
+    values: dict[str, Any] = {}
+    for spec in fields(Limits):
+        low, high = _RANGES.get(spec.name, (1, 10**6))
+        values[spec.name] = _number(f"GAMENIGHT_{spec.name.upper()}", spec.default, low, high)
+    return Limits(**values)
+
+
+def _number(name: str, default: Any, low: float, high: float) -> int | float:
+    """The number in the variable ``name`` (``default`` when unset), of ``default``'s kind,
+    from ``low`` to ``high``; a RulesError naming the variable otherwise."""
     text = os.environ.get(name) or str(default)
+    whole = isinstance(default, int)
     try:
-        value = read_decimal(text.strip(), name, RulesError)
+        value: float = (read_whole_number if whole else read_decimal)(
+            text.strip(), name, RulesError
+        )
     except RulesError:
         value = math.nan
-    if not low <= value <= high:  # (nan fails too)
-        raise RulesError(
-            f"{name} must be a number of seconds from {low:g} to {high:g}, not {text!r}"
-        )
+    if not low <= value <= high:
+        kind = "a whole number" if whole else "a number of seconds"
+        raise RulesError(f"{name} must be {kind} from {low:.15g} to {high:.15g}, not {text!r}")
     return value
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    """``GAMENIGHT_ALLOWED_ORIGINS``: origins (``https://host[:port]``), comma-separated."""
+    origins = tuple(part.strip().rstrip("/") for part in text.split(",") if part.strip())
+    for origin in origins:
+        scheme, _, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not rest or "/" in rest:
+            raise RulesError(
+                f"GAMENIGHT_ALLOWED_ORIGINS: {origin!r} is not an origin"
+                " (write it as https://host or https://host:port)"
+            )
+    return origins

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
@@ -20,7 +21,9 @@ from typing import Any, Protocol
 
 from gamenight.web.bots import BotRunner
 from gamenight.web.games import SeatSpec, get_game, new_seed
-from gamenight.web.protocol import TableIn
+from gamenight.web.privacy import may_watch
+from gamenight.web.protocol import TableIn, error
+from gamenight.web.quotas import Limits
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.room import Connection, Room
@@ -47,6 +50,12 @@ class TableEvents(Protocol):
     def thinking(self, table_id: str, revision: int) -> AbstractAsyncContextManager[bool]:
         """Whether this server is the one to think for the bot at ``table_id`` at
         ``revision`` (the answer holds while the block runs; never raises)."""
+
+
+def unlisted() -> RefusedError:
+    return RefusedError(
+        "this table is unlisted: watching it needs its spectator link", Code.UNLISTED
+    )
 
 
 class NoEvents:
@@ -98,6 +107,7 @@ class TableManager:
         store: Store,
         bot_workers: int = 1,
         executor: Executor | None = None,
+        limits: Limits | None = None,
         *,
         bot_seconds: float = 20.0,
     ):
@@ -106,6 +116,12 @@ class TableManager:
         self.bots = BotRunner(bot_workers, executor, seconds=bot_seconds)
         self.events: TableEvents = NoEvents()
         self._resuming: asyncio.Task[None] | None = None
+        self.limits = limits or Limits()
+        # Memory (issue 14, finding 8): when each live table was last used, oldest first,
+        # and whether a socket is open at a table (before its hello, too: the app's gate).
+        self.clock: Callable[[], float] = time.monotonic
+        self.used: dict[str, float] = {}
+        self.in_use: Callable[[str], bool] = lambda _: False
 
     def close(self) -> None:
         if self._resuming is not None:
@@ -116,11 +132,65 @@ class TableManager:
         table = LiveTable(referee)
         table.room.on_held = lambda: self.events.held(table)
         self.tables[referee.id] = table
+        self.touch(referee.id)
         return table
+
+    # ---------------------------------------------------------------- memory
+
+    def touch(self, table_id: str) -> None:
+        """``table_id`` was used now: it is the last to leave memory."""
+        self.used.pop(table_id, None)
+        self.used[table_id] = self.clock()
+
+    def idle(self, table: LiveTable) -> bool:
+        """Nobody needs the table in memory: no page, no socket, no bot to play."""
+        referee = table.referee
+        bot_to_play = referee.actor is not None and referee.seats[referee.actor].is_bot
+        return (
+            not table.room
+            and not self.in_use(table.id)
+            and not bot_to_play
+            and not self.bots.busy(table.id)
+        )
+
+    def evict(self, now: float | None = None) -> list[str]:
+        """Let go of the tables idle for ``idle_seconds`` (they reload from the store when
+        next asked for); their ids, least recently used first."""
+        horizon = (self.clock() if now is None else now) - self.limits.idle_seconds
+        gone = [
+            table_id
+            for table_id, used in self.used.items()
+            if used <= horizon and self.idle(self.tables[table_id])
+        ]
+        for table_id in gone:
+            self._drop(table_id)
+        return gone
+
+    def _make_room(self) -> None:
+        """Before another table comes into memory: at the live-table limit, the least
+        recently used idle table goes; if every one is in use, refuse."""
+        if len(self.tables) < self.limits.live_tables:
+            return
+        for table_id in self.used:
+            if self.idle(self.tables[table_id]):
+                self._drop(table_id)
+                return
+        raise RefusedError(
+            "the server has as many tables open as it can hold; try again later",
+            Code.SERVER_FULL,
+        )
+
+    def _drop(self, table_id: str) -> None:
+        del self.used[table_id]
+        self.tables.pop(table_id)
+        self.bots.stop(table_id)
 
     # ---------------------------------------------------------------- set-up
 
-    def create(self, body: TableIn) -> tuple[LiveTable, list[dict[str, Any]]]:
+    def create(
+        self, body: TableIn, privacy: dict[str, str] | None = None
+    ) -> tuple[LiveTable, list[dict[str, Any]]]:
+        """A new table; ``privacy`` (web.privacy) is kept in its stored set-up."""
         game = get_game(body.game)
         if not game.min_seats <= len(body.seats) <= game.max_seats:
             raise RefusedError(
@@ -155,6 +225,7 @@ class TableManager:
                 Code.SEED_WITH_INVITES,
             )
         seed = body.seed if body.seed is not None else new_seed()
+        self._make_room()
         state, setup = game.new(specs, body.first, body.rules, seed)
         tokens: list[str | None] = []
         renew_keys: list[str | None] = []
@@ -178,7 +249,11 @@ class TableManager:
                 )
             )
         stored = self.store.create(
-            body.game, game.rules_of(state), seed, setup, SeatBook(seats).to_dicts()
+            body.game,
+            game.rules_of(state),
+            seed,
+            {**setup, **(privacy or {})},
+            SeatBook(seats).to_dicts(),
         )
         table = self._live(Referee(self.store, stored, state))
         seats_out = [
@@ -199,7 +274,9 @@ class TableManager:
         """The live table ``table_id``, loaded from the store if it is not live here."""
         table = self.tables.get(table_id)
         if table is not None:
+            self.touch(table_id)
             return table
+        self._make_room()
         referee = await Referee.load(self.store, table_id)
         if referee is None:
             raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
@@ -233,7 +310,10 @@ class TableManager:
             for seat in lost:
                 del connection.keys[seat]
                 connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
-            if lost:
+            if lost and not connection.seats and not connection.may_watch:
+                connection.end(error(unlisted()))  # an unlisted table: no seat, no view
+                revoked = True
+            elif lost:
                 connection.send(self.state_message(table, connection.seats))
                 revoked = True
         if revoked:  # (run on every change relayed from another server: mostly nothing)
@@ -241,26 +321,38 @@ class TableManager:
 
     # ---------------------------------------------------------------- seats and invites
 
-    async def hello(self, table: LiveTable, connection: Connection, tokens: list[str]) -> None:
+    async def hello(
+        self,
+        table: LiveTable,
+        connection: Connection,
+        tokens: list[str],
+        watch: str | None = None,
+    ) -> None:
         """Give ``connection`` the seats ``tokens`` open, welcome it and send it the state;
         from then on it hears of every change. Under the table's lock, so that a claim, a
-        renewal and the pages' seats change one at a time."""
+        renewal and the pages' seats change one at a time. At an unlisted table a page that
+        opens no seat needs the spectator link's token, ``watch`` (web.privacy)."""
         if not table.connections:
             await self.events.first_page(table)
         async with table.lock:
             before = table.room.online()
             opened = await self._open(table, tokens)
+            welcome = {
+                "type": "welcome",
+                "seats": opened.seats,
+                "tokens": opened.tokens,
+                "taken": opened.taken,
+                "revoked": opened.revoked,
+            }
+            stored = table.referee.stored
+            connection.may_watch = may_watch(stored.setup, stored.seats, [watch or ""])
+            if not opened.seats and not connection.may_watch:
+                if opened.taken or opened.revoked:
+                    connection.send(welcome)  # what became of its seat, and no more
+                raise unlisted()
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
             table.room.join(connection)
-            connection.send(
-                {
-                    "type": "welcome",
-                    "seats": opened.seats,
-                    "tokens": opened.tokens,
-                    "taken": opened.taken,
-                    "revoked": opened.revoked,
-                }
-            )
+            connection.send(welcome)
             connection.send(self.state_message(table, connection.seats))
             table.room.held_changed(before)
 
@@ -384,6 +476,8 @@ class TableManager:
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
         table.room.leave(connection)
+        if table.id in self.used:
+            self.touch(table.id)
 
     def set_elsewhere(self, table: LiveTable, seats: frozenset[int]) -> None:
         table.room.set_elsewhere(seats)

@@ -187,6 +187,7 @@ export function refusalText(refusal, names = null) {
 
 const tokenKey = (table) => `gamenight.tokens.${table}`;
 const inviteKey = (table) => `gamenight.invites.${table}`;
+const watchKey = (table) => `gamenight.watch.${table}`;
 
 /** The {seat: token} map stored under ``key``; empty when there is none (or it is unreadable). */
 function storedTokens(key) {
@@ -240,16 +241,40 @@ function dropToken(table, seat) {
   localStorage.setItem(tokenKey(table), JSON.stringify(all));
 }
 
+/** The token of an unlisted table's spectator link, kept by its host and by whoever came
+ * through the link (null: none). */
+export function watchToken(table) {
+  return localStorage.getItem(watchKey(table));
+}
+
+export function keepWatch(table, token) {
+  if (token) localStorage.setItem(watchKey(table), token);
+}
+
+/** ``path`` (one of the table's own API paths) with the keys an unlisted table asks for: the
+ * spectator link's token and the seats' (any one of them that opens the table will do). */
+export function keyed(table, path) {
+  const keys = [watchToken(table), ...Object.values(heldTokens(table))].filter(Boolean);
+  return keys.length ? `${path}?${keys.map((key) => `key=${encodeURIComponent(key)}`).join("&")}` : path;
+}
+
 function inviteLink(table, token) {
   return `${location.origin}/table/${table}#token=${encodeURIComponent(token)}`;
 }
 
-/** Move a token from the URL fragment (an invite link) into storage, and clean the URL. */
+function spectatorLink(table, token) {
+  return `${location.origin}/table/${table}#watch=${encodeURIComponent(token)}`;
+}
+
+/** Move a token from the URL fragment (an invite or spectator link) into storage, and clean
+ * the URL. */
 export function claimTokenFromUrl(table) {
+  const watch = location.hash.match(/watch=([^&]+)/);
+  if (watch) keepWatch(table, decodeURIComponent(watch[1]));
   const match = location.hash.match(/token=([^&]+)/);
+  if (watch || match) history.replaceState(null, "", location.pathname + location.search);
   if (!match) return;
   const token = decodeURIComponent(match[1]);
-  history.replaceState(null, "", location.pathname + location.search);
   if (Object.values(heldTokens(table)).includes(token)) return;
   // Which seat the token opens is the server's secret, so it stays under a provisional key:
   // hello sends every token held for the table, whatever its key.
@@ -281,7 +306,7 @@ export class TableSocket {
     ws.addEventListener("open", () => {
       this.delay = 300;
       this.onStatus("open");
-      ws.send(JSON.stringify({ type: "hello", tokens: Object.values(heldTokens(this.table)) }));
+      ws.send(JSON.stringify({ type: "hello", tokens: Object.values(heldTokens(this.table)), watch: watchToken(this.table) }));
       if (this.pending) ws.send(JSON.stringify(this.pending));
     });
     ws.addEventListener("message", (event) => {
@@ -293,11 +318,14 @@ export class TableSocket {
       }
       if (message.type === "welcome") settleTokens(this.table, message);
       if (message.type === "revoked") dropToken(this.table, message.seat);
+      // An unlisted table this page may not watch: trying again would be refused again.
+      if (message.type === "error" && message.code === "unlisted") this.stopped = true;
       if (message.type === "accepted" || message.type === "error") this.pending = null;
       this.onMessage(message);
     });
     ws.addEventListener("close", () => {
       this.onStatus("closed");
+      if (this.stopped) return;
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     });
@@ -378,29 +406,40 @@ export function ordinal(n) {
 /** A row with a seat's invite link, a button that copies it and, when ``renew`` is given,
  * one that makes a new link (``renew()`` resolves to the new token). */
 export function inviteRow(table, seat, name, token, renew = null) {
-  let link = inviteLink(table, token);
-  const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link", "aria-label": t("invite_for", { name }) });
-  const renewButton = renew && el("button", {
-    type: "button", class: "btn", "data-renew": seat, onclick: async () => {
-      if (!confirm(t("renew_confirm", { name }))) return;
-      try {
-        link = inviteLink(table, await renew());
-        input.value = link;
-        toast(t("renewed", { name }));
-      } catch (exc) {
-        toast(refusalText(exc), "error");
-      }
-    },
-  }, t("renew"));
-  return el("div", { class: "invite-row", "data-seat": seat },
+  const row = linkRow(name, inviteLink(table, token), t("invite_for", { name }), { seat });
+  if (renew) {
+    const input = row.querySelector("input");
+    const renewButton = el("button", {
+      type: "button", class: "btn", "data-renew": seat, onclick: async () => {
+        if (!confirm(t("renew_confirm", { name }))) return;
+        try {
+          input.value = inviteLink(table, await renew());
+          toast(t("renewed", { name }));
+        } catch (exc) {
+          toast(refusalText(exc), "error");
+        }
+      },
+    }, t("renew"));
+    input.after(renewButton);
+  }
+  return row;
+}
+
+/** A row with an unlisted table's spectator link (watching, and no seat) and its copy button. */
+export function spectatorRow(table, token) {
+  return linkRow(t("spectator_link"), spectatorLink(table, token), t("spectator_link"), { spectator: "" });
+}
+
+function linkRow(name, link, label, dataset) {
+  const input = el("input", { type: "text", readonly: true, value: link, class: "invite-link", "aria-label": label });
+  return el("div", { class: "invite-row", dataset },
     el("span", { class: "invite-name" }, name),
     input,
-    renewButton,
     el("button", {
       type: "button", class: "btn", onclick: async () => {
         input.select();
         try {
-          await navigator.clipboard.writeText(link);
+          await navigator.clipboard.writeText(input.value);
         } catch {
           document.execCommand("copy");
         }

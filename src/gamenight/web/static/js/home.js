@@ -1,6 +1,6 @@
 // The home page: choose a game, set up a table, list the tables in progress and finished.
 import {
-  api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, onLanguageChange, refusalText, t,
+  api, el, heldTokens, initPage, inviteRow, keepInvite, keepToken, keepWatch, onLanguageChange, refusalText, spectatorRow, t,
   toast,
 } from "./common.js";
 
@@ -226,7 +226,9 @@ function requestBody() {
   const rules = {};
   if (s.maxTurns) rules.max_turns = Number(s.maxTurns);
   if (setup.game === "centrix" && s.bottom !== "protect") rules.bottom = s.bottom;
-  return { game: setup.game, seats, first: s.first, rules };
+  // Unset: the server's default (unlisted when a seat is invited).
+  const visibility = document.getElementById("visibility").value || undefined;
+  return { game: setup.game, seats, first: s.first, rules, visibility };
 }
 
 async function submit(event) {
@@ -256,6 +258,7 @@ async function submit(event) {
   button.disabled = true;
   try {
     const made = await api("/api/tables", { method: "POST", body });
+    keepWatch(made.id, made.watch); // an unlisted table's spectator link, for its host
     const invited = [];
     for (const seat of made.seats) {
       if (!seat.token) continue;
@@ -266,7 +269,7 @@ async function submit(event) {
         keepToken(made.id, seat.seat, seat.token);
       }
     }
-    if (invited.length) showInvites(made.id, invited);
+    if (invited.length) showInvites(made.id, invited, made.watch);
     else location.assign(`/table/${made.id}`);
   } catch (exc) {
     error.textContent = refusalText(exc);
@@ -276,10 +279,13 @@ async function submit(event) {
   }
 }
 
-function showInvites(table, seats) {
+function showInvites(table, seats, watch) {
   const panel = document.getElementById("invite-panel");
   const list = document.getElementById("invite-list");
-  list.replaceChildren(...seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token)));
+  list.replaceChildren(
+    ...seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token)),
+    ...(watch ? [el("p", { class: "hint" }, t("spectator_help")), spectatorRow(table, watch)] : []),
+  );
   document.getElementById("go-table").href = `/table/${table}`;
   panel.hidden = false;
   panel.scrollIntoView({ behavior: "smooth" });

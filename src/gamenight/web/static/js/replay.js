@@ -1,6 +1,6 @@
 // The replay page: step through any table's game, forward and back.
 import {
-  api, el, initPage, keepWordsLegible, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
+  api, el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
   svgElement, t, toast, trackTopbar,
 } from "./common.js";
 
@@ -12,7 +12,7 @@ let current = null;
 let fitWords = null; // sizes the words on the board shown (keepWordsLegible)
 
 async function load(n) {
-  if (!cache.has(n)) cache.set(n, api(`/api/tables/${encodeURIComponent(tableId)}/replay/${n}`));
+  if (!cache.has(n)) cache.set(n, api(keyed(tableId, `/api/tables/${encodeURIComponent(tableId)}/replay/${n}`)));
   try {
     return await cache.get(n);
   } catch (exc) {
@@ -78,7 +78,7 @@ function render() {
     el("ul", { class: "replay-seats" }, rows),
     // The record holds the seed (every hand, every draw): the server gives it once the game is over.
     ...(current.finished
-      ? [el("a", { class: "btn", href: `/api/tables/${tableId}/record`, download: `${v.game}-${tableId}.json`, id: "download-record" }, t("download_record"))]
+      ? [el("a", { class: "btn", href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${v.game}-${tableId}.json`, id: "download-record" }, t("download_record"))]
       : []),
   );
   const log = document.getElementById("log");

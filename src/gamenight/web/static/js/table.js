@@ -1,7 +1,7 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
-  TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites, keepInvite,
-  onLanguageChange, ordinal, refusalText, t, toast, trackTopbar,
+  TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites, keepInvite, keyed,
+  onLanguageChange, ordinal, refusalText, spectatorRow, t, toast, trackTopbar, watchToken,
 } from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -16,13 +16,13 @@ function nav(info) {
   const box = document.getElementById("table-nav");
   const mine = invites(tableId);
   box.replaceChildren(...[
-    Object.keys(mine).length
+    Object.keys(mine).length || (info.visibility === "unlisted" && watchToken(tableId))
       ? el("button", { type: "button", class: "linkish", id: "show-invites", onclick: () => showInvites(info) }, t("invites"))
       : null,
     el("a", { href: `/rules/${info.game}`, target: "_blank", rel: "noopener" }, t("rules")),
     // The record holds the seed (every hand, every draw): the server gives it once the game is over.
     info.status !== "playing"
-      ? el("a", { href: `/api/tables/${tableId}/record`, download: `${info.game}-${tableId}.json`, id: "download-record" }, t("download_record"))
+      ? el("a", { href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${info.game}-${tableId}.json`, id: "download-record" }, t("download_record"))
       : null,
     el("a", { href: `/replay/${tableId}` }, t("replay")),
   ].filter(Boolean));
@@ -38,7 +38,10 @@ function showInvites(info) {
     };
     return inviteRow(tableId, seat, info.seats[seat]?.name || `#${seat}`, token, renew ? again : null);
   });
-  openDialog(t("invite_title"), [el("p", {}, t("invite_help")), el("p", { class: "hint" }, t("invite_renew_help")), ...rows]);
+  const watch = info.visibility === "unlisted" && watchToken(tableId);
+  const spectators = watch ? [el("p", { class: "hint" }, t("spectator_help")), spectatorRow(tableId, watch)] : [];
+  const help = rows.length ? [el("p", {}, t("invite_help")), el("p", { class: "hint" }, t("invite_renew_help"))] : [];
+  openDialog(t("invite_title"), [...help, ...rows, ...spectators]);
 }
 
 function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
@@ -87,7 +90,7 @@ function gameOver(message, describe) {
   ], {
     id: "game-over",
     actions: [
-      el("a", { class: "btn", href: `/api/tables/${tableId}/record`, download: `${message.view.game}-${tableId}.json` }, t("download_record")),
+      el("a", { class: "btn", href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${message.view.game}-${tableId}.json` }, t("download_record")),
       el("a", { class: "btn", href: `/replay/${tableId}` }, t("replay")),
       el("a", { class: "btn btn-primary", href: "/" }, t("new_game")),
     ],
@@ -100,11 +103,11 @@ async function main() {
   claimTokenFromUrl(tableId);
   // An invite link pasted into this very page changes only the fragment: load it afresh.
   window.addEventListener("hashchange", () => {
-    if (location.hash.includes("token=")) location.reload();
+    if (location.hash.includes("token=") || location.hash.includes("watch=")) location.reload();
   });
   let info;
   try {
-    info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+    info = await api(keyed(tableId, `/api/tables/${encodeURIComponent(tableId)}`));
   } catch (exc) {
     document.getElementById("main").replaceChildren(el("p", { class: "form-error" }, refusalText(exc)));
     return;

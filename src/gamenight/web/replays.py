@@ -1,0 +1,72 @@
+"""The steps of a table's replay, served without replaying the game for each (issue 14,
+finding 7: a replay autoplays one request per step, and each replayed the whole game).
+
+A live table's state holds its history: the engine's own undo (``pop``) steps a copy of it
+back exactly, as an undo does at the table. The first request for a table at a revision
+copies its state (under the table's lock: an action may be changing it) and walks it back
+once, keeping a copy every ``EVERY`` steps; a step is then a copy of the nearest later mark
+stepped back at most ``EVERY - 1`` plays. All of it runs off the event loop. The views asked
+for lately are kept too (several spectators watch one replay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamenight.web.tables import LiveTable
+
+EVERY = 64  # steps between two marks
+TABLES_KEPT = 8  # tables whose marks are kept
+VIEWS_KEPT = 64  # views kept, over all tables
+
+
+class Replays:
+    def __init__(self) -> None:
+        self._marks: OrderedDict[tuple[str, int], dict[int, Any]] = OrderedDict()
+        self._views: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+
+    async def view(self, table: LiveTable, step: int) -> dict[str, Any]:
+        """The spectators' view of ``table`` after its first ``step`` actions (0 ≤ step ≤
+        the table's version, checked by the caller)."""
+        key = (table.id, table.referee.revision, step)
+        view = self._views.get(key)
+        if view is None:
+            marks = self._marks.get(key[:2])
+            if marks is None:
+                async with table.lock:
+                    base, revision = table.state.copy(), table.referee.revision
+                    version = table.referee.version
+                marks = await asyncio.to_thread(mark, base, version)
+                key = (table.id, revision, step)
+                self._marks[key[:2]] = marks
+                while len(self._marks) > TABLES_KEPT:
+                    self._marks.popitem(last=False)
+            view = await asyncio.to_thread(step_view, table.game, marks, step)
+            self._views[key] = view
+            while len(self._views) > VIEWS_KEPT:
+                self._views.popitem(last=False)
+        self._views.move_to_end(key)
+        return view
+
+
+def mark(state: Any, version: int) -> dict[int, Any]:
+    """Copies of ``state`` (a private copy, at ``version`` actions) every EVERY steps back,
+    and at ``version`` itself."""
+    marks = {version: state.copy()}
+    for step in range(version - 1, -1, -1):
+        state.pop()
+        if step % EVERY == 0:
+            marks[step] = state.copy()
+    return marks
+
+
+def step_view(game: Any, marks: dict[int, Any], step: int) -> dict[str, Any]:
+    nearest = min(m for m in marks if m >= step)
+    state = marks[nearest].copy()
+    for _ in range(nearest - step):
+        state.pop()
+    view: dict[str, Any] = game.view(state, None)
+    return view

@@ -1,0 +1,406 @@
+"""Limits a host can set, and fairness between clients (issue 14, findings 7 and 8): a
+flooding client is refused with a coded refusal while others are answered, ordinary play
+never meets a limit, big bodies are refused before they are read, idle tables leave memory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import limits.storage.memory
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from gamenight.core.errors import RulesError
+from gamenight.web.app import create_app
+from gamenight.web.games import WebGame, get_game
+from gamenight.web.quotas import Limits
+from gamenight.web.settings import Settings
+from gamenight.web.storage import Store
+
+from .bodies import CENTRIX_2, COLORCITY
+from .test_api import create, receive
+
+
+class Clock:
+    """The rate limiter's clock, moved by hand: paces and floods without waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def time(self) -> float:
+        return self.now
+
+    def tick(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    clock = Clock()
+    monkeypatch.setattr(limits.storage.memory, "time", SimpleNamespace(time=clock.time))
+    return clock
+
+
+def server(database: str, **limits: Any) -> TestClient:
+    settings = Settings(database, limits=Limits(**limits))
+    return TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1)))
+
+
+def hello(ws: Any, *tokens: str) -> dict[str, Any]:
+    """Say hello with ``tokens``; the state the page is sent."""
+    ws.send_json({"type": "hello", "tokens": list(tokens)})
+    assert ws.receive_json()["type"] == "welcome"
+    return receive(ws, "state")
+
+
+def answers(ws: Any, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` answers (who is online aside)."""
+    got: list[dict[str, Any]] = []
+    while len(got) < count:
+        message = ws.receive_json()
+        if message["type"] != "presence":
+            got.append(message)
+    return got
+
+
+# ---------------------------------------------------------------- sockets
+
+
+def test_a_flooding_spectator_is_refused_while_a_bystander_is_answered(
+    database: str, clock: Clock
+) -> None:
+    with server(database, messages_per_second=5, address_messages_per_second=1000) as client:
+        made = create(client, CENTRIX_2)
+        url = f"/ws/tables/{made['id']}"
+        with client.websocket_connect(url) as flood, client.websocket_connect(url) as ann:
+            hello(flood)
+            hello(ann, made["seats"][0]["token"])
+            clock.tick(1.5)
+            for _ in range(8):  # the clock stands still: all in one second
+                flood.send_json({"type": "preview", "rotation": "2+3"})
+            got = answers(flood, 8)
+            assert [m["type"] for m in got] == ["preview"] * 5 + ["error"] * 3
+            assert {m["code"] for m in got[5:]} == {"rate_limited"}
+            # Ann's own messages are hers: every one answered, in order.
+            for rotation in ("1+1", "2+1", "3+1", "4+1", "5+1"):
+                ann.send_json({"type": "preview", "rotation": rotation})
+            assert [m["rotation"] for m in answers(ann, 5)] == ["1+1", "2+1", "3+1", "4+1", "5+1"]
+            clock.tick(1.01)  # a second later the spectator is answered again
+            flood.send_json({"type": "ping"})
+            assert flood.receive_json()["type"] == "pong"
+
+
+def test_a_socket_that_keeps_flooding_is_closed_with_1008(database: str, clock: Clock) -> None:
+    with server(database, messages_per_second=3) as client:
+        made = create(client, CENTRIX_2)
+        with client.websocket_connect(f"/ws/tables/{made['id']}") as flood:
+            hello(flood)
+            clock.tick(1.5)
+            for _ in range(7):
+                flood.send_json({"type": "ping"})
+            kinds = [m.get("code", m["type"]) for m in answers(flood, 7)]
+            # Three answered, three refused; the seventh (twice the limit) ends the socket.
+            assert kinds == ["pong"] * 3 + ["rate_limited"] * 4
+            with pytest.raises(WebSocketDisconnect) as closed:
+                flood.receive_json()
+            assert closed.value.code == 1008
+
+
+def test_messages_are_limited_per_address_too(database: str, clock: Clock) -> None:
+    with server(database, messages_per_second=10, address_messages_per_second=6) as client:
+        made = create(client, CENTRIX_2)
+        url = f"/ws/tables/{made['id']}"
+        with client.websocket_connect(url) as one, client.websocket_connect(url) as two:
+            hello(one)
+            hello(two)
+            clock.tick(1.5)
+            for _ in range(4):
+                one.send_json({"type": "ping"})
+            assert [m["type"] for m in answers(one, 4)] == ["pong"] * 4
+            for _ in range(4):
+                two.send_json({"type": "ping"})
+            got = [m.get("code", m["type"]) for m in answers(two, 4)]
+            assert got == ["pong", "pong", "rate_limited", "rate_limited"]
+
+
+def test_ordinary_paces_pass_the_default_limits(database: str, clock: Clock) -> None:
+    with server(database) as client:
+        made = create(client, COLORCITY)
+        with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+            hello(page, *(s["token"] for s in made["seats"]))
+            # A page aiming: a predict every 120 ms for half a minute.
+            for _ in range(250):
+                page.send_json({"type": "predict", "shot": "0 0 1.3 0"})
+                assert answers(page, 1)[0]["type"] == "prediction"
+                clock.tick(0.12)
+            page.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0", "id": "a1"})
+            assert receive(page, "accepted")["id"] == "a1"
+        # A replay autoplaying, ten steps a second, and watched twice over.
+        for _ in range(2):
+            for step in range(100):
+                answer = client.get(f"/api/tables/{made['id']}/replay/{min(step, 1)}")
+                assert answer.status_code == 200, answer.text
+                clock.tick(0.1)
+
+
+def test_a_big_message_is_refused_and_the_socket_closed(database: str) -> None:
+    with server(database, message_bytes=1000) as client:
+        made = create(client, CENTRIX_2)
+        with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+            hello(page)
+            page.send_json({"type": "ping", "padding": "x" * 999})
+            refused = page.receive_json()
+            assert (refused["code"], refused["params"]) == ("too_big", {"limit": 1000})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                page.receive_json()
+            assert closed.value.code == 1008
+
+
+def test_sockets_per_table_and_per_address(database: str) -> None:
+    with server(database, sockets_per_table=2, sockets_per_address=3) as client:
+        one, two = create(client, CENTRIX_2), create(client, CENTRIX_2)
+        first = f"/ws/tables/{one['id']}"
+        with client.websocket_connect(first) as a, client.websocket_connect(first) as b:
+            hello(a)
+            hello(b)
+            with client.websocket_connect(first) as c:
+                refused = c.receive_json()
+                assert refused["code"] == "too_many_sockets"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    c.receive_json()
+                assert closed.value.code == 1008
+            second = f"/ws/tables/{two['id']}"
+            with client.websocket_connect(second) as d:
+                hello(d)  # a third socket from this address
+                with client.websocket_connect(second) as e:
+                    assert e.receive_json()["code"] == "too_many_sockets"  # a fourth
+        # The sockets that closed are counted out.
+        with client.websocket_connect(first) as again:
+            hello(again)
+
+
+# ---------------------------------------------------------------- HTTP
+
+
+def test_tables_created_per_address_per_minute(database: str, clock: Clock) -> None:
+    with server(database, tables_per_minute=3) as client:
+        for _ in range(3):
+            create(client, CENTRIX_2)
+        refused = client.post("/api/tables", json=CENTRIX_2)
+        assert refused.status_code == 429
+        assert refused.json()["code"] == "too_many_tables"
+        assert refused.json()["params"] == {"limit": 3}
+        clock.tick(61)
+        create(client, CENTRIX_2)
+
+
+def test_api_requests_per_address_per_second(database: str, clock: Clock) -> None:
+    with server(database, requests_per_second=4) as client:
+        made = create(client, CENTRIX_2)
+        clock.tick(1.5)
+        codes = [client.get(f"/api/tables/{made['id']}/replay/0").status_code for _ in range(6)]
+        assert codes == [200] * 4 + [429] * 2
+        assert client.get(f"/api/tables/{made['id']}").json()["code"] == "rate_limited"
+        assert client.get("/").status_code == 200  # the pages and their files are not counted
+        clock.tick(1.01)
+        assert client.get(f"/api/tables/{made['id']}/replay/0").status_code == 200
+
+
+def call(app: Any, headers: dict[str, str], chunks: Iterator[bytes]) -> tuple[int, Any, int]:
+    """POST /api/tables straight through ASGI; the status, the body and how many chunks of
+    the request body the server read."""
+    read = 0
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        chunk = next(chunks, None)
+        if chunk is None:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        read += 1
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "path": "/api/tables",
+        "raw_path": b"/api/tables",
+        "query_string": b"",
+        "root_path": "",
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 5000),
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+    }
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], json.loads(body), read
+
+
+def test_a_big_body_is_refused_before_it_is_read(database: str) -> None:
+    app = create_app(Settings(database, limits=Limits(body_bytes=100_000)))
+    mb = b"x" * 1_000_000
+
+    def hundred_megabytes() -> Iterator[bytes]:
+        return iter([mb] * 100)
+
+    # Announced: refused before a byte of it is read.
+    status, body, read = call(
+        app,
+        {"content-type": "application/json", "content-length": "100000000"},
+        hundred_megabytes(),
+    )
+    assert (status, body["code"], body["params"], read) == (413, "too_big", {"limit": 100_000}, 0)
+    # Streamed with no length: refused at the first chunk past the limit.
+    status, body, read = call(app, {"content-type": "application/json"}, hundred_megabytes())
+    assert (status, body["code"], read) == (413, "too_big", 1)
+    # A body under the limit is read as ever.
+    small = json.dumps(CENTRIX_2).encode()
+    status, body, _ = call(app, {"content-type": "application/json"}, iter([small[:9], small[9:]]))
+    assert status == 200, body
+
+
+# ---------------------------------------------------------------- tables in memory
+
+
+def test_idle_tables_leave_memory_and_come_back_on_demand(database: str) -> None:
+    with server(database, idle_seconds=60) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        made = create(client, CENTRIX_2)
+        watched = create(client, CENTRIX_2)
+        with client.websocket_connect(f"/ws/tables/{watched['id']}") as page:
+            hello(page)
+            assert manager.evict(now=manager.clock() + 30) == []  # not idle long enough
+            # The table with a page stays; the idle one goes.
+            assert manager.evict(now=manager.clock() + 61) == [made["id"]]
+            assert set(manager.tables) == {watched["id"]}
+        info = client.get(f"/api/tables/{made['id']}")
+        assert info.status_code == 200
+        assert made["id"] in manager.tables  # loaded again from the store
+
+
+def test_the_live_table_limit_lets_the_least_recently_used_go(database: str) -> None:
+    with server(database, live_tables=2) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        first, second = create(client, CENTRIX_2), create(client, CENTRIX_2)
+        with client.websocket_connect(f"/ws/tables/{first['id']}") as page:
+            hello(page)
+            third = create(client, CENTRIX_2)  # second is the only one without a page
+            assert set(manager.tables) == {first["id"], third["id"]}
+            with client.websocket_connect(f"/ws/tables/{third['id']}") as other:
+                hello(other)
+                # Every live table has a page: nothing can go, so no new one comes.
+                refused = client.post("/api/tables", json=CENTRIX_2)
+                assert (refused.status_code, refused.json()["code"]) == (429, "server_full")
+                assert client.get(f"/api/tables/{second['id']}").json()["code"] == "server_full"
+        assert client.get(f"/api/tables/{second['id']}").status_code == 200
+
+
+# ---------------------------------------------------------------- replays
+
+
+def assert_full_replays(database: str, table_id: str, views: list[dict[str, Any]]) -> None:
+    """Each of ``views`` (the answers for steps 0, 1, …) shows what replaying the table's
+    record to that step shows."""
+    stored = Store(database).load(table_id)
+    assert stored is not None
+    game = get_game(stored.game)
+    for k, answer in enumerate(views):
+        state = game.replay(
+            stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
+        )
+        assert answer["view"] == json.loads(json.dumps(game.view(state, None))), k
+
+
+def test_replay_steps_come_from_the_live_table_without_replaying_the_game(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with server(database) as client:
+        made = create(client, CENTRIX_2)
+        with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+            state = hello(page, *(s["token"] for s in made["seats"]))
+            for n in range(24):
+                play = state["view"]["legal"][0]["notation"]
+                page.send_json(
+                    {"type": "act", "seat": state["actor"], "action": play, "id": f"m{n}"}
+                )
+                state = receive(page, "state")  # the table after it, then the receipt
+                assert state["revision"] == n + 1
+                assert receive(page, "accepted")["id"] == f"m{n}"
+        replays: list[int] = []
+        original = WebGame.replay
+
+        def counted(self: WebGame, *args: Any) -> Any:
+            replays.append(len(args[-1]))
+            return original(self, *args)
+
+        monkeypatch.setattr(WebGame, "replay", counted)
+        views = [client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in range(25)]
+        again = client.get(f"/api/tables/{made['id']}/replay/7").json()
+        assert replays == []  # the live table's state is stepped back, never replayed
+        assert again == views[7]
+        monkeypatch.undo()
+        assert [(v["step"], v["steps"]) for v in views] == [(k, 24) for k in range(25)]
+        assert_full_replays(database, made["id"], views)
+
+
+# ---------------------------------------------------------------- settings
+
+
+def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GAMENIGHT_DATABASE_URL", "sqlite://")
+    assert Settings.from_env().limits == Limits()
+    monkeypatch.setenv("GAMENIGHT_SOCKETS_PER_TABLE", "12")
+    monkeypatch.setenv("GAMENIGHT_IDLE_SECONDS", "90.5")
+    monkeypatch.setenv("GAMENIGHT_ALLOWED_ORIGINS", "https://a.example, https://b.example:8443")
+    settings = Settings.from_env()
+    assert settings.limits.sockets_per_table == 12
+    assert settings.limits.idle_seconds == 90.5
+    assert settings.allowed_origins == ("https://a.example", "https://b.example:8443")
+    for name, value, message in [
+        ("GAMENIGHT_SOCKETS_PER_TABLE", "lots", "a whole number from 1 to"),
+        ("GAMENIGHT_MESSAGES_PER_SECOND", "0", "a whole number from 1 to"),
+        ("GAMENIGHT_BODY_BYTES", "1e99", "a whole number from 1000 to"),
+        ("GAMENIGHT_IDLE_SECONDS", "nan", "a number of seconds from 10 to"),
+    ]:
+        monkeypatch.setenv(name, value)
+        with pytest.raises(RulesError, match=f"{name} must be {message}.*not {value!r}"):
+            Settings.from_env()
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("GAMENIGHT_ALLOWED_ORIGINS", "a.example")
+    with pytest.raises(
+        RulesError, match=r"GAMENIGHT_ALLOWED_ORIGINS: 'a\.example' is not an origin"
+    ):
+        Settings.from_env()
+
+
+def test_color_city_replay_steps_match_a_full_replay(database: str) -> None:
+    body = {
+        "game": "colorcity",
+        "seats": [{"kind": "bot", "level": 1, "role": "green"}, {"kind": "bot", "level": 1}],
+        "seed": 4,
+    }
+    with server(database) as client:
+        made = create(client, body)
+        with client.websocket_connect(f"/ws/tables/{made['id']}") as watcher:
+            state = hello(watcher)
+            while state["view"]["status"] == "playing":
+                state = receive(watcher, "state")
+        steps = state["version"]
+        views = [
+            client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in range(steps + 1)
+        ]
+    assert_full_replays(database, made["id"], views)
