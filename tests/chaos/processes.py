@@ -1,0 +1,245 @@
+"""The processes a chaos run starts and kills: its own redis-server, its own PostgreSQL
+database and the gamenight servers. Each child runs in a process group of its own, so that a
+SIGKILL of the group takes the server with its bot worker, and the run can prove at the end
+that nothing it started is left running."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import IO, ClassVar
+
+import psycopg
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+HOST = "127.0.0.1"  # loopback only: a chaos run never listens on a LAN address
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def group_members(pgids: set[int]) -> list[int]:
+    """The live processes (not zombies) in any of the process groups ``pgids``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses: the fields follow the last ")".
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[2]) in pgids:
+            found.append(int(entry.name))
+    return found
+
+
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``, with their command lines."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.append((int(entry.name), cmdline))
+    return found
+
+
+class Child:
+    """A process in a session (and so a process group) of its own, its output in a log."""
+
+    started: ClassVar[set[int]] = set()  # every group any Child ever led, for the final sweep
+
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path) -> None:
+        self.log: IO[bytes] = log.open("ab")
+        self.proc = subprocess.Popen(
+            argv,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.pgid = self.proc.pid
+        Child.started.add(self.pgid)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def signal_group(self, sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, sig)
+
+    def kill(self) -> None:
+        """SIGKILL the whole group (a crash: no clean-up runs)."""
+        self.signal_group(signal.SIGKILL)
+        self.proc.wait()
+        self.log.close()
+
+    def stop(self, timeout: float = 8.0) -> None:
+        """SIGTERM (an ordinary stop), then SIGKILL whatever of the group is still there."""
+        self.signal_group(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout)
+        self.kill()
+
+
+def sweep() -> list[int]:
+    """SIGKILL every process left in a group a Child led; returns the pids found."""
+    left = group_members(Child.started)
+    for pgid in Child.started:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+    return left
+
+
+class Redis:
+    """A redis-server of the run's own, on a port of its own (restarted on the same port)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.folder = folder
+        self.child: Child | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://{HOST}:{self.port}/0"
+
+    def start(self) -> None:
+        argv = ["redis-server", "--port", str(self.port), "--bind", HOST, "--save", ""]
+        argv += ["--appendonly", "no", "--dir", str(self.folder)]
+        self.child = Child(argv, dict(os.environ), self.folder / "redis.log")
+
+    def kill(self) -> None:
+        if self.child is not None:
+            self.child.kill()
+            self.child = None
+
+    async def wait_ready(self, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                reader, writer = await asyncio.open_connection(HOST, self.port)
+                writer.write(b"PING\r\n")
+                answer = await asyncio.wait_for(reader.readline(), 1)
+                writer.close()
+                if answer.startswith(b"+PONG"):
+                    return
+            except (OSError, TimeoutError):
+                pass
+            await asyncio.sleep(0.05)
+        raise RuntimeError(f"redis-server on port {self.port} did not come up")
+
+
+class Postgres:
+    """A database of the run's own on the machine's PostgreSQL, dropped at the end."""
+
+    def __init__(self, prefix: str = "gn_chaos_") -> None:
+        self.name = f"{prefix}{secrets.token_hex(4)}"
+        self.created = False
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@{HOST}:5432/{self.name}"
+
+    def create(self) -> None:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {self.name}")
+        self.created = True
+
+    def drop(self) -> None:
+        if self.created:
+            with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+                admin.execute(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+            self.created = False
+
+
+class Server:
+    """One ``python -m gamenight serve`` process on a fixed loopback port (a restart reuses
+    it, so pages reconnect to the same address)."""
+
+    def __init__(self, name: str, env: dict[str, str], folder: Path) -> None:
+        self.name = name
+        self.port = free_port()
+        self.env = env
+        self.folder = folder
+        self.child: Child | None = None
+        self.starts = 0
+
+    @property
+    def base(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def up(self) -> bool:
+        return self.child is not None and self.child.alive
+
+    def start(self) -> None:
+        argv = [sys.executable, "-m", "gamenight", "serve", "--host", HOST]
+        argv += ["--port", str(self.port)]
+        self.starts += 1
+        self.child = Child(argv, self.env, self.folder / f"{self.name}.log")
+
+    async def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.child is None or not self.child.alive:
+                raise RuntimeError(f"server {self.name} exited; see {self.folder}/{self.name}.log")
+            try:
+                status = await asyncio.to_thread(http_status, f"{self.base}/", 1.0)
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"server {self.name} did not answer within {timeout} s")
+
+    def crash(self) -> None:
+        if self.child is not None:
+            self.child.kill()
+            self.child = None
+
+    def stop(self) -> None:
+        if self.child is not None:
+            self.child.stop()
+            self.child = None
+
+    def bot_workers(self) -> list[int]:
+        """The server's bot worker processes (its multiprocessing children that are not the
+        resource tracker)."""
+        if self.child is None:
+            return []
+        return [
+            pid
+            for pid, cmdline in children(self.child.proc.pid)
+            if "multiprocessing" in cmdline and "resource_tracker" not in cmdline
+        ]
+
+
+def http_status(url: str, timeout: float) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
