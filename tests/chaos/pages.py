@@ -60,7 +60,9 @@ class TableRun:
     seat_kinds: list[str]
     watched: bool
     accepted: list[Accepted] = field(default_factory=list)
-    undo_attempts: list[tuple[int, float]] = field(default_factory=list)  # (number, sent at)
+    # Every undo sent: the number of the play it meant to take back, that play (as the
+    # sender's page showed it) and when it was sent.
+    undo_attempts: list[tuple[int, str, float]] = field(default_factory=list)
     doubled: int = 0  # messages applied twice (or acknowledged at two revisions)
     last_seen: Seen | None = None
     over_seen: bool = False
@@ -87,6 +89,7 @@ class Pending:
     message: dict[str, Any]
     sent: float
     message_id: str | None
+    log: list[str]  # the table's log as the page saw it when it sent the message
 
 
 class Switches:
@@ -148,7 +151,8 @@ class Page:
             self.state = None
             self.plan_at = None
             self.reconnected = True
-            self.switches.reconnects += 1
+            if not self.switches.stopping:
+                self.switches.reconnects += 1
             await asyncio.sleep(self.rng.uniform(0.05, 0.4))
 
     async def session(self, socket: ClientConnection) -> None:
@@ -174,7 +178,9 @@ class Page:
                 self.on_accepted(message)
             elif kind == "error":
                 self.run.note(self.name, f"error {message.get('code')}")
-                self.pending = None  # refused (a fresh state follows when it moved on)
+                pending = self.pending
+                if pending is not None and message.get("id") in (None, pending.message_id):
+                    self.pending = None  # refused (a fresh state follows when it moved on)
 
     # ---------------------------------------------------------------- what comes in
 
@@ -234,7 +240,8 @@ class Page:
             and last.get("seat") == echo.seat
         ):
             self.run.doubled += 1
-            self.run.undo_attempts.append((echo.base - 2, time.monotonic()))
+            number = echo.base - 2
+            self.run.undo_attempts.append((number, echo.log[number], time.monotonic()))
             self.run.note(self.name, f"the undo sent twice took back {echo.base - 2} too")
             self.echo = None
 
@@ -308,15 +315,19 @@ class Page:
             message["id"] = message_id
         base = int(state["version"])
         self.echo = None  # what comes now may be this message's doing
-        self.pending = Pending(kind, text, base, self.seat, message, time.monotonic(), message_id)
+        log = list(view["log"])
+        self.pending = Pending(
+            kind, text, base, self.seat, message, time.monotonic(), message_id, log
+        )
         if kind == "undo":
-            self.run.undo_attempts.append((base - 1, time.monotonic()))
+            self.run.undo_attempts.append((base - 1, log[base - 1], time.monotonic()))
         await socket.send(json.dumps(message))
         self.run.note(self.name, f"sent {kind} {text!r} at {base}")
         self.switches.sent += 1
         if self.rng.random() < 0.1:  # a page that sends twice (a double click, a retry)
             await asyncio.sleep(self.rng.uniform(0.0, 0.05))
             await socket.send(json.dumps(message))
+            self.run.note(self.name, "sent it again")
             self.echo = self.pending
             self.switches.resent += 1
 
