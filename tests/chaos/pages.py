@@ -24,7 +24,7 @@ from gamenight.colorcity import parse_action
 
 from .processes import HOST, Server
 
-PENDING_S = 8.0  # an action with no answer by then is given up on (its outcome unknown)
+PENDING_S = 5.0  # an action with no answer by then is given up on (its outcome unknown)
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,7 @@ class Page:
         self.acked: dict[str, int] = {}  # message id → the revision it was accepted at
         self.reconnected = False
         self.echo: Pending | None = None  # a message sent twice, watched for a while
+        self.connected = False  # ever
 
     async def play(self) -> None:
         """Connect to one of the cluster's servers (any: a page reconnects to either) and
@@ -145,14 +146,15 @@ class Page:
                     ping_interval=None,
                 ) as socket:
                     self.run.note(self.name, f"connected to {server.name}")
+                    if self.connected and not self.switches.stopping:
+                        self.switches.reconnects += 1
+                    self.connected = True
                     await self.session(socket)
             except (OSError, TimeoutError, WebSocketException):
                 pass
             self.state = None
             self.plan_at = None
             self.reconnected = True
-            if not self.switches.stopping:
-                self.switches.reconnects += 1
             await asyncio.sleep(self.rng.uniform(0.05, 0.4))
 
     async def session(self, socket: ClientConnection) -> None:
@@ -162,6 +164,8 @@ class Page:
             now = time.monotonic()
             if self.pending is not None and now - self.pending.sent > PENDING_S:
                 self.pending = None  # no answer: its outcome stays unknown, and unclaimed
+            if self.pending is None and self.plan_at is None and self.my_turn():
+                self.plan_at = now + self.rng.uniform(0.05, 0.4)
             wait = 0.5 if self.plan_at is None else min(0.5, max(0.0, self.plan_at - now))
             try:
                 raw = await asyncio.wait_for(socket.recv(), wait)
@@ -201,6 +205,10 @@ class Page:
                     await socket.send(json.dumps(pending.message))
             else:
                 self.infer(pending, message)
+                if self.reconnected and self.pending is not None:
+                    # The connection it went by is gone, and the table (from the store)
+                    # does not show it: it was not stored, and will not be.
+                    self.pending = None
         if self.echo is not None and "revision" not in message:
             self.twice(self.echo, message)
         self.reconnected = False
