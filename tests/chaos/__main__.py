@@ -14,7 +14,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.chaos", description=__doc__)
     parser.add_argument("--kills", type=int, default=100, help="server SIGKILLs (%(default)s)")
     parser.add_argument("--tables", type=int, default=24, help="tables in play (%(default)s)")
-    parser.add_argument("--max-tables", type=int, default=400, help="tables created in all")
+    parser.add_argument(
+        "--max-tables", type=int, default=2000, help="tables created in all (%(default)s)"
+    )
     parser.add_argument("--bot-worker-kills", type=int, default=4, help="per cluster")
     parser.add_argument("--redis-outages", type=int, default=4)
     parser.add_argument("--outage", type=float, default=default.outage_s, help="seconds")

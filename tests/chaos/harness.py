@@ -141,7 +141,9 @@ class Report:
             f" {self.reconnects})",
             "  " + ", ".join(f"{name} {getattr(self, name)}" for name in self.BAD),
         ]
-        lines += [f"  - {problem}" for problem in self.problems[:40]]
+        # The gravest first: a misplaced move (stale) is the commonest and least telling.
+        ranked = sorted(self.problems, key=lambda p: "was applied as action" in p)
+        lines += [f"  - {problem}" for problem in ranked[:40]]
         if len(self.problems) > 40:
             lines.append(f"  … and {len(self.problems) - 40} more")
         if self.folder:
@@ -157,6 +159,8 @@ class Cluster:
     redis: Redis | None = None
     runs: list[TableRun] = field(default_factory=list)
     pages: list[asyncio.Task[None]] = field(default_factory=list)
+    pages_of: dict[str, list[asyncio.Task[None]]] = field(default_factory=dict)
+    over_since: dict[str, float] = field(default_factory=dict)
     engine: Engine | None = None
 
 
@@ -241,7 +245,9 @@ class Chaos:
         self.page_number += 1
         rng = random.Random(self.rng.randrange(2**32))
         page = Page(run, seat, token, f"p{self.page_number}", cluster.servers, self.switches, rng)
-        cluster.pages.append(asyncio.create_task(page.play()))
+        task = asyncio.create_task(page.play())
+        cluster.pages.append(task)
+        cluster.pages_of.setdefault(run.id, []).append(task)
 
     async def post(self, cluster: Cluster, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """POST to any server of the cluster that answers; a refusal to create is the
@@ -274,6 +280,14 @@ class Chaos:
             status = await asyncio.to_thread(self.statuses, cluster)
             live = [run for run in cluster.runs if status.get(run.id) == "playing"]
             over = [run for run in cluster.runs if status.get(run.id, "playing") != "playing"]
+            now = time.monotonic()
+            for run in over:
+                # A finished table's pages have seen its end by then: they go, so that
+                # a server's restart is not met by every page of every finished table.
+                since = cluster.over_since.setdefault(run.id, now)
+                if now - since > 3.0:
+                    for task in cluster.pages_of.pop(run.id, []):
+                        task.cancel()
             missing = self.share(self.config.tables, cluster) - len(live)
             for run in over[-missing:] if missing > 0 else []:
                 if self.created >= self.config.max_tables or not self.switches.acting:
@@ -327,7 +341,7 @@ class Chaos:
             if event == "kill":
                 await self.kill_server(cluster)
             elif event == "worker":
-                self.kill_bot_worker(cluster)
+                await self.kill_bot_worker(cluster)
             else:
                 await self.redis_outage(cluster)
 
@@ -343,15 +357,18 @@ class Chaos:
         server.start()
         await server.wait_ready()
 
-    def kill_bot_worker(self, cluster: Cluster) -> None:
-        for server in self.rng.sample(cluster.servers, len(cluster.servers)):
-            workers = server.bot_workers()
-            if workers:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(self.rng.choice(workers), signal.SIGKILL)
-                    self.report.bot_worker_kills += 1
-                    self.say(f"{cluster.name}: killed the bot worker of {server.name}")
-                return
+    async def kill_bot_worker(self, cluster: Cluster) -> None:
+        # A server starts its bot worker when a bot first thinks there: give it a while.
+        for _ in range(100):
+            for server in self.rng.sample(cluster.servers, len(cluster.servers)):
+                workers = server.bot_workers()
+                if workers:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(self.rng.choice(workers), signal.SIGKILL)
+                        self.report.bot_worker_kills += 1
+                        self.say(f"{cluster.name}: killed the bot worker of {server.name}")
+                    return
+            await asyncio.sleep(0.1)
         self.report.problems.append(f"{cluster.name}: no bot worker to kill")
 
     async def redis_outage(self, cluster: Cluster) -> None:
@@ -393,7 +410,8 @@ class Chaos:
         for task in fillers:
             task.cancel()
         pages = [task for c in self.clusters for task in c.pages]
-        await asyncio.wait(pages, timeout=10)
+        if pages:
+            await asyncio.wait(pages, timeout=10)
         for task in pages:
             task.cancel()
         for cluster in self.clusters:

@@ -226,15 +226,19 @@ class Server:
             self.child = None
 
     def bot_workers(self) -> list[int]:
-        """The server's bot worker processes (its multiprocessing children that are not the
-        resource tracker)."""
+        """The server's bot worker processes (its multiprocessing descendants that are not
+        the resource tracker or a fork server)."""
         if self.child is None:
             return []
-        return [
-            pid
-            for pid, cmdline in children(self.child.proc.pid)
-            if "multiprocessing" in cmdline and "resource_tracker" not in cmdline
-        ]
+        found, parents = [], [self.child.proc.pid]
+        while parents:  # descendants: a forkserver's workers are its children
+            for pid, cmdline in children(parents.pop()):
+                parents.append(pid)
+                if "multiprocessing" in cmdline and not any(
+                    helper in cmdline for helper in ("resource_tracker", "forkserver")
+                ):
+                    found.append(pid)
+        return found
 
 
 def http_status(url: str, timeout: float) -> int:
