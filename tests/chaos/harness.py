@@ -95,6 +95,9 @@ class Config:
     grace_s: float = 10.0  # after the chaos, every table in play must move within this
     settle_s: float = 2.0  # pages stop acting this long before the end
     sqlite: bool = True
+    two_pages: bool = True  # False: one page a seat, whatever the kind says
+    undo: float = 0.15  # how often a page takes a play back, when it may
+    twice: float = 0.1  # how often a page sends a message twice
     seed: int | None = None
     server_env: dict[str, str] = field(default_factory=dict)
     keep: bool = False  # keep the run's folder (logs) even when all is well
@@ -171,7 +174,7 @@ class Chaos:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
         self.rng = random.Random(self.seed)
         self.folder = Path(tempfile.mkdtemp(prefix="gn_chaos_"))
-        self.switches = Switches()
+        self.switches = Switches(config.undo, config.twice)
         self.report = Report(seed=self.seed, folder=str(self.folder))
         self.postgres = Postgres()
         self.clusters: list[Cluster] = []
@@ -234,7 +237,7 @@ class Chaos:
         )
         cluster.runs.append(run)
         for seat, count in enumerate(kind.pages):
-            for _ in range(count):
+            for _ in range(count if self.config.two_pages else min(count, 1)):
                 self.add_page(cluster, run, seat, made["seats"][seat]["token"])
         if kind.watched and not any(kind.pages):
             self.add_page(cluster, run, None, None)

@@ -93,9 +93,12 @@ class Pending:
 
 
 class Switches:
-    """What every page consults: whether to act at all, and whether to stop."""
+    """What every page consults: whether to act at all, and whether to stop; how often
+    it takes a play back and sends a message twice; and the run's counts."""
 
-    def __init__(self) -> None:
+    def __init__(self, undo: float = 0.15, twice: float = 0.1) -> None:
+        self.undo = undo
+        self.twice = twice
         self.acting = True
         self.stopping = False
         self.sent = 0
@@ -304,7 +307,7 @@ class Page:
         view = state["view"]
         kind, text = "act", ""
         if self.run.game == "centrix":
-            if state.get("can_undo") and self.rng.random() < 0.15:
+            if state.get("can_undo") and self.rng.random() < self.switches.undo:
                 kind = "undo"
             else:
                 text = self.rng.choice(view["legal"])["notation"]
@@ -332,7 +335,7 @@ class Page:
         await socket.send(json.dumps(message))
         self.run.note(self.name, f"sent {kind} {text!r} at {base}")
         self.switches.sent += 1
-        if self.rng.random() < 0.1:  # a page that sends twice (a double click, a retry)
+        if self.rng.random() < self.switches.twice:  # a double click, a retry
             await asyncio.sleep(self.rng.uniform(0.0, 0.05))
             await socket.send(json.dumps(message))
             self.run.note(self.name, "sent it again")

@@ -18,3 +18,23 @@ def test_no_move_is_lost_doubled_or_unreplayable_when_servers_crash() -> None:
     assert not group_members(Child.started), "the run left processes behind"
     counts = {name: getattr(report, name) for name in report.BAD}
     assert counts == dict.fromkeys(report.BAD, 0), report.summary()
+
+
+def test_a_calm_run_finds_nothing() -> None:
+    """No fault injected (no kill, no outage, one page a seat, every message sent once): the
+    checks find nothing, so what the chaos run finds comes from the faults."""
+    calm = Config(
+        kills=0,
+        tables=9,
+        max_tables=20,
+        bot_worker_kills=0,
+        redis_outages=0,
+        grace_s=5.0,
+        settle_s=1.5,
+        two_pages=False,
+        twice=0.0,
+    )
+    report = run(calm)
+    print(report.summary())
+    assert report.moves > 0
+    assert report.ok, report.summary()
