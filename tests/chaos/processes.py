@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, ClassVar
 
@@ -31,37 +32,34 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def group_members(pgids: set[int]) -> list[int]:
-    """The live processes (not zombies) in any of the process groups ``pgids``."""
-    found = []
+def processes() -> Iterator[tuple[int, int, int, Path]]:
+    """Every live process (zombies aside): its pid, parent's pid, group and /proc folder."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text()
         except OSError:
-            continue
+            continue  # gone meanwhile
         # The command name may hold spaces and parentheses: the fields follow the last ")".
         fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[2]) in pgids:
-            found.append(int(entry.name))
-    return found
+        if fields[0] != "Z":
+            yield int(entry.name), int(fields[1]), int(fields[2]), entry
+
+
+def group_members(pgids: set[int]) -> list[int]:
+    """The live processes in any of the process groups ``pgids``."""
+    return [pid for pid, _, group, _ in processes() if group in pgids]
 
 
 def children(pid: int) -> list[tuple[int, str]]:
     """The processes whose parent is ``pid``, with their command lines."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[1]) == pid:
-            found.append((int(entry.name), cmdline))
+    for child, parent, _, folder in processes():
+        if parent == pid:
+            with contextlib.suppress(OSError):
+                cmdline = (folder / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                found.append((child, cmdline))
     return found
 
 
