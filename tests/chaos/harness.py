@@ -434,13 +434,19 @@ class Chaos:
         for run in cluster.runs:
             for server in cluster.servers:
                 url = f"{server.base}/api/tables/{run.id}"
-                try:
-                    status = await asyncio.to_thread(http_status, url, 10.0)
-                except OSError as exc:
-                    status = 0
-                    refused.setdefault(run.id, []).append(f"{server.name}: {exc!r}")
-                if status != 200:
-                    refused.setdefault(run.id, []).append(f"{server.name}: HTTP {status}")
+                answer = ""
+                for _ in range(20):
+                    try:
+                        status = await asyncio.to_thread(http_status, url, 10.0)
+                    except OSError as exc:
+                        answer = repr(exc)
+                        break
+                    answer = f"HTTP {status}"
+                    if status != 429:  # a host's limit on requests: asked again
+                        break
+                    await asyncio.sleep(1.0)
+                if answer != "HTTP 200":
+                    refused.setdefault(run.id, []).append(f"{server.name}: {answer}")
         return refused
 
     def cleanup(self) -> None:
