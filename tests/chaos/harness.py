@@ -185,7 +185,8 @@ class Chaos:
 
     def env(self, **settings: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GAMENIGHT_")}
-        env.update(GAMENIGHT_PRESENCE_TTL="3", **settings, **self.config.server_env)
+        # Presence news within seconds (15 by default); the run's own settings win.
+        env |= {"GAMENIGHT_PRESENCE_TTL": "3"} | settings | self.config.server_env
         return env
 
     async def start(self) -> None:
