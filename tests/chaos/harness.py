@@ -211,8 +211,7 @@ class Chaos:
         for cluster in self.clusters:
             # One after the other: the first creates the schema.
             for server in cluster.servers:
-                server.start()
-                await server.wait_ready()
+                await server.start_ready()
             cluster.engine = create_engine(cluster.database_url)
 
     def share(self, total: int, cluster: Cluster) -> int:
@@ -358,8 +357,7 @@ class Chaos:
         for run in cluster.runs:
             run.note("chaos", f"killed {server.name}")
         await asyncio.sleep(self.rng.uniform(*self.config.down_s))
-        server.start()
-        await server.wait_ready()
+        await server.start_ready()
 
     async def kill_bot_worker(self, cluster: Cluster) -> None:
         # A server starts its bot worker when a bot first thinks there: give it a while.
@@ -627,6 +625,9 @@ async def _run(config: Config) -> Report:
     chaos = Chaos(config)
     try:
         return await chaos.run()
+    except BaseException:
+        chaos.config.keep = True  # the logs tell what went wrong
+        raise
     finally:
         chaos.switches.stopping = True
         pages = [task for c in chaos.clusters for task in c.pages]

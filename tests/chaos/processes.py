@@ -199,11 +199,31 @@ class Server:
         self.starts += 1
         self.child = Child(argv, self.env, self.folder / f"{self.name}.log")
 
+    async def start_ready(self) -> None:
+        """Start the server and wait until it answers. A port another process took
+        meanwhile (free_port's port is free only when it is asked) is exchanged for another."""
+        for _ in range(3):
+            self.start()
+            try:
+                await self.wait_ready()
+                return
+            except RuntimeError:
+                if "address already in use" not in self.log_tail().lower():
+                    raise
+            self.port = free_port()
+        raise RuntimeError(f"server {self.name} found no free port")
+
+    def log_tail(self) -> str:
+        try:
+            return (self.folder / f"{self.name}.log").read_text(errors="replace")[-2000:]
+        except OSError:
+            return ""
+
     async def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.child is None or not self.child.alive:
-                raise RuntimeError(f"server {self.name} exited; see {self.folder}/{self.name}.log")
+                raise RuntimeError(f"server {self.name} exited:\n{self.log_tail()}")
             try:
                 status = await asyncio.to_thread(http_status, f"{self.base}/", 1.0)
                 if status == 200:
