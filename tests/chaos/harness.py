@@ -59,7 +59,9 @@ class Kind:
     watched: bool = True
 
 
-def _bot(level: int = 1, role: str = "") -> dict[str, Any]:
+def _bot(level: int = 2, role: str = "") -> dict[str, Any]:
+    # Level 2 and up think in the server's worker processes (the ones a run kills); a
+    # server may think for level 1 in a thread of its own.
     return {"kind": "bot", "level": level, "role": role}
 
 
@@ -70,15 +72,15 @@ def _human(role: str = "") -> dict[str, Any]:
 GREEN, PURPLE = "green", "purple"
 # Diverse from the start: the SQLite server gets the first few only.
 KINDS = (
-    Kind("centrix bots unwatched", "centrix", (_bot(), _bot(), _bot()), watched=False),
+    Kind("centrix bots unwatched", "centrix", (_bot(), _bot(1), _bot(3)), watched=False),
     Kind("centrix humans, two pages a seat", "centrix", (_human(), _human()), (2, 2)),
-    Kind("colorcity human and bot", "colorcity", (_human(GREEN), _bot(1, PURPLE)), (2, 0)),
-    Kind("centrix human and bots", "centrix", (_human(), _bot(), _bot()), (1, 0, 0)),
-    Kind("colorcity bots", "colorcity", (_bot(1, GREEN), _bot(1, PURPLE))),
+    Kind("colorcity human and bot", "colorcity", (_human(GREEN), _bot(2, PURPLE)), (2, 0)),
+    Kind("centrix human and bots", "centrix", (_human(), _bot(), _bot(1)), (1, 0, 0)),
+    Kind("colorcity bots", "colorcity", (_bot(2, GREEN), _bot(3, PURPLE))),
     Kind("colorcity humans", "colorcity", (_human(GREEN), _human(PURPLE)), (1, 2)),
     Kind("centrix three humans", "centrix", (_human(), _human(), _human()), (2, 1, 1)),
-    Kind("centrix bots", "centrix", (_bot(), _bot(), _bot(), _bot())),
-    Kind("colorcity bots unwatched", "colorcity", (_bot(1, GREEN), _bot(1, PURPLE)), watched=False),
+    Kind("centrix bots", "centrix", (_bot(), _bot(), _bot(1), _bot(2))),
+    Kind("colorcity bots unwatched", "colorcity", (_bot(1, GREEN), _bot(2, PURPLE)), watched=False),
 )
 
 
