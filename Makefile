@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test lint typecheck unit bench fuzz clean
+.PHONY: play test lint typecheck unit bench fuzz chaos clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ bench: $(STAMP)
 FUZZ_INPUTS ?= 100000
 fuzz: $(DEV_STAMP)
 	$(BIN)/python -m tests.fuzz --inputs $(FUZZ_INPUTS)
+
+# The long chaos run (issue 14): ≥ 100 server SIGKILLs on PostgreSQL + Redis and SQLite, each
+# run on a redis-server and a database of its own; `python -m tests.chaos --help` for the knobs.
+CHAOS_ARGS ?= --kills 100
+chaos: $(DEV_STAMP)
+	$(BIN)/python -m tests.chaos $(CHAOS_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
