@@ -5,8 +5,10 @@ replays and the refusals of bad set-ups.
 
 The expectations in ``golden/views.json`` were written by the adapters of main 7d6aaa3
 (before the web read the registry); ``test_golden_views`` holds every later adapter to
-them byte for byte. Regenerate only for an intended change of what pages receive:
-``PYTHONPATH=src python tests/web/golden_views.py``.
+them byte for byte. Color City's games are compared only where MuJoCo flicks exactly as on
+the machine that wrote them (``physics_probe``); elsewhere, write the expectations from that
+commit's code there: ``git archive 7d6aaa3 src | tar -x -C /tmp/old`` and
+``PYTHONPATH=/tmp/old/src python tests/web/golden_views.py``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gamenight.colorcity import ColorCityState
+from gamenight.colorcity import ColorCityState, Shot
 from gamenight.colorcity.frame import aim
 from gamenight.core.errors import GamenightError
 from gamenight.web.games import SeatSpec, get_game
@@ -227,8 +229,26 @@ SCENARIOS: dict[str, Callable[[], dict[str, str]]] = {
 }
 
 
+# The scenarios whose digests hold MuJoCo's flicks, which are bit-identical only on one
+# machine and MuJoCo version (gamenight.colorcity.physics): they are compared where the
+# engine's own flicks match the probe's.
+SIMULATED = frozenset({"colorcity 2", "colorcity 4 purple first, small city"})
+PROBE = "physics probe"
+
+
+def physics_probe() -> dict[str, str]:
+    """The engine's noise-free flicks of a few shots (no web code involved): whether this
+    machine simulates as the one that wrote the expectations did."""
+    digest = Digest()
+    state = ColorCityState.new(seed=0)
+    for text in ("0 0 1.3 0", "-40 12 0.9 25", "60 -30 2.2 -40"):
+        flick = state.predict(Shot.parse(text))
+        digest.add("flick", [list(flick.pose), flick.trajectory.tolist()])
+    return digest.result()
+
+
 def generate() -> dict[str, dict[str, str]]:
-    return {name: scenario() for name, scenario in SCENARIOS.items()}
+    return {PROBE: physics_probe()} | {name: scenario() for name, scenario in SCENARIOS.items()}
 
 
 if __name__ == "__main__":
