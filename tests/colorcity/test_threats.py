@@ -66,6 +66,11 @@ def test_within_sets_how_many_missing_squares_still_threaten() -> None:
     assert threats(cells, SIZE, within=1) == {G: (), P: ()}
 
 
+def test_a_negative_count_of_missing_squares_is_refused() -> None:
+    with pytest.raises(ValueError, match="not -1"):
+        threats(city(), SIZE, within=-1)
+
+
 def test_filling_a_single_gap_completes_the_set_the_victory_check_sees() -> None:
     """The threats and the victory check read one set of gaps: taking a square that is a
     set's only gap completes it, for that gang, and a threat is always one of a set's gaps."""

@@ -150,7 +150,10 @@ def completed_sets(cells: Sequence[int], size: int) -> dict[Gang, str]:
 
 def threats(cells: Sequence[int], size: int, within: int = 2) -> dict[Gang, tuple[int, ...]]:
     """For each gang, the squares (in order) that would complete one of its lines or blocks
-    lacking at most ``within`` squares: what to take, or what to block."""
+    lacking at most ``within`` squares: what to take, or what to block. Raises ValueError
+    for a negative ``within``."""
+    if within < 0:
+        raise ValueError(f"within counts missing squares: 0 or more, not {within}")
     found: dict[Gang, set[int]] = {gang: set() for gang in Gang}
     for _, gang, gaps in set_gaps(cells, size, within):
         found[gang].update(gaps)
