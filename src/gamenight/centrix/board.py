@@ -82,6 +82,14 @@ def level_of(sq: int) -> int:
     return sq // NUM_SLOTS + 1
 
 
+def level_sum(cells: Sequence[int], top: Sequence[int], seat: int) -> int:
+    """The sum of the levels of ``seat``'s pawns (off 0, rings 1–6, top 7): ``cells`` holds
+    each ring square's owner, ``top`` how many pawns each seat has on the top. The climb by
+    which unfinished seats are ranked (D16)."""
+    on_rings = sum(sq // NUM_SLOTS + 1 for sq, owner in enumerate(cells) if owner == seat)
+    return on_rings + TOP_LEVEL * top[seat]
+
+
 def slot_of(sq: int) -> int:
     """The board slot of a ring square (off and top have none)."""
     if sq >= NUM_SQUARES:

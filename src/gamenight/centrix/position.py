@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, TOP_LEVEL, Colour
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Colour, level_sum
 from gamenight.centrix.cards import DECK, Card, format_cards, parse_cards
 from gamenight.core.errors import NotationError, read_field, shown
 from gamenight.core.numbers import read_whole_number
@@ -273,9 +273,7 @@ def _check_places(
                 f"status: a game with one seat left unfinished is 'finished', not {shown(status)}"
             )
         # The engine ranks the unfinished seats exactly so when it ends the game (D16).
-        scores: list[tuple[float, ...]] = [
-            (tops[s], _level_sum(cells, tops, s)) for s in unfinished
-        ]
+        scores: list[tuple[float, ...]] = [(tops[s], level_sum(cells, tops, s)) for s in unfinished]
         expected = Outcome.places_from_scores(scores, len(finished) + 1)
         if [places[s] for s in unfinished] != expected:
             ranked = ", ".join(f"{names[s]} {p}" for s, p in zip(unfinished, expected, strict=True))
@@ -283,8 +281,3 @@ def _check_places(
                 f"places: at {shown(status)} the unfinished seats are ranked by pawns on the top,"
                 f" then by the sum of their levels (D16): {ranked}"
             )
-
-
-def _level_sum(cells: list[int], tops: tuple[int, ...], seat: int) -> int:
-    on_rings = sum(sq // NUM_SLOTS + 1 for sq, owner in enumerate(cells) if owner == seat)
-    return on_rings + TOP_LEVEL * tops[seat]

@@ -19,8 +19,8 @@ from gamenight.centrix.board import (
     NUM_SQUARES,
     OFF,
     TOP,
-    TOP_LEVEL,
     Colour,
+    level_sum,
 )
 from gamenight.centrix.cards import DECK, Card
 from gamenight.centrix.explain import IllegalPlayError as IllegalPlayError
@@ -109,6 +109,10 @@ class CentrixView:
     def pawns_off(self, seat: int) -> int:
         """How many of ``seat``'s pawns are off the board."""
         return PAWNS - self.top[seat] - self.cells.count(seat)
+
+    def level_sum(self, seat: int) -> int:
+        """The sum of the levels of ``seat``'s pawns (off 0, rings 1–6, top 7)."""
+        return level_sum(self.cells, self.top, seat)
 
     def rotated(self, ring: int, amount: int) -> CentrixView:
         """This view with ``ring`` turned ``amount`` slots clockwise (a preview: no play)."""
@@ -389,8 +393,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
 
     def level_sum(self, seat: int) -> int:
         """The sum of the levels of ``seat``'s pawns (off 0, rings 1–6, top 7)."""
-        on_board = sum(sq // NUM_SLOTS + 1 for sq, owner in enumerate(self.cells) if owner == seat)
-        return on_board + TOP_LEVEL * self.top[seat]
+        return level_sum(self.cells, self.top, seat)
 
     def colour_at(self, sq: int) -> Colour:
         """The colour of the ring square ``sq`` as the rings stand now."""

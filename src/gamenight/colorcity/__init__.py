@@ -23,7 +23,15 @@ from gamenight.colorcity.shots import (
     parse_shot,
     predict,
 )
-from gamenight.colorcity.state import ColorCityState, ColorCityView, Phase, winning_sets
+from gamenight.colorcity.state import (
+    ColorCityState,
+    ColorCityView,
+    Phase,
+    completed_sets,
+    set_gaps,
+    threats,
+    winning_sets,
+)
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
 from gamenight.core.errors import IllegalActionError, NotationError, RecordError
 
@@ -48,6 +56,7 @@ __all__ = [
     "ShotError",
     "Skill",
     "Table",
+    "completed_sets",
     "covered_squares",
     "draw_noise",
     "executed",
@@ -57,8 +66,10 @@ __all__ = [
     "parse_shot",
     "predict",
     "replay",
+    "set_gaps",
     "simulate",
     "stopping_distance",
+    "threats",
     "to_record",
     "winning_sets",
 ]

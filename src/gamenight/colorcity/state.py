@@ -10,7 +10,7 @@ below cite them as (D1)…(D21).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -120,15 +120,44 @@ def winning_sets(size: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(sets)
 
 
+_GANGS = tuple((gang, int(gang)) for gang in Gang)
+
+
+def set_gaps(cells: Sequence[int], size: int, within: int) -> Iterator[tuple[str, Gang, list[int]]]:
+    """For every winning set in ``winning_sets`` order and each gang in turn that lacks at
+    most ``within`` of its squares: the set's reason, the gang and the squares it lacks. A
+    set lacking none is completed (D11); one lacking a square or two is a threat."""
+    for reason, squares in winning_sets(size):
+        for gang, own in _GANGS:
+            gaps: list[int] = []
+            for q in squares:
+                if cells[q] != own:
+                    gaps.append(q)
+                    if len(gaps) > within:
+                        break
+            else:
+                yield reason, gang, gaps
+
+
 def completed_sets(cells: Sequence[int], size: int) -> dict[Gang, str]:
     """Each gang with a completed line or block on the city ``cells``, with the reason of
     the first one found (``line`` before ``block``, D10–D11); empty while none is."""
     completed: dict[Gang, str] = {}
-    for reason, squares in winning_sets(size):
-        first = cells[squares[0]]
-        if first != EMPTY and all(cells[s] == first for s in squares):
-            completed.setdefault(Gang(first), reason)
+    for reason, gang, _ in set_gaps(cells, size, 0):
+        completed.setdefault(gang, reason)
     return completed
+
+
+def threats(cells: Sequence[int], size: int, within: int = 2) -> dict[Gang, tuple[int, ...]]:
+    """For each gang, the squares (in order) that would complete one of its lines or blocks
+    lacking at most ``within`` squares: what to take, or what to block. Raises ValueError
+    for a negative ``within``."""
+    if within < 0:
+        raise ValueError(f"within counts missing squares: 0 or more, not {within}")
+    found: dict[Gang, set[int]] = {gang: set() for gang in Gang}
+    for _, gang, gaps in set_gaps(cells, size, within):
+        found[gang].update(gaps)
+    return {gang: tuple(sorted(squares)) for gang, squares in found.items()}
 
 
 @dataclass(frozen=True)
@@ -155,6 +184,11 @@ class ColorCityView:
     def skill_for_turn(self, gang: Gang, turn: int) -> Skill:
         """The skill of the seat that pitches for ``gang`` in ``turn``."""
         return skill_for_turn(self.seats, gang, turn)
+
+    def threats(self, within: int = 2) -> dict[Gang, tuple[int, ...]]:
+        """For each gang, the squares that would complete one of its lines or blocks
+        lacking at most ``within`` squares (see the module's ``threats``)."""
+        return threats(self.cells, self.table.city_size, within)
 
     def sample(self, rng: random.Random) -> ColorCityState:
         """A full state consistent with this view: the generator key, the one thing a view

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from gamenight.core.game import GameState
 from gamenight.web.games import WebGame, get_game
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.seats import SeatBook
@@ -53,7 +54,7 @@ def _accepted(receipt: Receipt) -> Accepted:
     return Accepted(receipt.message_id, receipt.kind, receipt.number, receipt.revision)
 
 
-def replay(game: WebGame, stored: StoredTable) -> Any:
+def replay(game: WebGame[GameState], stored: StoredTable) -> Any:
     """The table's state, rebuilt from its stored actions by the game's own replay."""
     return game.replay(stored.rules, stored.seed, stored.setup, stored.seats, stored.actions)
 

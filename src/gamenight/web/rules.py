@@ -9,7 +9,7 @@ from typing import Literal
 
 from markdown_it import MarkdownIt
 
-from gamenight.web.games import GAMES
+from gamenight.core.game import registry
 
 LANGUAGES = ("en", "ko")  # those the interface speaks; any other asks for English
 Part = Literal["guide", "full"]
@@ -18,7 +18,7 @@ FOLDERS: dict[str, str] = {"guide": "guides", "full": "rules_docs"}
 
 def rules_html(game: str, lang: str = "en", part: Part = "guide") -> str:
     """``game``'s guide or its full rules as HTML, in Korean where a translation exists."""
-    if game not in GAMES:
+    if game not in registry:
         raise KeyError(game)
     return _render(game, lang if lang in LANGUAGES else "en", part)
 

@@ -7,7 +7,7 @@ import bisect
 import math
 from functools import cache, lru_cache
 
-from gamenight.colorcity.frame import aim as aim  # re-exported: the web app imports it here
+from gamenight.colorcity.frame import aim as aim  # re-exported: the bots read it here
 from gamenight.colorcity.frame import from_board
 from gamenight.colorcity.shots import Shot, predict
 from gamenight.colorcity.table import Gang, Table

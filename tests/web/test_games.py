@@ -1,0 +1,48 @@
+"""The web's game adapters read the one registry: a game's name, player counts, rules type
+and replay are the registry's, and the adapter only turns its states into JSON."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamenight.core.errors import GamenightError
+from gamenight.core.game import registry
+from gamenight.web.games import SeatSpec, get_game
+from gamenight.web.rules import rules_html
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_registered_game_has_web_pages_read_from_the_registry(name: str) -> None:
+    adapter = get_game(name)
+    game = registry[name]
+    assert adapter.game is game
+    assert adapter.name == name
+    assert adapter.min_seats == game.min_players
+    assert adapter.max_seats >= game.max_players
+    seats = [SeatSpec("human", f"seat {i}") for i in range(game.min_players)]
+    state, _ = adapter.new(seats, 0, {}, seed=7)
+    assert isinstance(state.actor, int)
+    assert isinstance(adapter.checked_rules({}), game.rules_type)
+    record = adapter.record(state, [{"name": s.name} for s in seats])
+    assert game.replay(record).position() == state.position()
+    assert rules_html(name)
+
+
+def test_centrix_seats_are_the_registrys_player_counts() -> None:
+    assert (get_game("centrix").min_seats, get_game("centrix").max_seats) == (
+        registry["centrix"].min_players,
+        registry["centrix"].max_players,
+    )
+
+
+def test_an_unknown_game_is_refused_naming_the_registered_ones() -> None:
+    with pytest.raises(GamenightError, match="unknown game 'chess': centrix or colorcity"):
+        get_game("chess")
+    with pytest.raises(KeyError):
+        rules_html("chess")
+
+
+def test_an_adapter_refuses_another_games_state() -> None:
+    centrix_state, _ = get_game("centrix").new([SeatSpec("human", "a")] * 2, 0, {}, seed=1)
+    with pytest.raises(TypeError, match="colorcity cannot show a CentrixState"):
+        get_game("colorcity").own(centrix_state)
