@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from gamenight.web.games import SeatSpec, get_game
 from gamenight.web.replays import mark, step_view
@@ -23,7 +24,7 @@ def main(argv: list[str] | None = None) -> None:
     seats = [
         {"name": s.name, "kind": "bot", "role": game.role(state, i)} for i, s in enumerate(specs)
     ]
-    actions: list[str] = []
+    actions: list[Any] = []
     while (seat := game.actor(state)) is not None:  # four level-1 bots, to the end
         payload, _ = game.act(state, game.bot_action(state.view(seat), 1, len(actions)))
         actions.append(payload)
