@@ -33,6 +33,7 @@ from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
 from gamenight.core.outcome import Outcome
 from gamenight.envs import colorcity_codec as codec
 from gamenight.envs.aec import GameAECEnv
+from gamenight.envs.parallel import TurnParallelEnv
 from gamenight.envs.render import render_colorcity
 
 DEFAULT_MAX_TURNS = 60
@@ -40,6 +41,12 @@ DEFAULT_MAX_TURNS = 60
 
 def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> TurnParallelEnv:
+    """The same game through PettingZoo's parallel API (gamenight.envs.parallel): both
+    agents send an action each step, the pitcher's is played."""
+    return TurnParallelEnv(raw_env(**kwargs))
 
 
 def continuous_action(table: Table, value: Any, phase: Phase, decisions: list[Decision]) -> Any:
@@ -100,6 +107,9 @@ class ColorCityParts:
 
     def _end_info(self, outcome: Outcome) -> dict[str, Any]:
         return {"reason": outcome.reason}
+
+    def _blank_info(self) -> dict[str, Any]:
+        return {"action": "", "reason": ""}
 
     def _render(self, state: ColorCityState, mode: str) -> Any:
         return render_colorcity(state, self.table, mode)

@@ -59,7 +59,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     """One seat against bots: the episode loop both games share. A game supplies its state,
     its opponents, its encoding and how an action becomes a move."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
 
     seat: int
     illegal_action: str
@@ -154,6 +154,8 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         if outcome is not None:
             reward = place_returns(outcome.places)[self.seat]
             extra.update(self._end_info(outcome))
+        if self.render_mode == "human":
+            self.render()  # Gymnasium's convention: "human" draws every step by itself
         return self._observation(), reward, state.is_over, False, self._info(**extra)
 
     def render(self) -> Any:
