@@ -127,3 +127,30 @@ def test_evaluate_bots_plays_centrix_with_the_ismcts_wrapper() -> None:
     ]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    ("game", "kwargs"),
+    [("gamenight/Centrix-v0", {"max_turns": 6}), ("gamenight/ColorCity-v0", {"max_turns": 4})],
+)
+def test_gymnasium_infos_keep_their_keys_at_every_step(
+    game: str, kwargs: dict[str, object]
+) -> None:
+    # A trainer that stacks infos (tianshou's buffer) needs the same keys at every step.
+    env = gymnasium.make(game, **kwargs)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    keys = set(info)
+    assert {"illegal_action", "reason"} <= keys
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, _, terminated, truncated, info = env.step(action)
+        assert set(info) == keys
+        done = terminated or truncated
+    assert info["reason"]
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, _, _, _, info = env.step(illegal)
+    assert set(info) == keys
+    assert info["illegal_action"] is True

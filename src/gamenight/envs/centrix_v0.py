@@ -52,6 +52,7 @@ class CentrixParts:
 
     _builder: codec.PlayBuilder
     num_players: int
+    _move_key = "play"  # the info key of the last move
 
     def _decide(self, state: CentrixState, action: Any) -> Play | None:
         """Add one decision to the play being built; the whole play once it is complete."""
@@ -74,7 +75,7 @@ class CentrixParts:
 
     def _blank_info(self) -> dict[str, Any]:
         # places: 0 for every seat while the game goes on (places count from 1)
-        return {"play": "", "places": [0] * self.num_players, "reason": ""}
+        return {self._move_key: "", "places": [0] * self.num_players, "reason": ""}
 
     def _render(self, state: CentrixState, mode: str) -> Any:
         return render_centrix(state, mode)
@@ -131,4 +132,4 @@ class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — Petting
         if play is None:
             return None  # a decision short of a whole play: the game has not moved
         self._push(state, play)
-        return {"play": str(play)}
+        return {self._move_key: str(play)}

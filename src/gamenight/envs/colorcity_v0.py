@@ -110,6 +110,7 @@ class ColorCityParts:
     grid: codec.ShotGrid
     continuous: bool
     normalized: bool = False
+    _move_key = "action"  # the info key of the last move
 
     def _mover(self, state: ColorCityState) -> int:
         pitcher = state.pitcher
@@ -139,7 +140,7 @@ class ColorCityParts:
         return {"reason": outcome.reason}
 
     def _blank_info(self) -> dict[str, Any]:
-        return {"action": "", "reason": ""}
+        return {self._move_key: "", "reason": ""}
 
     def _render(self, state: ColorCityState, mode: str) -> Any:
         return render_colorcity(state, self.table, mode)
@@ -203,4 +204,4 @@ class raw_env(ColorCityParts, GameAECEnv[ColorCityState]):  # noqa: N801 — Pet
         if legal is not None and int(action) not in legal:
             raise ValueError(f"action {int(action)} is not legal in the {state.phase} phase")
         done = self._push(state, self._decide(state, action))
-        return {"action": str(done)}
+        return {self._move_key: str(done)}

@@ -77,6 +77,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     illegal_action: str
     render_mode: str | None
     continuous = False  # a continuous action space has no mask
+    _move_key: str  # the info key of the agent's last move
     state: StateT | None = None
     plays_made = 0
 
@@ -117,6 +118,10 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         """What the last step's info gains when the game ends."""
 
     @abstractmethod
+    def _blank_info(self) -> dict[str, Any]:
+        """Every key of the game's infos, each empty (see _info)."""
+
+    @abstractmethod
     def _render(self, state: StateT, mode: str) -> Any:
         """The frame or text of ``render()`` in ``mode``."""
 
@@ -140,9 +145,12 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
             self.plays_made += 1
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        if self.continuous:
-            return extra
-        return {"action_mask": self.action_masks(), **extra}
+        # The same keys at every step, empty where nothing applies: a trainer that stacks
+        # infos (tianshou's buffer) turns a key that comes and goes into NaNs.
+        info = {**self._blank_info(), "illegal_action": False, **extra}
+        if not self.continuous:
+            info["action_mask"] = self.action_masks()
+        return info
 
     def step(
         self, action: ActT | int
@@ -160,6 +168,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
             chosen = int(self.np_random.choice(legal))
         move = self._decide(state, chosen)
         if move is not None:
+            extra[self._move_key] = str(move)
             self._push(state, move)
             self.plays_made += 1
             self._play_opponents()
