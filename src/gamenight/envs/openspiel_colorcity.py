@@ -141,7 +141,7 @@ class ColorCityGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ColorCityObserver:
         check_observer_params(params)
-        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return ColorCityObserver(self, perfect_recall)
 
 
