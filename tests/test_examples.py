@@ -26,6 +26,11 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
             ["--episodes", "2", "--eval", "2", "--max-turns", "6"],
             "after:",
         ),
+        (
+            "train_maskable_ppo.py",
+            ["--steps", "64", "--n-steps", "64", "--eval", "1", "--max-turns", "4"],
+            "after:",
+        ),
     ],
 )
 def test_example_runs(script: str, args: list[str], expected: str) -> None:

@@ -29,7 +29,7 @@ TEXT = DOC.read_text(encoding="utf-8")
 
 PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 BLOCKS = PYTHON_BLOCK.findall(TEXT)
-TABLE_ROWS = ("OpenSpiel", "PettingZoo AEC", "Gymnasium")
+TABLE_ROWS = ("OpenSpiel", "PettingZoo AEC", "PettingZoo parallel", "Gymnasium")
 GYM_IMPORT = re.compile(r"^import gamenight\.envs\.gym\b.*\n", re.MULTILINE)
 
 

@@ -90,7 +90,7 @@ def test_renders_are_text_and_images() -> None:
     cc.reset(seed=0)
     assert cc.render().shape == (9 * 32, 9 * 32, 3)
     with pytest.raises(ValueError, match="render_mode"):
-        centrix_v0.env(render_mode="human")
+        centrix_v0.env(render_mode="video")
 
 
 def test_colorcity_grid_actions_are_the_documented_shots() -> None:

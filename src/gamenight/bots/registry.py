@@ -3,7 +3,8 @@
 A bot is named by a spec: ``name``, then optionally a budget and options, each after a
 colon (``ismcts:0.25s``, ``ismcts:400it``, ``planner:160it:aim=normal``,
 ``ismcts:1s:plans=8``); or ``level1`` … ``level5``. Options are the bot's keyword
-arguments, numbers or words.
+arguments, numbers or words. An outside policy is ``py:module:callable`` or
+``sb3:path.zip`` (gamenight.bots.outside).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamenight.bots.base import Budget
+from gamenight.bots.outside import is_outside, outside_bot
 from gamenight.core.errors import NotationError
 from gamenight.core.game import registry
 from gamenight.core.numbers import read_decimal, read_whole_number
@@ -35,6 +37,8 @@ class GameBots:
     def bot(self, spec: str, seed: int | None = None) -> Any:
         """A bot from its spec; raises NotationError naming what is wrong."""
         spec = spec.strip()
+        if is_outside(spec):
+            return outside_bot(self.game, spec, seed)
         if spec.lower().startswith("level"):
             number = spec[5:]
             try:

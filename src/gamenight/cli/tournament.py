@@ -33,7 +33,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--bots",
         required=True,
-        help="comma-separated bot specs or levels, e.g. ismcts:0.25s,greedy or level3,level1",
+        help="comma-separated bot specs or levels, e.g. ismcts:0.25s,greedy or level3,level1;"
+        " outside policies as py:module:callable (a function of a seat's view) or"
+        " sb3:policy.zip (a saved MaskablePPO/PPO policy)",
     )
     parser.add_argument(
         "--players", type=int, default=2, help="players per game (default %(default)s)"

@@ -22,8 +22,12 @@ class GameAECEnv(AECEnv, Generic[StateT]):  # type: ignore[misc]
     """An AEC environment over one game state; agents ``player_{seat}``, in seat order."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 — PettingZoo reads it from the class
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "gamenight",
+        # An agent keeps the turn for several steps (a Centrix play's decisions, a Color City
+        # power decision after its own shot), so the agents do not step in a cycle and
+        # PettingZoo's aec_to_parallel cannot convert it: the module's ``parallel_env`` is
+        # gamenight.envs.parallel's native one.
         "is_parallelizable": False,
         "render_fps": 2,
     }
@@ -69,6 +73,11 @@ class GameAECEnv(AECEnv, Generic[StateT]):  # type: ignore[misc]
         """What every agent's info gains when the game ends."""
 
     @abstractmethod
+    def _blank_info(self) -> dict[str, Any]:
+        """Every key an info ever has, each empty: an info keeps the same keys at every
+        step (tianshou's buffer turns a key that comes and goes into NaNs)."""
+
+    @abstractmethod
     def _render(self, state: StateT, mode: str) -> Any:
         """The frame or text of ``render()`` in ``mode``."""
 
@@ -90,7 +99,7 @@ class GameAECEnv(AECEnv, Generic[StateT]):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: self._blank_info() for a in self.agents}
         self.agent_selection = self.possible_agents[self._mover(state)]
 
     def step(self, action: Any) -> None:
@@ -104,7 +113,9 @@ class GameAECEnv(AECEnv, Generic[StateT]):  # type: ignore[misc]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         info = self._apply(state, action)
         if info is not None:
-            self.infos[agent] = info
+            self.infos[agent] = {**self._blank_info(), **info}
+            if self.render_mode == "human":
+                self.render()  # a terminal shows the table after each move
         outcome = state.outcome
         if outcome is not None:
             for seat, value in enumerate(place_returns(outcome.places)):

@@ -29,6 +29,7 @@ from gamenight.centrix.state import CentrixState
 from gamenight.core.outcome import Outcome
 from gamenight.envs import centrix_codec as codec
 from gamenight.envs.aec import GameAECEnv
+from gamenight.envs.parallel import TurnParallelEnv
 from gamenight.envs.render import render_centrix
 
 DEFAULT_MAX_TURNS = 200
@@ -40,10 +41,18 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
+def parallel_env(**kwargs: Any) -> TurnParallelEnv:
+    """The same game through PettingZoo's parallel API (gamenight.envs.parallel): every
+    agent sends an action each step, the mover's is played."""
+    return TurnParallelEnv(raw_env(**kwargs))
+
+
 class CentrixParts:
     """What the Centrix adapters share (this one and gamenight.envs.gym's CentrixEnv)."""
 
     _builder: codec.PlayBuilder
+    num_players: int
+    _move_key = "play"  # the info key of the last move
 
     def _decide(self, state: CentrixState, action: Any) -> Play | None:
         """Add one decision to the play being built; the whole play once it is complete."""
@@ -63,6 +72,10 @@ class CentrixParts:
 
     def _end_info(self, outcome: Outcome) -> dict[str, Any]:
         return {"places": list(outcome.places), "reason": outcome.reason}
+
+    def _blank_info(self) -> dict[str, Any]:
+        # places: 0 for every seat while the game goes on (places count from 1)
+        return {self._move_key: "", "places": [0] * self.num_players, "reason": ""}
 
     def _render(self, state: CentrixState, mode: str) -> Any:
         return render_centrix(state, mode)
@@ -119,4 +132,4 @@ class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — Petting
         if play is None:
             return None  # a decision short of a whole play: the game has not moved
         self._push(state, play)
-        return {"play": str(play)}
+        return {self._move_key: str(play)}

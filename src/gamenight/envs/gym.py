@@ -10,7 +10,8 @@
 - ``gamenight/Centrix-v0`` (:class:`CentrixEnv`): ``Discrete(234)`` decisions (card, rotation,
   from, to) and the observation tensor of gamenight.envs.centrix_codec;
 - ``gamenight/ColorCity-v0`` (:class:`ColorCityEnv`): the 1218 grid actions, or
-  ``continuous=True`` for the 5-number Box (gamenight.envs.colorcity_v0).
+  ``continuous="normalized"`` for the 5-number Box in [−1, 1] (``True``: in the table's
+  units; gamenight.envs.colorcity_v0).
 
 Observations are the flat tensors (``Box``); the legal actions are ``info["action_mask"]``
 and ``env.action_masks()`` (the convention of maskable policies). An illegal action either
@@ -39,7 +40,7 @@ from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
 from gamenight.core.outcome import Outcome
 from gamenight.envs import centrix_codec, colorcity_codec
 from gamenight.envs.centrix_v0 import CentrixParts
-from gamenight.envs.colorcity_v0 import ColorCityParts, continuous_space
+from gamenight.envs.colorcity_v0 import ColorCityParts, continuous_option, continuous_space
 from gamenight.envs.common import GameState, place_returns, seed_from
 from gamenight.envs.opponents import Opponent, centrix_opponent, colorcity_opponent
 
@@ -55,16 +56,28 @@ def _check_illegal_action(illegal_action: str) -> None:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_CHOICES}")
 
 
+def _seat_option(seat: int | str, num_seats: int) -> int | None:
+    """The agent's seat, or None for "random" (a new seat drawn every episode)."""
+    if seat == "random":
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_seats:
+        raise ValueError(f"seat must be 0–{num_seats - 1} or 'random', not {seat!r}")
+    return seat
+
+
 class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     """One seat against bots: the episode loop both games share. A game supplies its state,
     its opponents, its encoding and how an action becomes a move."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
 
     seat: int
+    fixed_seat: int | None  # None: the seat is drawn at every reset
+    num_seats: int
     illegal_action: str
     render_mode: str | None
     continuous = False  # a continuous action space has no mask
+    _move_key: str  # the info key of the agent's last move
     state: StateT | None = None
     plays_made = 0
 
@@ -105,6 +118,10 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         """What the last step's info gains when the game ends."""
 
     @abstractmethod
+    def _blank_info(self) -> dict[str, Any]:
+        """Every key of the game's infos, each empty (see _info)."""
+
+    @abstractmethod
     def _render(self, state: StateT, mode: str) -> Any:
         """The frame or text of ``render()`` in ``mode``."""
 
@@ -112,6 +129,8 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
+        fixed = self.fixed_seat
+        self.seat = int(self.np_random.integers(self.num_seats)) if fixed is None else fixed
         self.state = self._new_episode(self.np_random)
         self.plays_made = 0  # plays of every seat this episode
         self._play_opponents()
@@ -126,9 +145,12 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
             self.plays_made += 1
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        if self.continuous:
-            return extra
-        return {"action_mask": self.action_masks(), **extra}
+        # The same keys at every step, empty where nothing applies: a trainer that stacks
+        # infos (tianshou's buffer) turns a key that comes and goes into NaNs.
+        info = {**self._blank_info(), "illegal_action": False, **extra}
+        if not self.continuous:
+            info["action_mask"] = self.action_masks()
+        return info
 
     def step(
         self, action: ActT | int
@@ -146,6 +168,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
             chosen = int(self.np_random.choice(legal))
         move = self._decide(state, chosen)
         if move is not None:
+            extra[self._move_key] = str(move)
             self._push(state, move)
             self.plays_made += 1
             self._play_opponents()
@@ -154,6 +177,8 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         if outcome is not None:
             reward = place_returns(outcome.places)[self.seat]
             extra.update(self._end_info(outcome))
+        if self.render_mode == "human":
+            self.render()  # Gymnasium's convention: "human" draws every step by itself
         return self._observation(), reward, state.is_over, False, self._info(**extra)
 
     def render(self) -> Any:
@@ -167,7 +192,7 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
         self,
         num_players: int = 2,
         opponents: str | list[str] = "level2",
-        seat: int = 0,
+        seat: int | str = 0,
         rules: Rules | dict[str, Any] | None = None,
         max_turns: int = 200,
         illegal_action: str = "lose",
@@ -176,15 +201,16 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
         rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules or {})
         self.rules = rules if rules.max_turns is not None else rules.with_(max_turns=max_turns)
         CentrixState.new(num_players, seed=0, rules=self.rules)  # checks the player count
-        if not 0 <= seat < num_players:
-            raise ValueError(f"seat must be 0–{num_players - 1}")
+        self.fixed_seat = _seat_option(seat, num_players)
+        self.seat = self.fixed_seat or 0
+        self.num_seats = num_players
         _check_illegal_action(illegal_action)
         specs = [opponents] * (num_players - 1) if isinstance(opponents, str) else opponents
         if len(specs) != num_players - 1:
             raise ValueError(f"{num_players} players need {num_players - 1} opponent specs")
         for spec in specs:
             centrix_opponent(spec, 0)  # a bad spec fails here, not at reset
-        self.num_players, self.seat, self.specs = num_players, seat, list(specs)
+        self.num_players, self.specs = num_players, list(specs)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         size = centrix_codec.observation_size(num_players)
@@ -225,41 +251,56 @@ class ColorCityEnv(ColorCityParts, _SeatEnv[ColorCityState, Any]):
     def __init__(
         self,
         opponent: str = "level2",
-        gang: str = "green",
+        gang: str | None = None,
         skill: str = "normal",
         opponent_skill: str | None = None,
         max_turns: int = 60,
-        continuous: bool = False,
+        continuous: bool | str = False,
         table: Table | None = None,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        seat: int | str | None = None,
     ) -> None:
         _check_illegal_action(illegal_action)
         self.table = (table or DEFAULT_TABLE).with_(max_turns=max_turns)
-        self.gang = Gang.parse(gang)
+        # Seat 0 is Green, who pitches first; seat 1 Purple. ``gang`` names a fixed seat.
+        if gang is not None:
+            by_gang = int(Gang.parse(gang))
+            if seat is not None and seat != by_gang:
+                raise ValueError(f"gang={gang!r} is seat {by_gang}, but seat={seat!r}")
+            seat = by_gang
+        self.fixed_seat = _seat_option(0 if seat is None else seat, 2)
+        self.seat = self.fixed_seat or 0
+        self.num_seats = 2
         self.skills = (Skill.parse(skill), Skill.parse(opponent_skill or skill))
         self.opponent_spec = opponent
         colorcity_opponent(opponent, 0)  # a bad spec fails here, not at reset
-        self.continuous = continuous
+        self.continuous, self.normalized = continuous_option(continuous)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.grid = colorcity_codec.ShotGrid(self.table)
         size = colorcity_codec.observation_size(self.table)
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.action_space: spaces.Space[Any] = (
-            continuous_space(self.table) if continuous else spaces.Discrete(self.grid.num_actions)
+            continuous_space(self.table, self.normalized)
+            if self.continuous
+            else spaces.Discrete(self.grid.num_actions)
         )
-        self.seat = int(self.gang)  # seat 0 is Green, seat 1 Purple
         self._bot: Opponent | None = None
 
     def _new_episode(self, rng: np.random.Generator) -> ColorCityState:
         mine, theirs = self.skills
         seats = [(Gang.GREEN, mine), (Gang.PURPLE, theirs)]
-        if self.gang is Gang.PURPLE:
+        if self.seat == int(Gang.PURPLE):
             seats = [(Gang.GREEN, theirs), (Gang.PURPLE, mine)]
         state = ColorCityState.new(seed=seed_from(rng), seats=seats, table=self.table)
         self._bot = colorcity_opponent(self.opponent_spec, seed_from(rng))
         return state
+
+    @property
+    def gang(self) -> Gang:
+        """The agent's gang this episode (seat 0 Green, seat 1 Purple)."""
+        return Gang(self.seat)
 
     def _opponent(self, seat: int) -> Opponent:
         assert self._bot is not None

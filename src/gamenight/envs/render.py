@@ -1,5 +1,6 @@
-"""RGB frames for the adapters' ``render_mode="rgb_array"``, drawn with numpy alone (no
-display and no extra dependency): the Centrix rings seen from above, the Color City grid."""
+"""The adapters' renders: RGB frames for ``render_mode="rgb_array"``, drawn with numpy alone
+(no display and no extra dependency: the Centrix rings seen from above, the Color City grid),
+the plain text for ``ansi`` and rich's colour text on the terminal for ``human``."""
 
 from __future__ import annotations
 
@@ -7,15 +8,18 @@ import math
 
 import numpy as np
 import numpy.typing as npt
+from rich.console import Console, RenderableType
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Colour
 from gamenight.centrix.state import EMPTY, CentrixState, CentrixView
 from gamenight.centrix.text import PALETTE
+from gamenight.centrix.text import render as centrix_rich
 from gamenight.centrix.text import render_plain as centrix_text
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import Table
 from gamenight.colorcity.text import render_plain as colorcity_text
+from gamenight.colorcity.text import render_rich as colorcity_rich
 
 Frame = npt.NDArray[np.uint8]
 
@@ -112,16 +116,29 @@ def colorcity_frame(
     return frame
 
 
-def render_centrix(state: CentrixState, mode: str) -> str | Frame:
-    """``render()`` of the Centrix adapters in ``mode`` (``ansi`` or ``rgb_array``)."""
+def show_in_terminal(renderable: RenderableType) -> None:
+    """``render_mode="human"``: the table drawn in colour on the terminal (standard output)."""
+    Console(highlight=False).print(renderable)
+
+
+def render_centrix(state: CentrixState, mode: str) -> str | Frame | None:
+    """``render()`` of the Centrix adapters in ``mode`` (``human``, ``ansi`` or
+    ``rgb_array``)."""
     spectator = state.view(None)  # a spectator sees no hand: nothing hidden leaks out
+    if mode == "human":
+        show_in_terminal(centrix_rich(spectator))
+        return None
     if mode == "ansi":
         return centrix_text(spectator)
     return centrix_frame(spectator)
 
 
-def render_colorcity(state: ColorCityState, table: Table, mode: str) -> str | Frame:
-    """``render()`` of the Color City adapters in ``mode`` (``ansi`` or ``rgb_array``)."""
+def render_colorcity(state: ColorCityState, table: Table, mode: str) -> str | Frame | None:
+    """``render()`` of the Color City adapters in ``mode`` (``human``, ``ansi`` or
+    ``rgb_array``)."""
+    if mode == "human":
+        show_in_terminal(colorcity_rich(state))
+        return None
     if mode == "ansi":
         return colorcity_text(state)
     pending = () if state.pending is None else covered_squares(table, state.pending)
