@@ -161,7 +161,7 @@ def parse_experiment(text: str) -> Experiment:
         raise ExperimentError(f"unknown key(s): {', '.join(sorted(unknown))}")
     game_name = _need(data, "game", str)
     if game_name not in registry:
-        raise ExperimentError(f"unknown game {game_name!r}: choose from {', '.join(registry)}")
+        raise ExperimentError(f"unknown game {game_name!r}: choose from {', '.join(registry.names())}")
     games = _need(data, "games", int)
     if games < 1:
         raise ExperimentError(f"games must be at least 1, not {games}")
@@ -284,4 +284,6 @@ def _need(data: dict[str, Any], key: str, kind: type) -> Any:
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return "/".join(_short(v) for v in value)
     return value if isinstance(value, str) else repr(value)
