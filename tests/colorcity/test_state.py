@@ -478,7 +478,12 @@ def test_view_leaves_out_only_the_key() -> None:
 
 @pytest.mark.parametrize(
     ("powers", "held"),
-    [("both", [True, True]), ("green", [True, False]), ("purple", [False, True]), ("none", [False, False])],
+    [
+        ("both", [True, True]),
+        ("green", [True, False]),
+        ("purple", [False, True]),
+        ("none", [False, False]),
+    ],
 )
 def test_the_table_says_which_gangs_have_their_power(powers: str, held: list[bool]) -> None:
     # D22: a designer compares a game with and without each power.

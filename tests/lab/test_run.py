@@ -63,7 +63,9 @@ def test_a_finished_run_extends_with_the_same_first_games(tmp_path: Path) -> Non
     outcome = run(experiment, tmp_path / "short", games=3)
     assert outcome.played == 2
     run(parse_experiment(TINY.format(games=3)), tmp_path / "long")
-    assert comparable(load_rows(tmp_path / "short")[1]) == comparable(load_rows(tmp_path / "long")[1])
+    assert comparable(load_rows(tmp_path / "short")[1]) == comparable(
+        load_rows(tmp_path / "long")[1]
+    )
     assert run(experiment, tmp_path / "short", games=3).played == 0
 
 

@@ -161,7 +161,9 @@ def parse_experiment(text: str) -> Experiment:
         raise ExperimentError(f"unknown key(s): {', '.join(sorted(unknown))}")
     game_name = _need(data, "game", str)
     if game_name not in registry:
-        raise ExperimentError(f"unknown game {game_name!r}: choose from {', '.join(registry.names())}")
+        raise ExperimentError(
+            f"unknown game {game_name!r}: choose from {', '.join(registry.names())}"
+        )
     games = _need(data, "games", int)
     if games < 1:
         raise ExperimentError(f"games must be at least 1, not {games}")
@@ -237,15 +239,13 @@ def _variant(
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise ExperimentError(f"variant {name!r}: seats is a bot spec or a list of them")
     if len(seats) != players:
-        raise ExperimentError(
-            f"variant {name!r}: {len(seats)} seats listed for {players} players"
-        )
+        raise ExperimentError(f"variant {name!r}: {len(seats)} seats listed for {players} players")
     first = setup.get("first", 0)
     if first != "alternate" and (
         not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players
     ):
         raise ExperimentError(
-            f"variant {name!r}: first is a seat 0–{players - 1} or \"alternate\", not {first!r}"
+            f'variant {name!r}: first is a seat 0–{players - 1} or "alternate", not {first!r}'
         )
     # Bad players, rules and bot specs fail here, before any game starts.
     try:
@@ -269,7 +269,7 @@ def _metric(data: Any, variants: tuple[Variant, ...]) -> Metric:
     if seat != "first" and (
         not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < fewest
     ):
-        raise ExperimentError(f"metric.seat is a seat 0–{fewest - 1} or \"first\", not {seat!r}")
+        raise ExperimentError(f'metric.seat is a seat 0–{fewest - 1} or "first", not {seat!r}')
     margin = data.get("margin", 0.05)
     if not isinstance(margin, int | float) or isinstance(margin, bool) or not 0 < margin < 1:
         raise ExperimentError(f"metric.margin is a rate difference between 0 and 1, not {margin!r}")

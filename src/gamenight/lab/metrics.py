@@ -94,8 +94,9 @@ def newcombe(a: Rate, b: Rate) -> tuple[float, float]:
 
 def leader(standing: Sequence[Sequence[int]]) -> int | None:
     """The seat standing alone in front, or None on a tie for the lead."""
-    best = max(standing)
-    seats = [seat for seat, s in enumerate(standing) if s == best]
+    values = [tuple(s) for s in standing]
+    best = max(values)
+    seats = [seat for seat, s in enumerate(values) if s == best]
     return seats[0] if len(seats) == 1 else None
 
 
@@ -267,9 +268,7 @@ def colorcity_rates(rows: list[dict[str, Any]]) -> dict[str, Rate]:
     return out
 
 
-RATES: dict[str, Callable[[list[dict[str, Any]]], dict[str, Rate]]] = {
-    "colorcity": colorcity_rates
-}
+RATES: dict[str, Callable[[list[dict[str, Any]]], dict[str, Rate]]] = {"colorcity": colorcity_rates}
 """Each game's own rates, by the registry's name (a game without an entry has none)."""
 
 
@@ -329,4 +328,3 @@ def sentence(d: Difference, label: str, lang: str = "en") -> str:
     if d.significant:
         return head + " — a significant difference."
     return head + " — not significant: the games are consistent with no difference."
-

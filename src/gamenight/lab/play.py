@@ -28,7 +28,7 @@ class CentrixCounter:
     """Bumps, bump chains, leapfrogs, rotations, cards left unplayed, passes and turns with
     every pawn off the board."""
 
-    KEYS = ("bumps", "bump_chains", "knocked_off", "leapfrogs", "rotations")
+    KEYS: tuple[str, ...] = ("bumps", "bump_chains", "knocked_off", "leapfrogs", "rotations")
     KEYS += ("unplayable_cards", "passes", "turns_all_off", "game_turns")
 
     def __init__(self, players: int) -> None:
@@ -84,7 +84,12 @@ def _leapfrog(frm: int, to: int) -> bool:
 class ColorCityCounter:
     """Cubes destroyed, squares overwritten, each power's use."""
 
-    KEYS = ("cubes_destroyed", "green_cubes_lost", "purple_cubes_lost", "squares_overwritten")
+    KEYS: tuple[str, ...] = (
+        "cubes_destroyed",
+        "green_cubes_lost",
+        "purple_cubes_lost",
+        "squares_overwritten",
+    )
     KEYS += ("lucky_day", "purple_pain", "power_declined", "game_turns")
 
     def __init__(self, players: int) -> None:

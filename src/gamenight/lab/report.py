@@ -146,13 +146,17 @@ def markdown(experiment: Experiment, summaries: list[Summary], lang: str = "en")
         lines += ["", f"## {t['counts']}", ""]
         lines += [_md_row([t["variant"], *names]), _md_row(["---"] * (len(names) + 1))]
         for s in summaries:
-            lines.append(_md_row([s.variant, *[_mean(s.counts[n]) if n in s.counts else "–" for n in names]]))
+            lines.append(
+                _md_row([s.variant, *[_mean(s.counts[n]) if n in s.counts else "–" for n in names]])
+            )
     extra = sorted({k for s in summaries for k in s.extra})
     if extra:
         lines += ["", f"## {t['game_rates']}", ""]
         lines += [_md_row([t["variant"], *extra]), _md_row(["---"] * (len(extra) + 1))]
         for s in summaries:
-            lines.append(_md_row([s.variant, *[_pct(s.extra[n]) if n in s.extra else "–" for n in extra]]))
+            lines.append(
+                _md_row([s.variant, *[_pct(s.extra[n]) if n in s.extra else "–" for n in extra]])
+            )
     lines += ["", f"## {t['bots']}", ""]
     for s in summaries:
         bots = ", ".join(f"{b} {_pct(r)}" for b, r in s.by_bot.items())
@@ -173,7 +177,9 @@ def _md_row(cells: list[str]) -> str:
 # ---------------------------------------------------------------- plots
 
 
-def plots(summaries: list[Summary], rows: list[dict[str, Any]], lang: str) -> tuple[list[tuple[str, str]], bool]:
+def plots(
+    summaries: list[Summary], rows: list[dict[str, Any]], lang: str
+) -> tuple[list[tuple[str, str]], bool]:
     """(title, base64 PNG) of each plot, and whether the labels are in ``lang`` (False:
     Korean asked for, no CJK font found, English used)."""
     import matplotlib
@@ -184,7 +190,7 @@ def plots(summaries: list[Summary], rows: list[dict[str, Any]], lang: str) -> tu
     font = cjk_font() if lang == "ko" else None
     labelled = lang != "ko" or font is not None
     t = TEXT[lang if labelled else "en"]
-    style: dict[str, Any] = {"font.family": [font, "DejaVu Sans"]} if font else {}
+    style: Any = {"font.family": [font, "DejaVu Sans"]} if font else {}
     out: list[tuple[str, str]] = []
     with plt.rc_context(style):
         # Win rate by seat, each variant's bars side by side with their intervals.
@@ -203,7 +209,9 @@ def plots(summaries: list[Summary], rows: list[dict[str, Any]], lang: str) -> tu
         ax.set_xlabel(t["seat"])
         ax.set_ylabel(t["rate"])
         ax.set_ylim(0, 1)
-        ax.set_xticks([i + width * (len(summaries) - 1) / 2 for i in range(max(s.players for s in summaries))])
+        ax.set_xticks(
+            [i + width * (len(summaries) - 1) / 2 for i in range(max(s.players for s in summaries))]
+        )
         ax.set_xticklabels([str(i) for i in range(max(s.players for s in summaries))])
         ax.legend(fontsize=7)
         ax.set_title(t["seat_wins"])
@@ -259,7 +267,9 @@ def write_report(directory: Path, lang: str = "en") -> tuple[Path, Path]:
     return html_path, md_path
 
 
-def page(experiment: Experiment, summaries: list[Summary], rows: list[dict[str, Any]], lang: str) -> str:
+def page(
+    experiment: Experiment, summaries: list[Summary], rows: list[dict[str, Any]], lang: str
+) -> str:
     t = TEXT[lang]
     images, labelled = plots(summaries, rows, lang) if summaries else ([], True)
     parts = [
@@ -280,7 +290,9 @@ def page(experiment: Experiment, summaries: list[Summary], rows: list[dict[str, 
     diffs: list[Difference] = compare(summaries)
     if diffs:
         parts.append(f"<h2>{t['compare']}</h2><ul>")
-        parts += [f"<li>{html.escape(sentence(d, experiment.metric.label, lang))}</li>" for d in diffs]
+        parts += [
+            f"<li>{html.escape(sentence(d, experiment.metric.label, lang))}</li>" for d in diffs
+        ]
         parts.append("</ul>")
     for title, data in images:
         parts.append(
@@ -289,11 +301,17 @@ def page(experiment: Experiment, summaries: list[Summary], rows: list[dict[str, 
         )
     names = sorted({k for s in summaries for k in s.counts})
     if names:
-        body = [[s.variant, *[_mean(s.counts[n]) if n in s.counts else "–" for n in names]] for s in summaries]
+        body = [
+            [s.variant, *[_mean(s.counts[n]) if n in s.counts else "–" for n in names]]
+            for s in summaries
+        ]
         parts.append(f"<h2>{t['counts']}</h2>" + _table([t["variant"], *names], body))
     extra = sorted({k for s in summaries for k in s.extra})
     if extra:
-        body = [[s.variant, *[_pct(s.extra[n]) if n in s.extra else "–" for n in extra]] for s in summaries]
+        body = [
+            [s.variant, *[_pct(s.extra[n]) if n in s.extra else "–" for n in extra]]
+            for s in summaries
+        ]
         parts.append(f"<h2>{t['game_rates']}</h2>" + _table([t["variant"], *extra], body))
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -305,6 +323,3 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-

@@ -50,13 +50,20 @@ def confidence_sequence(
     v = pa * (1 - pa) + pb * (1 - pb)  # the variance of one pair's difference
     t2 = tau * tau
     # Λ_n(θ) = sqrt(V/(V+nτ²)) · exp(n²τ²(Δ−θ)² / (2V(V+nτ²))) ≥ 1/α, solved for |Δ−θ|.
-    half = math.sqrt(v * (v + n * t2) / (n * n * t2) * (2 * math.log(1 / alpha) + math.log((v + n * t2) / v)))
+    half = math.sqrt(
+        v * (v + n * t2) / (n * n * t2) * (2 * math.log(1 / alpha) + math.log((v + n * t2) / v))
+    )
     d = wins_b / n - wins_a / n
     return (d, max(-1.0, d - half), min(1.0, d + half))
 
 
 def verdict(
-    wins_a: float, wins_b: float, n: int, margin: float, alpha: float = ALPHA, tau: float | None = None
+    wins_a: float,
+    wins_b: float,
+    n: int,
+    margin: float,
+    alpha: float = ALPHA,
+    tau: float | None = None,
 ) -> Verdict:
     """One comparison's verdict; ``tau`` (the mixture's scale) defaults to the margin, the
     size of difference the designer cares about."""
