@@ -66,9 +66,11 @@ def row(
 ROWS = [
     # Seat 0 leads throughout and wins: no lead change, no drama, decided from the start.
     row("a", 0, [1, 2], [[1, 0], [2, 0], [3, 1]], counts={"bumps": 2}),
-    # Seat 1 trails, takes the lead at turn 3 and wins: one change, drama, decided at 2/4.
+    # Seat 1 trails in the first half, leads from turn 3 and wins: one change, no drama
+    # (the second half is all its), decided at 2/4.
     row("a", 1, [2, 1], [[1, 0], [2, 1], [2, 3], [2, 4]], first=1, counts={"bumps": 0}),
-    # Seat 0 wins at the turn cap, leading only at the end: two changes, decided at 2/3.
+    # Seat 0 wins at the turn cap, behind in the second half: two changes, drama,
+    # decided at 2/3.
     row("a", 2, [1, 2], [[1, 0], [1, 2], [3, 2]], reason="turn_cap", counts={"bumps": 1}),
     # A shared first place: no lone winner, each seat half a win.
     row("a", 3, [1, 1], [[1, 1], [2, 2]], reason="stalemate", counts={"bumps": 1}),
@@ -81,7 +83,7 @@ ROWS = [
 
 def test_lead_changes_drama_and_decisiveness_of_one_game() -> None:
     assert [lead_changes(r["standings"]) for r in ROWS[:4]] == [0, 1, 2, 0]
-    assert [trailed(r) for r in ROWS[:4]] == [False, True, True, None]
+    assert [trailed(r) for r in ROWS[:4]] == [False, False, True, None]
     assert [decided_at(r) for r in ROWS[:4]] == [0.0, 0.5, pytest.approx(2 / 3), None]
 
 
@@ -100,7 +102,7 @@ def test_a_variants_rates_and_means() -> None:
         "turn_cap": 1,
     }
     assert a.lead_changes.value == pytest.approx(3 / 4)
-    assert (a.drama.successes, a.drama.trials) == (2, 3)
+    assert (a.drama.successes, a.drama.trials) == (1, 3)
     assert a.decided_at.value == pytest.approx((0 + 0.5 + 2 / 3) / 3)
     assert a.counts["bumps"].value == 1.0
     assert a.upsets is None  # the same bot in every seat

@@ -34,7 +34,7 @@ def register(commands: Any) -> None:
     run = sub.add_parser("run", help="play an experiment's games (resuming where it stopped)")
     run.add_argument("experiment", type=Path, help="the experiment's TOML file")
     run.add_argument("--games", type=count, help="games per variant (default: the file's)")
-    run.add_argument("--workers", type=count, default=1, help="local processes (default 1)")
+    run.add_argument("--workers", type=count, default=1, help="local processes (default %(default)s)")
     run.add_argument("--out", type=Path, help="the run directory (default: lab-<file name>)")
     run.add_argument(
         "--until-significant",
@@ -45,7 +45,9 @@ def register(commands: Any) -> None:
     run.set_defaults(run=run_command)
     report = sub.add_parser("report", help="write the HTML report and Markdown summary")
     report.add_argument("directory", type=Path, help="a run directory")
-    report.add_argument("--lang", choices=("en", "ko"), default="en")
+    report.add_argument(
+        "--lang", choices=("en", "ko"), default="en", help="en or ko (default %(default)s)"
+    )
     report.set_defaults(run=report_command)
     show = sub.add_parser("show", help="print the summary table")
     show.add_argument("directory", type=Path, help="a run directory")

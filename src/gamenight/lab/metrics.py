@@ -113,12 +113,14 @@ def lead_changes(standings: Sequence[Sequence[Sequence[int]]]) -> int:
 
 
 def trailed(row: dict[str, Any]) -> bool | None:
-    """Drama: whether the eventual winner stood behind another seat after some turn (None
-    without a lone winner)."""
+    """Drama: whether the eventual winner stood behind another seat after some turn of the
+    game's second half — a comeback (None without a lone winner). The first half is left
+    out: early on the seat that moved last usually leads, so every winner has trailed."""
     seat = winner(row["places"])
     if seat is None:
         return None
-    return any(t[seat] < max(t) for t in row["standings"])
+    standings = row["standings"]
+    return any(t[seat] < max(t) for t in standings[len(standings) // 2 :])
 
 
 def decided_at(row: dict[str, Any]) -> float | None:
