@@ -34,7 +34,9 @@ def register(commands: Any) -> None:
     run = sub.add_parser("run", help="play an experiment's games (resuming where it stopped)")
     run.add_argument("experiment", type=Path, help="the experiment's TOML file")
     run.add_argument("--games", type=count, help="games per variant (default: the file's)")
-    run.add_argument("--workers", type=count, default=1, help="local processes (default %(default)s)")
+    run.add_argument(
+        "--workers", type=count, default=1, help="local processes (default %(default)s)"
+    )
     run.add_argument("--out", type=Path, help="the run directory (default: lab-<file name>)")
     run.add_argument(
         "--until-significant",

@@ -37,12 +37,13 @@ class CentrixCounter:
         self.turn = -1
 
     def before(self, state: CentrixState, play: Play) -> None:
-        self.hand = len(state.hands[state.to_move or 0])
+        seat = state.actor
+        assert seat is not None
+        self.hand = len(state.hands[seat])
         self.turn_before = state.turn
-        seat = state.to_move or 0
         if state.turn != self.turn:  # the first play of a turn
             self.turn = state.turn
-            if len(state.pawn_squares(seat)) and state.pawn_squares(seat).count(OFF) == PAWNS:
+            if state.pawn_squares(seat).count(OFF) == PAWNS:
                 self.counts["turns_all_off"] += 1
         if play.rotation is not None:
             self.counts["rotations"] += 1

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gamenight.lab.experiment import Experiment
-from gamenight.lab.metrics import Difference, Rate, Summary, compare, sentence, summarise
+from gamenight.lab.metrics import Rate, Summary, compare, sentence, summarise
 from gamenight.lab.results import load_rows
 
 CJK_FONTS = ("NanumGothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", "UnDotum")
@@ -33,8 +33,8 @@ TEXT: dict[str, dict[str, str]] = {
         "length": "Game length (turns)",
         "endings": "How games ended",
         "lead": "lead changes",
-        "drama": "drama (winner trailed)",
-        "decided": "decided at (share of the game)",
+        "drama": "drama (winner behind late)",
+        "decided": "decided at (share of game)",
         "counts": "Per game (means, 95 % bootstrap intervals)",
         "compare": "Variants against the baseline",
         "summary": "Summary",
@@ -62,7 +62,7 @@ TEXT: dict[str, dict[str, str]] = {
         "length": "게임 길이 (턴)",
         "endings": "게임이 끝난 방식",
         "lead": "선두 교체",
-        "drama": "역전 (승자가 뒤진 적이 있음)",
+        "drama": "역전 (승자가 후반에 뒤짐)",
         "decided": "승부가 정해진 시점 (게임 중 비율)",
         "counts": "게임당 (평균, 95 % 부트스트랩 구간)",
         "compare": "기준 변형과의 비교",
@@ -106,7 +106,7 @@ def _mean(value: Any) -> str:
 def summary_rows(summaries: list[Summary], t: dict[str, str]) -> tuple[list[str], list[list[str]]]:
     """The summary table: one row per variant."""
     header = [t["variant"], t["games"], t["first"], t["balance"], t["turns"], t["actions"]]
-    header += [t["lead"], t["drama"]]
+    header += [t["lead"], t["drama"], t["decided"]]
     rows = [
         [
             s.variant,
@@ -117,56 +117,82 @@ def summary_rows(summaries: list[Summary], t: dict[str, str]) -> tuple[list[str]
             _mean(s.actions),
             _mean(s.lead_changes),
             _pct(s.drama),
+            _mean(s.decided_at),
         ]
         for s in summaries
     ]
     return header, rows
 
 
+def tables(
+    summaries: list[Summary], t: dict[str, str]
+) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(title, header, rows) of every table the report shows, Markdown and HTML alike."""
+    header, rows = summary_rows(summaries, t)
+    out = [(t["summary"], header, rows)]
+    seats = max((s.players for s in summaries), default=0)
+    out.append(
+        (
+            t["seat_wins"],
+            [t["variant"], *[f"{t['seat']} {i}" for i in range(seats)]],
+            [
+                [s.variant, *[_pct(r) for r in s.seat_wins], *[""] * (seats - s.players)]
+                for s in summaries
+            ],
+        )
+    )
+    for title, attribute, shown in (
+        (t["counts"], "counts", _mean),
+        (t["game_rates"], "extra", _pct),
+    ):
+        names = sorted({k for s in summaries for k in getattr(s, attribute)})
+        if names:
+            body = [
+                [
+                    s.variant,
+                    *[
+                        shown(getattr(s, attribute)[n]) if n in getattr(s, attribute) else "–"
+                        for n in names
+                    ],
+                ]
+                for s in summaries
+            ]
+            out.append((title, [t["variant"], *names], body))
+    return out
+
+
+def notes(
+    experiment: Experiment, summaries: list[Summary], lang: str
+) -> list[tuple[str, list[str]]]:
+    """(title, lines) of the report's lists: endings, skill against luck, comparisons."""
+    t = TEXT[lang]
+    endings = [
+        f"{s.variant}: " + ", ".join(f"{k} {_pct(r)}" for k, r in s.endings.items())
+        for s in summaries
+    ]
+    bots = []
+    for s in summaries:
+        upsets = s.upsets
+        note = f"; {t['upsets']} {_pct(upsets)}" if upsets else f" — {t['same_bots']}"
+        bots.append(
+            f"{s.variant}: " + ", ".join(f"{b} {_pct(r)}" for b, r in s.by_bot.items()) + note
+        )
+    out = [(t["endings"], endings), (t["bots"], bots)]
+    diffs = compare(summaries)
+    if diffs:
+        out.insert(0, (t["compare"], [sentence(d, experiment.metric.label, lang) for d in diffs]))
+    return out
+
+
 def markdown(experiment: Experiment, summaries: list[Summary], lang: str = "en") -> str:
     """The Markdown summary of a run."""
     t = TEXT[lang]
-    lines = [f"# {experiment.name} — {t['summary']}", ""]
-    header, rows = summary_rows(summaries, t)
-    lines += [_md_row(header), _md_row(["---"] * len(header))]
-    lines += [_md_row(r) for r in rows]
-    lines += ["", f"## {t['seat_wins']}", ""]
-    seats = max((s.players for s in summaries), default=0)
-    head = [t["variant"], *[f"{t['seat']} {i}" for i in range(seats)]]
-    lines += [_md_row(head), _md_row(["---"] * len(head))]
-    for s in summaries:
-        cells = [_pct(r) for r in s.seat_wins] + [""] * (seats - s.players)
-        lines.append(_md_row([s.variant, *cells]))
-    lines += ["", f"## {t['endings']}", ""]
-    for s in summaries:
-        endings = ", ".join(f"{k} {_pct(r)}" for k, r in s.endings.items())
-        lines.append(f"- {s.variant}: {endings}")
-    names = sorted({k for s in summaries for k in s.counts})
-    if names:
-        lines += ["", f"## {t['counts']}", ""]
-        lines += [_md_row([t["variant"], *names]), _md_row(["---"] * (len(names) + 1))]
-        for s in summaries:
-            lines.append(
-                _md_row([s.variant, *[_mean(s.counts[n]) if n in s.counts else "–" for n in names]])
-            )
-    extra = sorted({k for s in summaries for k in s.extra})
-    if extra:
-        lines += ["", f"## {t['game_rates']}", ""]
-        lines += [_md_row([t["variant"], *extra]), _md_row(["---"] * (len(extra) + 1))]
-        for s in summaries:
-            lines.append(
-                _md_row([s.variant, *[_pct(s.extra[n]) if n in s.extra else "–" for n in extra]])
-            )
-    lines += ["", f"## {t['bots']}", ""]
-    for s in summaries:
-        bots = ", ".join(f"{b} {_pct(r)}" for b, r in s.by_bot.items())
-        upsets = s.upsets
-        note = f"; {t['upsets']} {_pct(upsets)}" if upsets else f" — {t['same_bots']}"
-        lines.append(f"- {s.variant}: {bots}{note}")
-    diffs = compare(summaries)
-    if diffs:
-        lines += ["", f"## {t['compare']}", ""]
-        lines += [f"- {sentence(d, experiment.metric.label, lang)}" for d in diffs]
+    lines = [f"# {experiment.name} — {t['summary']}"]
+    for title, header, rows in tables(summaries, t):
+        lines += ["", f"## {title}", "", _md_row(header), _md_row(["---"] * len(header))]
+        lines += [_md_row(r) for r in rows]
+    for title, items in notes(experiment, summaries, lang):
+        lines += ["", f"## {title}", "", *[f"- {item}" for item in items]]
     return "\n".join(lines) + "\n"
 
 
@@ -285,34 +311,19 @@ def page(
     ]
     if not labelled:
         parts.append(f'<p class="note">{t["no_font"]}</p>')
-    header, body = summary_rows(summaries, t)
-    parts.append(f"<h2>{t['summary']}</h2>" + _table(header, body))
-    diffs: list[Difference] = compare(summaries)
-    if diffs:
-        parts.append(f"<h2>{t['compare']}</h2><ul>")
-        parts += [
-            f"<li>{html.escape(sentence(d, experiment.metric.label, lang))}</li>" for d in diffs
-        ]
+    for number, (title, header, body) in enumerate(tables(summaries, t)):
+        parts.append(f"<h2>{html.escape(title)}</h2>" + _table(header, body))
+        if number == 0:  # the plots under the summary table
+            parts += [
+                f'<figure><img class="plot" alt="{html.escape(caption)}" '
+                f'src="data:image/png;base64,{data}">'
+                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+                for caption, data in images
+            ]
+    for title, items in notes(experiment, summaries, lang):
+        parts.append(f"<h2>{html.escape(title)}</h2><ul>")
+        parts += [f"<li>{html.escape(item)}</li>" for item in items]
         parts.append("</ul>")
-    for title, data in images:
-        parts.append(
-            f'<figure><img class="plot" alt="{html.escape(title)}" '
-            f'src="data:image/png;base64,{data}"><figcaption>{html.escape(title)}</figcaption></figure>'
-        )
-    names = sorted({k for s in summaries for k in s.counts})
-    if names:
-        body = [
-            [s.variant, *[_mean(s.counts[n]) if n in s.counts else "–" for n in names]]
-            for s in summaries
-        ]
-        parts.append(f"<h2>{t['counts']}</h2>" + _table([t["variant"], *names], body))
-    extra = sorted({k for s in summaries for k in s.extra})
-    if extra:
-        body = [
-            [s.variant, *[_pct(s.extra[n]) if n in s.extra else "–" for n in extra]]
-            for s in summaries
-        ]
-        parts.append(f"<h2>{t['game_rates']}</h2>" + _table([t["variant"], *extra], body))
     parts.append("</body></html>")
     return "\n".join(parts)
 
