@@ -12,6 +12,7 @@ from gamenight.lab.metrics import (
     bootstrap,
     compare,
     decided_at,
+    fairness,
     flatten,
     lead_changes,
     newcombe,
@@ -137,6 +138,16 @@ def test_the_comparison_says_plainly_when_a_difference_is_not_significant() -> N
     (d,) = compare(summarise(EXPERIMENT, big))
     assert d.significant
     assert "a significant difference" in sentence(d, "seat 0 win rate")
+
+
+def test_the_first_players_advantage_in_a_sentence() -> None:
+    a, b = summarise(EXPERIMENT, ROWS)
+    assert fairness(a).endswith("no significant first-player advantage.")  # 3.5 of 4
+    rows = [row("a", i, [1, 2], [[1, 0]]) for i in range(40)]
+    (many,) = summarise(EXPERIMENT, rows)
+    assert fairness(many).endswith("the first player has the advantage.")
+    assert fairness(b).endswith("the first player is at a disadvantage.")  # 0 of 4
+    assert "선 플레이어" in fairness(many, "ko")
 
 
 def test_intervals() -> None:

@@ -274,6 +274,34 @@ RATES: dict[str, Callable[[list[dict[str, Any]]], dict[str, Rate]]] = {"colorcit
 """Each game's own rates, by the registry's name (a game without an entry has none)."""
 
 
+def fairness(s: Summary, lang: str = "en") -> str:
+    """Whether the first player wins more (or less) than a fair share, in one sentence."""
+    low, high = s.first_wins.interval
+    fair = 1 / s.players
+    fair_inside = low <= fair <= high
+    if lang == "ko":
+        head = (
+            f"{s.variant}: 선 플레이어 승률 {s.first_wins.value:.1%} (95 % 구간 {low:.1%}"
+            f" ~ {high:.1%}), 공정한 몫은 {fair:.1%}"
+        )
+        if fair_inside:
+            return head + " — 선 플레이어의 이점은 유의하지 않습니다."
+        return head + (
+            " — 선 플레이어가 유리합니다." if low > fair else " — 선 플레이어가 불리합니다."
+        )
+    head = (
+        f"{s.variant}: the first player wins {s.first_wins.value:.1%} (95 % interval"
+        f" {low:.1%} to {high:.1%}) against a fair {fair:.1%}"
+    )
+    if fair_inside:
+        return head + " — no significant first-player advantage."
+    return head + (
+        " — the first player has the advantage."
+        if low > fair
+        else " — the first player is at a disadvantage."
+    )
+
+
 # ---------------------------------------------------------------- comparisons
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gamenight.lab.experiment import Experiment
-from gamenight.lab.metrics import Rate, Summary, compare, sentence, summarise
+from gamenight.lab.metrics import Rate, Summary, compare, fairness, sentence, summarise
 from gamenight.lab.results import load_rows
 
 CJK_FONTS = ("NanumGothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", "UnDotum")
@@ -37,6 +37,7 @@ TEXT: dict[str, dict[str, str]] = {
         "decided": "decided at (share of game)",
         "counts": "Per game (means, 95 % bootstrap intervals)",
         "compare": "Variants against the baseline",
+        "fair": "Is the first player favoured?",
         "summary": "Summary",
         "seat": "seat",
         "bots": "Skill against luck: win rate by bot",
@@ -66,6 +67,7 @@ TEXT: dict[str, dict[str, str]] = {
         "decided": "승부가 정해진 시점 (게임 중 비율)",
         "counts": "게임당 (평균, 95 % 부트스트랩 구간)",
         "compare": "기준 변형과의 비교",
+        "fair": "선 플레이어가 유리한가?",
         "summary": "요약",
         "seat": "좌석",
         "bots": "실력 대 운: 봇별 승률",
@@ -177,7 +179,11 @@ def notes(
         bots.append(
             f"{s.variant}: " + ", ".join(f"{b} {_pct(r)}" for b, r in s.by_bot.items()) + note
         )
-    out = [(t["endings"], endings), (t["bots"], bots)]
+    out = [
+        (t["fair"], [fairness(s, lang) for s in summaries]),
+        (t["endings"], endings),
+        (t["bots"], bots),
+    ]
     diffs = compare(summaries)
     if diffs:
         out.insert(0, (t["compare"], [sentence(d, experiment.metric.label, lang) for d in diffs]))
