@@ -86,6 +86,9 @@ def test_lead_changes_drama_and_decisiveness_of_one_game() -> None:
     assert [lead_changes(r["standings"]) for r in ROWS[:4]] == [0, 1, 2, 0]
     assert [trailed(r) for r in ROWS[:4]] == [False, False, True, None]
     assert [decided_at(r) for r in ROWS[:4]] == [0.0, 0.5, pytest.approx(2 / 3), None]
+    # Equalled at the top once the others finish too: still decided from the start.
+    assert decided_at(row("a", 9, [1, 2, 3], [[1, 0, 0], [3, 0, 1], [3, 3, 1]])) == 0.0
+    assert decided_at(row("a", 9, [1, 2], [[0, 1], [1, 1]])) == 1.0  # never alone ahead
 
 
 def test_a_variants_rates_and_means() -> None:

@@ -124,17 +124,21 @@ def trailed(row: dict[str, Any]) -> bool | None:
 
 
 def decided_at(row: dict[str, Any]) -> float | None:
-    """Decisiveness: the share of the game after which the winner led alone to the end
-    (0: from the first turn; 1: only at the end, or never by standing). None without a
-    lone winner."""
+    """Decisiveness: the share of the game after which the winner led alone and was never
+    behind again (0: from the first turn; 1: only at the end). A tie at the top later on
+    does not undo it: in Centrix a finished winner's standing is equalled by each player
+    who finishes after it. None without a lone winner."""
     seat = winner(row["places"])
-    standings = row["standings"]
+    standings = [[tuple(s) for s in turn] for turn in row["standings"]]
     if seat is None or not standings:
         return None
-    turn = len(standings)
-    while turn > 0 and leader(standings[turn - 1]) == seat:
-        turn -= 1
-    return turn / len(standings)
+    start = len(standings)
+    while start > 0 and standings[start - 1][seat] >= max(standings[start - 1]):
+        start -= 1
+    for turn in range(start, len(standings)):
+        if leader(standings[turn]) == seat:
+            return turn / len(standings)
+    return 1.0
 
 
 def primary(row: dict[str, Any], metric: Metric) -> float:
