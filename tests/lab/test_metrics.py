@@ -15,6 +15,7 @@ from gamenight.lab.metrics import (
     fairness,
     flatten,
     lead_changes,
+    length_sentence,
     newcombe,
     sentence,
     summarise,
@@ -151,6 +152,16 @@ def test_the_first_players_advantage_in_a_sentence() -> None:
     assert fairness(many).endswith("the first player has the advantage.")
     assert fairness(b).endswith("the first player is at a disadvantage.")  # 0 of 4
     assert "선 플레이어" in fairness(many, "ko")
+
+
+def test_the_length_of_the_games_compared() -> None:
+    short = [row("a", i, [1, 2], [[1, 0]] * 10) for i in range(30)]
+    long = [row("b", i, [1, 2], [[1, 0]] * (12 + i % 2)) for i in range(30)]
+    a, b = summarise(EXPERIMENT, short + long)
+    text = length_sentence(a, b)
+    assert text.startswith("b against a: games of 12.5 turns against 10.0, a difference of +2.5")
+    assert text.endswith("a significant difference.")
+    assert length_sentence(a, a).endswith("not significant.")
 
 
 def test_intervals() -> None:

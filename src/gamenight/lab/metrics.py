@@ -78,6 +78,20 @@ def bootstrap(values: Sequence[float], seed: int = 0) -> tuple[float, float]:
     return (means[int(0.025 * BOOTSTRAP)], means[int(0.975 * BOOTSTRAP) - 1])
 
 
+def bootstrap_difference(
+    a: Sequence[float], b: Sequence[float], seed: int = 0
+) -> tuple[float, float]:
+    """The 95 % percentile bootstrap interval of mean(b) − mean(a), each resampled alone."""
+    if not a or not b:
+        return (math.nan, math.nan)
+    rng = random.Random(seed)
+    diffs = sorted(
+        sum(rng.choices(b, k=len(b))) / len(b) - sum(rng.choices(a, k=len(a))) / len(a)
+        for _ in range(BOOTSTRAP)
+    )
+    return (diffs[int(0.025 * BOOTSTRAP)], diffs[int(0.975 * BOOTSTRAP) - 1])
+
+
 def newcombe(a: Rate, b: Rate) -> tuple[float, float]:
     """The 95 % interval of ``b − a`` (Newcombe's hybrid score interval, from the two
     Wilson intervals)."""
@@ -338,6 +352,25 @@ def compare(summaries: list[Summary]) -> list[Difference]:
         return []
     base = summaries[0]
     return [Difference(base.variant, s.variant, base.primary, s.primary) for s in summaries[1:]]
+
+
+def length_sentence(base: Summary, other: Summary, lang: str = "en") -> str:
+    """Whether a variant's games are longer or shorter than the baseline's, in turns."""
+    d = other.turns.value - base.turns.value
+    low, high = bootstrap_difference(base.turns.values, other.turns.values)
+    significant = low > 0 or high < 0
+    if lang == "ko":
+        head = (
+            f"{other.variant} 대 {base.variant}: 게임 길이 {other.turns.value:.1f} 대"
+            f" {base.turns.value:.1f} 턴, 차이 {d:+.1f} (95 % 구간 {low:+.1f} ~ {high:+.1f})"
+        )
+        return head + (" — 유의한 차이입니다." if significant else " — 유의하지 않습니다.")
+    head = (
+        f"{other.variant} against {base.variant}: games of {other.turns.value:.1f} turns"
+        f" against {base.turns.value:.1f}, a difference of {d:+.1f} (95 % interval"
+        f" {low:+.1f} to {high:+.1f})"
+    )
+    return head + (" — a significant difference." if significant else " — not significant.")
 
 
 def sentence(d: Difference, label: str, lang: str = "en") -> str:

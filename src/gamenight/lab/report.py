@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from gamenight.lab.experiment import Experiment
-from gamenight.lab.metrics import Rate, Summary, compare, fairness, sentence, summarise
+from gamenight.lab.metrics import (
+    Rate,
+    Summary,
+    compare,
+    fairness,
+    length_sentence,
+    sentence,
+    summarise,
+)
 from gamenight.lab.results import load_rows
 
 CJK_FONTS = ("NanumGothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", "UnDotum")
@@ -186,7 +194,9 @@ def notes(
     ]
     diffs = compare(summaries)
     if diffs:
-        out.insert(0, (t["compare"], [sentence(d, experiment.metric.label, lang) for d in diffs]))
+        lines = [sentence(d, experiment.metric.label, lang) for d in diffs]
+        lines += [length_sentence(summaries[0], s, lang) for s in summaries[1:]]
+        out.insert(0, (t["compare"], lines))
     return out
 
 
