@@ -135,3 +135,10 @@ def test_the_command_line_names_the_file_of_a_bad_experiment(
     assert not (tmp_path / "out").exists()
     assert main(["lab", "show", str(tmp_path)]) == 2
     assert "is not a lab run" in capsys.readouterr().err
+
+
+def test_two_processes_give_the_same_rows_as_one(tmp_path: Path) -> None:
+    experiment = parse_experiment(TINY.format(games=2))
+    run(experiment, tmp_path / "one")
+    assert run(experiment, tmp_path / "two", workers=2).played == 4
+    assert comparable(load_rows(tmp_path / "two")[1]) == comparable(load_rows(tmp_path / "one")[1])
