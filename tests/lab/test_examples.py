@@ -15,11 +15,12 @@ from gamenight.lab.run import run
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples" / "lab").glob("*.toml"))
 
 
-def test_the_four_experiments_the_issue_names_are_shipped() -> None:
+def test_the_experiments_the_issue_names_are_shipped() -> None:
     assert [p.stem for p in EXAMPLES] == [
         "centrix-bottom",
         "centrix-seats",
-        "colorcity-green-purple",
+        "colorcity-green-purple",  # by the hands' skill …
+        "colorcity-levels",  # … and separately by bot level
         "colorcity-powers",
     ]
 
