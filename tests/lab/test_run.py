@@ -142,3 +142,10 @@ def test_two_processes_give_the_same_rows_as_one(tmp_path: Path) -> None:
     run(experiment, tmp_path / "one")
     assert run(experiment, tmp_path / "two", workers=2).played == 4
     assert comparable(load_rows(tmp_path / "two")[1]) == comparable(load_rows(tmp_path / "one")[1])
+
+
+def test_an_out_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("x", "utf-8")
+    with pytest.raises(ExperimentError, match="cannot hold a lab run"):
+        run(parse_experiment(TINY.format(games=1)), tmp_path / "taken")
+    assert (tmp_path / "taken").read_text("utf-8") == "x"

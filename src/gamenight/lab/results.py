@@ -22,7 +22,10 @@ RESULTS = "results.jsonl"
 def open_run(directory: Path, experiment: Experiment) -> Path:
     """The run directory for ``experiment``, created or checked: an existing directory
     must hold this same experiment (its games count aside), or ExperimentError says so."""
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExperimentError(f"{directory} cannot hold a lab run: {exc.strerror or exc}") from None
     stored = directory / EXPERIMENT
     if stored.exists():
         before = parse_experiment(stored.read_text("utf-8"))
