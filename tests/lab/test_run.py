@@ -149,3 +149,11 @@ def test_an_out_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ExperimentError, match="cannot hold a lab run"):
         run(parse_experiment(TINY.format(games=1)), tmp_path / "taken")
     assert (tmp_path / "taken").read_text("utf-8") == "x"
+
+
+def test_a_results_file_with_a_foreign_line_is_refused_naming_it(tmp_path: Path) -> None:
+    run(parse_experiment(TINY.format(games=1)), tmp_path / "run")
+    with (tmp_path / "run" / "results.jsonl").open("a") as f:
+        f.write('{"variant": "bottom=floor", "index": 5}\n')
+    with pytest.raises(ExperimentError, match=r"line 3: not a results row \(no actions, counts"):
+        load_rows(tmp_path / "run")

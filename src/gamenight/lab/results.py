@@ -17,6 +17,8 @@ from gamenight.lab.experiment import Experiment, ExperimentError, parse_experime
 
 EXPERIMENT = "experiment.toml"
 RESULTS = "results.jsonl"
+ROW_KEYS = {"variant", "index", "seed", "players", "lineup", "first", "places", "reason"}
+ROW_KEYS |= {"actions", "turns", "standings", "counts"}
 
 
 def open_run(directory: Path, experiment: Experiment) -> Path:
@@ -60,8 +62,10 @@ def read_rows(path: Path, repair: bool = False) -> list[dict[str, Any]]:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ExperimentError(f"{path}, line {number}: not a results row ({exc})") from None
-            if not isinstance(row, dict) or "variant" not in row or "index" not in row:
-                raise ExperimentError(f"{path}, line {number}: not a results row")
+            missing = ROW_KEYS - set(row) if isinstance(row, dict) else ROW_KEYS
+            if missing:
+                names = ", ".join(sorted(missing))
+                raise ExperimentError(f"{path}, line {number}: not a results row (no {names})")
             rows.append(row)
     return rows
 
