@@ -84,6 +84,7 @@ def test_the_korean_report_uses_a_cjk_font(directory: Path, browser: Browser) ->
     assert drawn == 3
     text = (directory / "report.ko.html").read_text("utf-8")
     assert "좌석별 승률" in text
+    assert "bottom=floor 대 bottom=protect: 좌석 0 승률" in text
     assert report.TEXT["ko"]["no_font"] not in text
 
 

@@ -79,6 +79,12 @@ class Metric:
 
     @property
     def label(self) -> str:
+        return self.text("en")
+
+    def text(self, lang: str) -> str:
+        """The metric's name in ``lang`` (en or ko)."""
+        if lang == "ko":
+            return "선 플레이어 승률" if self.seat == "first" else f"좌석 {self.seat} 승률"
         return "first player's win rate" if self.seat == "first" else f"seat {self.seat} win rate"
 
 

@@ -194,7 +194,7 @@ def notes(
     ]
     diffs = compare(summaries)
     if diffs:
-        lines = [sentence(d, experiment.metric.label, lang) for d in diffs]
+        lines = [sentence(d, experiment.metric.text(lang), lang) for d in diffs]
         lines += [length_sentence(summaries[0], s, lang) for s in summaries[1:]]
         out.insert(0, (t["compare"], lines))
     return out
