@@ -72,6 +72,7 @@ def test_the_report_is_one_file_with_its_plots(directory: Path, browser: Browser
     text = html_path.read_text("utf-8")
     assert "Variants against the baseline" in text
     assert "bottom=floor against bottom=protect: seat 0 win rate" in text
+    assert "bottom = [&quot;protect&quot;, &quot;floor&quot;]" in text  # the experiment itself
     summary = (directory / "summary.md").read_text("utf-8")
     assert "| bottom=protect | 3 |" in summary
     assert "greedy" in summary

@@ -46,6 +46,8 @@ TEXT: dict[str, dict[str, str]] = {
         "counts": "Per game (means, 95 % bootstrap intervals)",
         "compare": "Variants against the baseline",
         "fair": "Is the first player favoured?",
+        "played": "of play",
+        "source": "The experiment",
         "summary": "Summary",
         "seat": "seat",
         "bots": "Skill against luck: win rate by bot",
@@ -76,6 +78,8 @@ TEXT: dict[str, dict[str, str]] = {
         "counts": "게임당 (평균, 95 % 부트스트랩 구간)",
         "compare": "기준 변형과의 비교",
         "fair": "선 플레이어가 유리한가?",
+        "played": "동안 플레이",
+        "source": "실험 파일",
         "summary": "요약",
         "seat": "좌석",
         "bots": "실력 대 운: 봇별 승률",
@@ -323,7 +327,8 @@ def page(
         " #ccc;padding:.25rem .5rem;text-align:right}th:first-child,td:first-child{text-align:"
         "left}img{max-width:100%}.note{color:#a40}</style></head><body>",
         f"<h1>{html.escape(experiment.name)}</h1>",
-        f"<p>{experiment.game} · {sum(s.games for s in summaries)} {t['games']}</p>",
+        f"<p>{experiment.game} · {sum(s.games for s in summaries)} {t['games']} ·"
+        f" {sum(r.get('seconds', 0) for r in rows):.0f} s {t['played']}</p>",
     ]
     if not labelled:
         parts.append(f'<p class="note">{t["no_font"]}</p>')
@@ -340,6 +345,8 @@ def page(
         parts.append(f"<h2>{html.escape(title)}</h2><ul>")
         parts += [f"<li>{html.escape(item)}</li>" for item in items]
         parts.append("</ul>")
+    # The experiment as it was run: the page alone is enough to run it again.
+    parts.append(f"<h2>{t['source']}</h2><pre>{html.escape(experiment.source)}</pre>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
