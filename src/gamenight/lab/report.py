@@ -266,7 +266,9 @@ def plots(
         fig, ax = plt.subplots(figsize=(7, 3.2))
         for s in summaries:
             turns = [r["turns"] for r in rows if r["variant"] == s.variant]
-            ax.hist(turns, bins=min(30, max(5, len(set(turns)))), alpha=0.5, label=s.variant)
+            # Outlines, not filled bars: several variants stay readable on one axis.
+            bins = min(30, max(5, len(set(turns))))
+            ax.hist(turns, bins=bins, histtype="step", lw=1.5, label=s.variant)
         ax.set_xlabel(t["turns"])
         ax.set_ylabel(t["games"])
         ax.legend(fontsize=7)
@@ -281,7 +283,7 @@ def plots(
             ax.barh([s.variant for s in summaries], values, left=bottom, label=reason)
             bottom = [a + b for a, b in zip(bottom, values, strict=True)]
         ax.set_xlim(0, 1)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         ax.set_title(t["endings"])
         out.append((t["endings"], _png(fig)))
     return out, labelled
