@@ -16,7 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $@
 
 $(DEV_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,scale,train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,scale,train,lab]'
 	touch $@
 
 play: $(STAMP)

@@ -17,7 +17,7 @@ from gamenight.colorcity import (
     Skill,
     winning_sets,
 )
-from gamenight.colorcity.table import DEFAULT_TABLE
+from gamenight.colorcity.table import DEFAULT_TABLE, Table
 from gamenight.core.errors import IllegalActionError, NotationError, RulesError
 
 from .helpers import make_state, pitch_off, pitch_to_square, placed, pose_at
@@ -474,3 +474,32 @@ def test_view_leaves_out_only_the_key() -> None:
     assert not hasattr(view, "key")
     with pytest.raises(ValueError, match="no seat"):
         state.view(5)
+
+
+@pytest.mark.parametrize(
+    ("powers", "held"),
+    [
+        ("both", [True, True]),
+        ("green", [True, False]),
+        ("purple", [False, True]),
+        ("none", [False, False]),
+    ],
+)
+def test_the_table_says_which_gangs_have_their_power(powers: str, held: list[bool]) -> None:
+    # D22: a designer compares a game with and without each power.
+    state = ColorCityState.new(seed=3, table=T.with_(powers=powers))
+    assert state.powers == held
+    pitch_to_square(state, E5)
+    assert state.phase is (Phase.POWER if held[0] else Phase.PITCH)
+    if held[0]:
+        state.push("pass")
+    pitch_to_square(state, sq("a9"))
+    assert state.phase is (Phase.POWER if held[1] else Phase.PITCH)
+
+
+def test_which_gangs_have_their_power_is_checked() -> None:
+    with pytest.raises(RulesError, match="powers must be one of both, green, purple, none"):
+        T.with_(powers="lucky").check_bounds()
+    with pytest.raises(RulesError, match="powers"):
+        Table.from_dict({"powers": 3})
+    assert Table.from_dict({}).powers == "both"  # a record from before the field

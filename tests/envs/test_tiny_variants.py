@@ -1,4 +1,4 @@
-"""Tiny Color City variants for exact methods (issue 19, docs/rules/colorcity.md D22): a
+"""Tiny Color City variants for exact methods (issue 19, docs/rules/colorcity.md D23): a
 coarse shot grid, noise as a few discrete outcomes and a turn cap of one or two make a game
 that OpenSpiel's ``get_all_states`` enumerates, with a perfect-recall information state, so
 CFR and exploitability run on it."""

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import centrix, colorcity, envs, serve, tournament
+from gamenight.cli import centrix, colorcity, envs, lab, serve, tournament
 from gamenight.core.errors import GamenightError
 
 
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.register(games)
     serve.register(games)
     envs.register(games)
+    lab.register(games)
     return parser
 
 

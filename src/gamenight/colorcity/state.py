@@ -289,7 +289,7 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
         position = Position(
             cells=(EMPTY,) * table.num_squares,
             cubes=(table.cubes_per_gang, table.cubes_per_gang),
-            powers=(True, True),
+            powers=(table.has_power(Gang.GREEN), table.has_power(Gang.PURPLE)),
             to_move=first_gang,
             phase=Phase.PITCH.value,
             pending=None,

@@ -86,10 +86,17 @@ class Table:
     min_speed: float = 0.1
     max_speed: float = 3.0
     max_spin: float = 40.0
+    powers: str = "both"  # which gangs have their power: both, green, purple or none (D22)
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "powers":
+                if value not in POWERS:
+                    raise RulesError(
+                        f"powers must be one of {', '.join(POWERS)}, not {shown(value)}"
+                    )
+                continue
             if f.name == "max_turns":
                 if value is not None and (
                     not isinstance(value, int) or isinstance(value, bool) or value < 1
@@ -122,6 +129,10 @@ class Table:
             raise RulesError("coverage_margin_mm must be under half a square")
         if self.timestep_s * self.frame_rate > 1:
             raise RulesError("frames must be at least one time step apart")
+
+    def has_power(self, gang: Gang) -> bool:
+        """Whether ``gang`` starts the game with its power (D22)."""
+        return self.powers in ("both", gang.label)
 
     # ------------------------------------------------------------------ geometry
 
@@ -220,6 +231,9 @@ class Table:
         return cls(**data)
 
 
+POWERS = ("both", "green", "purple", "none")
+"""The values of ``Table.powers``: which gangs start with their power (D22)."""
+
 _SIZE = "a board that fits on a real table, and a cube a finger can flick"
 _PHYSICS = "a contact the simulation handles stably"
 MOST_FLICK_STEPS = 20_000
@@ -253,6 +267,7 @@ BOUNDS: dict[str, Bound] = {
     "min_speed": Bound("a finger's flick", 0, 10),
     "max_speed": Bound("a finger's flick", 0.1, 10),
     "max_spin": Bound("a finger's flick", 0, 200),
+    "powers": Bound("the gangs whose power is in play (D22)", choices=POWERS),
 }
 """Each Table field's set-up bound and its reason (documented in docs/rules/colorcity.md)."""
 

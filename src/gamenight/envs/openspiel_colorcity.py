@@ -64,14 +64,14 @@ NoiseGrid = tuple[tuple[tuple[float, float, float], float], ...]
 NOISE_GRID: NoiseGrid = tuple(
     ((a[0], b[0], c[0]), a[1] * b[1] * c[1]) for a, b, c in itertools.product(_NODES, repeat=3)
 )
-# The tiny variants' noise (D22): one 3-point draw z shared by the three dimensions, so each
+# The tiny variants' noise (D23): one 3-point draw z shared by the three dimensions, so each
 # dimension keeps its normal's mean, variance and kurtosis; only their independence is lost.
 NOISE_LINE: NoiseGrid = tuple(((z, z, z), p) for z, p in _NODES)
 NOISE_CHOICES = {27: NOISE_GRID, 3: NOISE_LINE}
 
 
 def coarse_grid(table: Table) -> codec.ShotGrid:
-    """The tiny variants' 9 shots (D22): straight and spin-free, from the centre line or
+    """The tiny variants' 9 shots (D23): straight and spin-free, from the centre line or
     two squares either side of it, aimed at city rows 3, 5 and 7."""
     square = table.square_mm
     return codec.ShotGrid(

@@ -5,17 +5,31 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
 from gamenight.bots.registry import game_bots
-from gamenight.core.game import registry
+from gamenight.core.game import GameState, registry
 from gamenight.core.validation import describe
+
+R = TypeVar("R")
+
+
+class Watcher(Protocol):
+    """Sees every action of a game as it is played (the lab's per-game measurements)."""
+
+    def before(self, state: GameState, action: Any) -> None:
+        """Called with the state as it is, just before ``action`` is pushed."""
+        ...
+
+    def after(self, state: GameState, action: Any, mover: int) -> None:
+        """Called just after ``action`` (as stacked) was pushed by seat ``mover``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -81,11 +95,14 @@ def play_game(
     seed: int,
     index: int = 0,
     rules: dict[str, Any] | None = None,
+    first: int = 0,
+    watcher: Watcher | None = None,
 ) -> GameResult:
-    """One game between the bots of ``lineup`` (seat order); each sees only its view."""
+    """One game between the bots of ``lineup`` (seat order); each sees only its view.
+    ``first`` is the seat that starts; ``watcher`` sees every action."""
     spec = game_bots(game)
     rng = random.Random(seed)
-    state = registry[game].new(len(lineup), rules, seed)
+    state = registry[game].new(len(lineup), rules, seed, first)
     bots = [spec.bot(entry, rng.getrandbits(32)) for entry in lineup]
     think = [0.0] * len(lineup)
     decisions = [0] * len(lineup)
@@ -96,7 +113,11 @@ def play_game(
         action = bots[seat].choose(state.view(seat))
         think[seat] += time.perf_counter() - began
         decisions[seat] += 1
-        state.push(action)
+        if watcher is None:
+            state.push(action)
+        else:
+            watcher.before(state, action)
+            watcher.after(state, state.push(action), seat)
         actions += 1
     outcome = state.outcome
     assert outcome is not None
@@ -165,12 +186,25 @@ class Tournament:
         return sorted(results, key=lambda r: r.index)
 
     def _results(self, workers: int) -> Iterator[GameResult]:
-        jobs = self.jobs()
-        if workers <= 1:
-            for job in jobs:
-                yield play_game(*job)
-            return
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_game, *job) for job in jobs]
+        return run_jobs(play_game, self.jobs(), workers)
+
+
+def run_jobs(
+    play: Callable[..., R], jobs: Iterable[tuple[Any, ...]], workers: int = 1
+) -> Iterator[R]:
+    """``play(*job)`` for every job, on ``workers`` local processes (in this one for 1),
+    yielding each result as it is done. ``play`` must be a module-level function (it is
+    sent to the processes by name); the tournament and the lab both run their games here.
+    Closing the iterator early cancels the jobs not yet started."""
+    if workers <= 1:
+        for job in jobs:
+            yield play(*job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play, *job) for job in jobs]
+        try:
             for future in as_completed(futures):
                 yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
