@@ -1,0 +1,621 @@
+/* The compiled core of Centrix move generation and of the bots' one-pass evaluation.
+ *
+ * A line-for-line port of gamenight/centrix/movegen.py (pawn_moves, bump_problem,
+ * legal_plays, has_legal_play) and of gamenight/bots/centrix_eval.py (scores): the Python
+ * code is the reference, this is its fast path, and tests/centrix/test_native.py checks
+ * that both give the same plays, in the same order, on random positions of every variant.
+ * Optional: gamenight.centrix.native falls back to the Python engine when this module is
+ * not built (no compiler) or GAMENIGHT_PURE=1 is set.
+ *
+ * A play is an integer (see encode below) until a caller asks for the Play value; the Play
+ * values are built here from the engine's shared Card, Rotation and Move objects, exactly
+ * as tuple.__new__(Play, ...) builds them in movegen.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NUM_RINGS 6
+#define NUM_SLOTS 12
+#define NUM_SQUARES 72
+#define OFF 72
+#define TOP 73
+#define EMPTY (-1)
+#define TOP_GROUP 6
+#define PAWNS 3
+#define NUM_CARDS 20
+#define CARD_ANY 18
+#define CARD_SPIN 19
+#define MAX_GROUP 64
+#define MAX_PLAYS 8192
+#define NO_SQUARE 127
+#define TABLE_SIZE (NUM_RINGS * NUM_SLOTS * NUM_SLOTS)
+
+enum { PROTECT = 0, KNOCK_OFF = 1, FLOOR = 2 };
+
+static const int SPIN_AMOUNTS[11] = {-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6};
+
+/* Set once by configure(): the Play type and the shared values its fields take. */
+static PyTypeObject *play_type = NULL;
+static PyObject *card_values = NULL;     /* tuple of the 20 Card members */
+static PyObject *rotation_values = NULL; /* tuple [(ring - 1) * 23 + amount + 11] */
+static PyObject *move_values = NULL;     /* tuple [from * 74 + to] */
+
+typedef struct {
+    signed char cells[NUM_SQUARES];
+    unsigned char rows[NUM_RINGS][NUM_SLOTS];
+    int offsets[NUM_RINGS];
+} Board;
+
+typedef struct {
+    int n[TOP_GROUP + 1];
+    unsigned short mv[TOP_GROUP + 1][MAX_GROUP]; /* from << 7 | to */
+} Groups;
+
+static int mod12(int x) { return ((x % NUM_SLOTS) + NUM_SLOTS) % NUM_SLOTS; }
+
+/* ------------------------------------------------------------------ reading the state */
+
+static int read_board(PyObject *cells, PyObject *offsets, PyObject *table, Board *b) {
+    if (!PyList_Check(cells) || PyList_GET_SIZE(cells) != NUM_SQUARES) {
+        PyErr_SetString(PyExc_TypeError, "cells must be a list of 72 ints");
+        return -1;
+    }
+    if (!PyList_Check(offsets) || PyList_GET_SIZE(offsets) != NUM_RINGS) {
+        PyErr_SetString(PyExc_TypeError, "offsets must be a list of 6 ints");
+        return -1;
+    }
+    if (!PyBytes_Check(table) || PyBytes_GET_SIZE(table) != TABLE_SIZE) {
+        PyErr_SetString(PyExc_TypeError, "the colour table must be 864 bytes");
+        return -1;
+    }
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
+    for (int i = 0; i < NUM_SQUARES; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(cells, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        b->cells[i] = (signed char)v;
+    }
+    for (int r = 0; r < NUM_RINGS; r++) {
+        long o = PyLong_AsLong(PyList_GET_ITEM(offsets, r));
+        if (o == -1 && PyErr_Occurred()) return -1;
+        if (o < 0 || o >= NUM_SLOTS) {
+            PyErr_SetString(PyExc_ValueError, "an offset is 0-11");
+            return -1;
+        }
+        b->offsets[r] = (int)o;
+        memcpy(b->rows[r], t + (r * NUM_SLOTS + o) * NUM_SLOTS, NUM_SLOTS);
+    }
+    return 0;
+}
+
+/* The distinct cards of a hand as a bit set (sorted(set(hand)) is then bit order). */
+static int read_hand(PyObject *hand, unsigned *cards, int *size) {
+    if (!PyList_Check(hand)) {
+        PyErr_SetString(PyExc_TypeError, "a hand is a list of cards");
+        return -1;
+    }
+    *cards = 0;
+    *size = (int)PyList_GET_SIZE(hand);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(hand, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
+        *cards |= 1u << c;
+    }
+    return 0;
+}
+
+static int own_pawns(const Board *b, int seat, int *mine) {
+    int n = 0;
+    for (int sq = 0; sq < NUM_SQUARES && n < PAWNS; sq++)
+        if (b->cells[sq] == seat) mine[n++] = sq;
+    return n;
+}
+
+/* ------------------------------------------------------------------ move generation */
+
+/* movegen.bump_problem(...) is None */
+static int bump_ok(const signed char *cells, int target, int origin, int bottom) {
+    int r = target / NUM_SLOTS, s = target % NUM_SLOTS;
+    if (r == 0) return 0;
+    for (;;) {
+        int nr = r - 2;
+        if (bottom == FLOOR) {
+            if (r == 0) return 0;
+            if (nr < 0) nr = 0;
+        } else if (nr < 0) {
+            return bottom == KNOCK_OFF;
+        }
+        int sq = nr * NUM_SLOTS + s;
+        if (cells[sq] == EMPTY || sq == origin) return 1;
+        r = nr;
+    }
+}
+
+static void add(Groups *g, int group, int frm, int to) {
+    g->mv[group][g->n[group]++] = (unsigned short)(frm << 7 | to);
+}
+
+/* movegen.pawn_moves: the same moves, appended to the same groups in the same order. */
+static void pawn_moves(const signed char *cells, unsigned char rows[NUM_RINGS][NUM_SLOTS],
+                       const int *mine, int nmine, int has_off, int bottom, Groups *g) {
+    memset(g->n, 0, sizeof g->n);
+    for (int i = 0; i < nmine; i++) {
+        int frm = mine[i], r = frm / NUM_SLOTS, s = frm % NUM_SLOTS;
+        if (r == NUM_RINGS - 1) {
+            add(g, TOP_GROUP, frm, TOP);
+        } else {
+            int up = frm + NUM_SLOTS;
+            if (cells[up] == EMPTY) {
+                add(g, rows[r + 1][s], frm, up);
+            } else {
+                if (bump_ok(cells, up, frm, bottom)) add(g, rows[r + 1][s], frm, up);
+                int t = up + NUM_SLOTS;
+                while (t < NUM_SQUARES && cells[t] != EMPTY) t += NUM_SLOTS;
+                if (t >= NUM_SQUARES)
+                    add(g, TOP_GROUP, frm, TOP);
+                else
+                    add(g, rows[t / NUM_SLOTS][s], frm, t);
+            }
+        }
+        if (r) {
+            int down = frm - NUM_SLOTS;
+            if (cells[down] == EMPTY) {
+                add(g, rows[r - 1][s], frm, down);
+            } else {
+                if (bump_ok(cells, down, frm, bottom)) add(g, rows[r - 1][s], frm, down);
+                int t = down - NUM_SLOTS;
+                while (t >= 0 && cells[t] != EMPTY) t -= NUM_SLOTS;
+                if (t >= 0) add(g, rows[t / NUM_SLOTS][s], frm, t);
+            }
+        }
+        const unsigned char *row = rows[r];
+        int base = r * NUM_SLOTS, first_landing = -1;
+        for (int k = 0; k < 2; k++) {
+            int d = k == 0 ? 1 : NUM_SLOTS - 1;
+            int j = (s + d) % NUM_SLOTS, landing;
+            if (cells[base + j] == EMPTY) {
+                landing = j;
+            } else {
+                if (bump_ok(cells, base + j, frm, bottom)) add(g, row[j], frm, base + j);
+                landing = -1;
+                int m = (j + d) % NUM_SLOTS;
+                while (m != s) {
+                    if (cells[base + m] == EMPTY) {
+                        landing = m;
+                        break;
+                    }
+                    m = (m + d) % NUM_SLOTS;
+                }
+            }
+            if (landing >= 0 && landing != first_landing) {
+                add(g, row[landing], frm, base + landing);
+                first_landing = landing;
+            }
+        }
+    }
+    if (has_off) {
+        int onto_top = 0;
+        for (int s = 0; s < NUM_SLOTS; s++) {
+            int t = s;
+            while (t < NUM_SQUARES && cells[t] != EMPTY) t += NUM_SLOTS;
+            if (t < NUM_SQUARES)
+                add(g, rows[t / NUM_SLOTS][s], OFF, t);
+            else if (!onto_top) {
+                add(g, TOP_GROUP, OFF, TOP);
+                onto_top = 1;
+            }
+        }
+    }
+}
+
+/* movegen.rotated: the board with ring index r turned k slots clockwise. */
+static void rotated(const Board *b, const unsigned char *table, int r, int k, const int *mine,
+                    int nmine, Board *out, int *moved) {
+    int base = r * NUM_SLOTS;
+    memcpy(out->cells, b->cells, sizeof b->cells);
+    memcpy(out->rows, b->rows, sizeof b->rows);
+    for (int i = 0; i < NUM_SLOTS; i++) out->cells[base + (i + k) % NUM_SLOTS] = b->cells[base + i];
+    memcpy(out->rows[r], table + (r * NUM_SLOTS + (b->offsets[r] + k) % NUM_SLOTS) * NUM_SLOTS,
+           NUM_SLOTS);
+    for (int i = 0; i < nmine; i++) {
+        int sq = mine[i];
+        moved[i] = (base <= sq && sq < base + NUM_SLOTS) ? base + (sq - base + k) % NUM_SLOTS : sq;
+    }
+    for (int i = 1; i < nmine; i++) /* sorted(moved): at most three */
+        for (int j = i; j > 0 && moved[j - 1] > moved[j]; j--) {
+            int tmp = moved[j];
+            moved[j] = moved[j - 1];
+            moved[j - 1] = tmp;
+        }
+}
+
+/* A play as an integer: card | ring << 5 | (amount + 11) << 8 | from << 13 | to << 20,
+ * ring 0 (and amount field 0) for no rotation, from and to 127 for no move. */
+static long encode(int card, int ring, int amount, int mv) {
+    long code = card | ring << 5 | (ring ? (amount + 11) << 8 : 0);
+    if (mv < 0) return code | (long)NO_SQUARE << 13 | (long)NO_SQUARE << 20;
+    return code | (long)(mv >> 7) << 13 | (long)(mv & 127) << 20;
+}
+
+typedef struct {
+    long codes[MAX_PLAYS];
+    int n;
+} Plays;
+
+static void emit(Plays *p, long code) {
+    if (p->n < MAX_PLAYS) p->codes[p->n++] = code;
+}
+
+static void emit_group(Plays *p, int card, int ring, int amount, const Groups *g, int group) {
+    for (int i = 0; i < g->n[group]; i++) emit(p, encode(card, ring, amount, g->mv[group][i]));
+}
+
+/* movegen.legal_plays, as codes in the same order. */
+static void generate(const Board *b, const unsigned char *table, unsigned cards, int seat,
+                     int own, int top_seat, int bottom, Plays *out) {
+    int mine[PAWNS], moved[PAWNS];
+    int nmine = own_pawns(b, seat, mine);
+    int has_off = nmine + top_seat < PAWNS;
+    int rings[PAWNS], nrings = 0;
+    for (int i = 0; i < nmine; i++) { /* mine is sorted, so its rings are */
+        int r = mine[i] / NUM_SLOTS;
+        if (!nrings || rings[nrings - 1] != r) rings[nrings++] = r;
+    }
+    static Groups configs[NUM_RINGS][NUM_SLOTS];
+    static Groups none;
+    int done[NUM_RINGS][NUM_SLOTS] = {{0}};
+    pawn_moves(b->cells, (unsigned char(*)[NUM_SLOTS])b->rows, mine, nmine, has_off, bottom, &none);
+    out->n = 0;
+    for (int card = 0; card < NUM_CARDS; card++) {
+        if (!(cards & (1u << card))) continue;
+        int amounts[11], namounts;
+        if (card == CARD_SPIN) {
+            namounts = 11;
+            memcpy(amounts, SPIN_AMOUNTS, sizeof amounts);
+        } else if (card == CARD_ANY) {
+            namounts = 0;
+        } else {
+            int n = card % 3 + 1;
+            namounts = 2;
+            amounts[0] = -n;
+            amounts[1] = n;
+        }
+        int colour = card < CARD_ANY ? card / 3 : -1;
+        for (int ri = -1; ri < nrings; ri++) {
+            for (int ai = 0; ai < (ri < 0 ? 1 : namounts); ai++) {
+                const Groups *g = &none;
+                int ring = 0, amount = 0;
+                if (ri >= 0) {
+                    int r = rings[ri];
+                    amount = amounts[ai];
+                    ring = r + 1;
+                    int k = mod12(amount);
+                    if (!done[r][k]) {
+                        Board rb;
+                        rotated(b, table, r, k, mine, nmine, &rb, moved);
+                        pawn_moves(rb.cells, rb.rows, moved, nmine, has_off, bottom,
+                                   &configs[r][k]);
+                        done[r][k] = 1;
+                    }
+                    g = &configs[r][k];
+                    emit(out, encode(card, ring, amount, -1));
+                }
+                if (colour < 0) {
+                    for (int group = 0; group <= TOP_GROUP; group++)
+                        emit_group(out, card, ring, amount, g, group);
+                } else {
+                    emit_group(out, card, ring, amount, g, colour);
+                    if (colour == own) emit_group(out, card, ring, amount, g, TOP_GROUP);
+                }
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ Play values */
+
+static PyObject *decode(long code) {
+    int card = code & 31, ring = (code >> 5) & 7, amount = (int)((code >> 8) & 31) - 11;
+    int frm = (code >> 13) & 127, to = (code >> 20) & 127;
+    if (card >= NUM_CARDS || ring > NUM_RINGS || (ring && (amount < -11 || amount > 11)) ||
+        (frm == NO_SQUARE) != (to == NO_SQUARE) || (frm != NO_SQUARE && (frm > TOP || to > TOP)) ||
+        (!ring && frm == NO_SQUARE) || code >> 27) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a play code", code);
+        return NULL;
+    }
+    PyObject *play = play_type->tp_alloc(play_type, 3);
+    if (play == NULL) return NULL;
+    PyObject *c = PyTuple_GET_ITEM(card_values, card);
+    PyObject *rot = ring ? PyTuple_GET_ITEM(rotation_values, (ring - 1) * 23 + amount + 11) : Py_None;
+    PyObject *mv = frm == NO_SQUARE ? Py_None : PyTuple_GET_ITEM(move_values, frm * 74 + to);
+    Py_INCREF(c);
+    Py_INCREF(rot);
+    Py_INCREF(mv);
+    PyTuple_SET_ITEM(play, 0, c);
+    PyTuple_SET_ITEM(play, 1, rot);
+    PyTuple_SET_ITEM(play, 2, mv);
+    return play;
+}
+
+static int configured(void) {
+    if (play_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "call configure() first");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    PyObject *type, *cards, *rotations, *moves;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyType_Type, &type, &PyTuple_Type, &cards,
+                          &PyTuple_Type, &rotations, &PyTuple_Type, &moves))
+        return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type) ||
+        PyTuple_GET_SIZE(cards) != NUM_CARDS || PyTuple_GET_SIZE(rotations) != NUM_RINGS * 23 ||
+        PyTuple_GET_SIZE(moves) != 74 * 74) {
+        PyErr_SetString(PyExc_ValueError, "configure(Play, 20 cards, 138 rotations, 74*74 moves)");
+        return NULL;
+    }
+    Py_INCREF(type);
+    Py_INCREF(cards);
+    Py_INCREF(rotations);
+    Py_INCREF(moves);
+    Py_XSETREF(play_type, (PyTypeObject *)type);
+    Py_XSETREF(card_values, cards);
+    Py_XSETREF(rotation_values, rotations);
+    Py_XSETREF(move_values, moves);
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ entry points */
+
+static Plays plays_buffer; /* the GIL is held throughout: one buffer is enough */
+
+static int generate_from(PyObject *args) {
+    PyObject *cells, *offsets, *table, *hand;
+    int seat, own, top_seat, bottom;
+    if (!PyArg_ParseTuple(args, "OOOOiiii", &cells, &offsets, &table, &hand, &seat, &own,
+                          &top_seat, &bottom))
+        return -1;
+    Board b;
+    unsigned cards;
+    int size;
+    if (read_board(cells, offsets, table, &b) < 0 || read_hand(hand, &cards, &size) < 0) return -1;
+    generate(&b, (const unsigned char *)PyBytes_AS_STRING(table), cards, seat, own, top_seat,
+             bottom, &plays_buffer);
+    return 0;
+}
+
+static PyObject *py_legal_plays(PyObject *self, PyObject *args) {
+    if (!configured() || generate_from(args) < 0) return NULL;
+    PyObject *out = PyTuple_New(plays_buffer.n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < plays_buffer.n; i++) {
+        PyObject *play = decode(plays_buffer.codes[i]);
+        if (play == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, play);
+    }
+    return out;
+}
+
+static PyObject *py_legal_codes(PyObject *self, PyObject *args) {
+    if (generate_from(args) < 0) return NULL;
+    PyObject *out = PyList_New(plays_buffer.n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < plays_buffer.n; i++) {
+        PyObject *code = PyLong_FromLong(plays_buffer.codes[i]);
+        if (code == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, code);
+    }
+    return out;
+}
+
+static PyObject *py_count_plays(PyObject *self, PyObject *args) {
+    if (generate_from(args) < 0) return NULL;
+    return PyLong_FromLong(plays_buffer.n);
+}
+
+static PyObject *py_decode(PyObject *self, PyObject *arg) {
+    if (!configured()) return NULL;
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    if (code < 0) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a play code", code);
+        return NULL;
+    }
+    return decode(code);
+}
+
+/* movegen.has_legal_play */
+static PyObject *py_has_legal_play(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *hand;
+    int seat, own, top_seat, finished, bottom;
+    if (!PyArg_ParseTuple(args, "OOOOiiiii", &cells, &offsets, &table, &hand, &seat, &own,
+                          &top_seat, &finished, &bottom))
+        return NULL;
+    unsigned cards;
+    int size;
+    if (read_hand(hand, &cards, &size) < 0) return NULL;
+    if (!size || finished) Py_RETURN_FALSE;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    int mine[PAWNS];
+    int nmine = own_pawns(&b, seat, mine);
+    if (nmine && (cards & ~(1u << CARD_ANY))) Py_RETURN_TRUE;
+    int has_off = nmine + top_seat < PAWNS;
+    if (!nmine && !has_off) Py_RETURN_FALSE;
+    Groups g;
+    pawn_moves(b.cells, b.rows, mine, nmine, has_off, bottom, &g);
+    for (int card = 0; card < NUM_CARDS; card++) {
+        if (!(cards & (1u << card))) continue;
+        if (card >= CARD_ANY) {
+            for (int group = 0; group <= TOP_GROUP; group++)
+                if (g.n[group]) Py_RETURN_TRUE;
+        } else if (g.n[card / 3] || (card / 3 == own && g.n[TOP_GROUP])) {
+            Py_RETURN_TRUE;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
+static int groups_of(PyObject *args, Groups *g, Board *b, int *seat) {
+    PyObject *cells, *offsets, *table;
+    int top_seat, bottom;
+    if (!PyArg_ParseTuple(args, "OOOiii", &cells, &offsets, &table, seat, &top_seat, &bottom))
+        return -1;
+    if (read_board(cells, offsets, table, b) < 0) return -1;
+    int mine[PAWNS];
+    int nmine = own_pawns(b, *seat, mine);
+    pawn_moves(b->cells, b->rows, mine, nmine, nmine + top_seat < PAWNS, bottom, g);
+    return 0;
+}
+
+/* state.moves_by_colour: seven lists of the shared Move values */
+static PyObject *py_pawn_moves(PyObject *self, PyObject *args) {
+    Groups g;
+    Board b;
+    int seat;
+    if (!configured() || groups_of(args, &g, &b, &seat) < 0) return NULL;
+    PyObject *out = PyList_New(TOP_GROUP + 1);
+    if (out == NULL) return NULL;
+    for (int group = 0; group <= TOP_GROUP; group++) {
+        PyObject *list = PyList_New(g.n[group]);
+        if (list == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (int i = 0; i < g.n[group]; i++) {
+            int mv = g.mv[group][i];
+            PyObject *move = PyTuple_GET_ITEM(move_values, (mv >> 7) * 74 + (mv & 127));
+            Py_INCREF(move);
+            PyList_SET_ITEM(list, i, move);
+        }
+        PyList_SET_ITEM(out, group, list);
+    }
+    return out;
+}
+
+static int climbs(int frm, int to) {
+    if (to == TOP || frm == OFF) return 1;
+    return to < NUM_SQUARES && to / NUM_SLOTS > frm / NUM_SLOTS;
+}
+
+/* centrix_eval.scores, with the same floating-point operations in the same order (so that
+ * the bots' ties, and so their choices, are the same). */
+static PyObject *py_scores(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *top, *hand;
+    int bottom, mover, own;
+    double w_top, w_opportunity, w_threat;
+    if (!PyArg_ParseTuple(args, "OOOO!idddiOi", &cells, &offsets, &table, &PyList_Type, &top,
+                          &bottom, &w_top, &w_opportunity, &w_threat, &mover, &hand, &own))
+        return NULL;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(top);
+    if (n < 1 || n > 6 || mover >= n) {
+        PyErr_SetString(PyExc_ValueError, "2-6 seats, and a mover among them");
+        return NULL;
+    }
+    double out[6];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long t = PyLong_AsLong(PyList_GET_ITEM(top, i));
+        if (t == -1 && PyErr_Occurred()) return NULL;
+        out[i] = w_top * (double)t;
+    }
+    int first_bumpable = (bottom == PROTECT ? 2 : 1) * NUM_SLOTS;
+    for (int sq = 0; sq < NUM_SQUARES; sq++) {
+        int owner = b.cells[sq];
+        if (owner == EMPTY) continue;
+        if (owner < 0 || owner >= n) {
+            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
+            return NULL;
+        }
+        int r = sq / NUM_SLOTS, s = sq % NUM_SLOTS;
+        out[owner] += (double)(r + 1);
+        if (sq < first_bumpable) continue;
+        int base = r * NUM_SLOTS;
+        int around[4] = {base + (s + 1) % NUM_SLOTS, base + (s + NUM_SLOTS - 1) % NUM_SLOTS,
+                         sq - NUM_SLOTS, r < NUM_RINGS - 1 ? sq + NUM_SLOTS : -1};
+        for (int i = 0; i < 4; i++) {
+            int c = around[i] < 0 ? EMPTY : b.cells[around[i]];
+            if (c != EMPTY && c != owner) {
+                out[owner] -= w_threat;
+                break;
+            }
+        }
+    }
+    if (w_opportunity != 0.0 && mover >= 0) {
+        unsigned cards;
+        int size;
+        if (read_hand(hand, &cards, &size) < 0) return NULL;
+        long count = 0;
+        if (size) {
+            int mine[PAWNS];
+            long t = PyLong_AsLong(PyList_GET_ITEM(top, mover));
+            int nmine = own_pawns(&b, mover, mine);
+            Groups g;
+            pawn_moves(b.cells, b.rows, mine, nmine, nmine + t < PAWNS, bottom, &g);
+            int upward[TOP_GROUP + 1], any = 0;
+            for (int group = 0; group <= TOP_GROUP; group++) {
+                upward[group] = 0;
+                for (int i = 0; i < g.n[group] && !upward[group]; i++)
+                    upward[group] = climbs(g.mv[group][i] >> 7, g.mv[group][i] & 127);
+                any |= upward[group];
+            }
+            /* per card in the hand, copies counted again, as the Python loop does */
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
+                long card = PyLong_AsLong(PyList_GET_ITEM(hand, i));
+                if (card >= CARD_ANY)
+                    count += any;
+                else
+                    count += upward[card / 3] || (card / 3 == own && upward[TOP_GROUP]);
+            }
+        }
+        out[mover] += w_opportunity * (double)count;
+    }
+    PyObject *result = PyList_New(n);
+    if (result == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyFloat_FromDouble(out[i]);
+        if (f == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, f);
+    }
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", py_configure, METH_VARARGS,
+     "configure(Play, cards, rotations, moves): the values plays are built from."},
+    {"legal_plays", py_legal_plays, METH_VARARGS,
+     "legal_plays(cells, offsets, table, hand, seat, own, top, bottom) -> tuple of Play."},
+    {"legal_codes", py_legal_codes, METH_VARARGS,
+     "legal_codes(cells, offsets, table, hand, seat, own, top, bottom) -> list of int."},
+    {"count_plays", py_count_plays, METH_VARARGS,
+     "count_plays(cells, offsets, table, hand, seat, own, top, bottom) -> int."},
+    {"decode", py_decode, METH_O, "decode(code) -> Play."},
+    {"has_legal_play", py_has_legal_play, METH_VARARGS,
+     "has_legal_play(cells, offsets, table, hand, seat, own, top, finished, bottom) -> bool."},
+    {"pawn_moves", py_pawn_moves, METH_VARARGS,
+     "pawn_moves(cells, offsets, table, seat, top, bottom) -> 7 lists of Move."},
+    {"scores", py_scores, METH_VARARGS,
+     "scores(cells, offsets, table, top, bottom, w_top, w_opp, w_threat, mover, hand, own)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
+                                    "The compiled core of Centrix move generation.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }

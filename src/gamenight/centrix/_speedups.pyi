@@ -1,0 +1,69 @@
+"""Types of the compiled core (src/gamenight/centrix/_speedups.c); see native.py."""
+
+from gamenight.centrix.cards import Card
+from gamenight.centrix.plays import Move, Play, Rotation
+
+def configure(
+    play: type[Play],
+    cards: tuple[Card, ...],
+    rotations: tuple[Rotation | None, ...],
+    moves: tuple[Move, ...],
+) -> None: ...
+def legal_plays(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    hand: list[Card],
+    seat: int,
+    own: int,
+    top: int,
+    bottom: int,
+) -> tuple[Play, ...]: ...
+def legal_codes(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    hand: list[Card],
+    seat: int,
+    own: int,
+    top: int,
+    bottom: int,
+) -> list[int]: ...
+def count_plays(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    hand: list[Card],
+    seat: int,
+    own: int,
+    top: int,
+    bottom: int,
+) -> int: ...
+def decode(code: int) -> Play: ...
+def has_legal_play(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    hand: list[Card],
+    seat: int,
+    own: int,
+    top: int,
+    finished: int,
+    bottom: int,
+) -> bool: ...
+def pawn_moves(
+    cells: list[int], offsets: list[int], table: bytes, seat: int, top: int, bottom: int
+) -> list[list[Move]]: ...
+def scores(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    top: list[int],
+    bottom: int,
+    w_top: float,
+    w_opportunity: float,
+    w_threat: float,
+    mover: int,
+    hand: list[Card],
+    own: int,
+) -> list[float]: ...

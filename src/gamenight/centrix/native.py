@@ -1,0 +1,189 @@
+"""The engine's two paths for move generation: the compiled core and the Python reference.
+
+``gamenight.centrix._speedups`` (C, built by setuptools where a compiler is present) is a
+port of ``gamenight.centrix.movegen`` and of the bots' ``scores``; the Python code stays the
+rules' readable reference and the fallback. Which path runs is chosen here, once, at import:
+the compiled one when it is built, unless the environment sets ``GAMENIGHT_PURE=1``.
+``pure()`` switches to the reference for a block (the differential test compares both in
+one process), and every caller goes through this module's functions, so the choice is
+never baked into an import.
+
+Plays are integers in the compiled core (``legal_codes``) and become ``Play`` values only
+where a caller asks (``legal_plays``, ``decode``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from gamenight.centrix import movegen
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES
+from gamenight.centrix.cards import Card
+from gamenight.centrix.plays import Move, Play, Rotation
+from gamenight.centrix.position import PAWNS
+from gamenight.centrix.rules import Bottom
+
+if TYPE_CHECKING:
+    from gamenight.centrix.state import CentrixState
+
+
+try:
+    from gamenight.centrix import _speedups as _core
+except ImportError:  # not built here: no compiler, or a source checkout
+    _core = None  # type: ignore[assignment]
+if os.environ.get("GAMENIGHT_PURE", "") not in ("", "0"):
+    _core = None  # type: ignore[assignment]
+if _core is not None:
+    _core.configure(
+        Play,
+        tuple(Card),
+        tuple(
+            Rotation(ring, amount) if amount else None
+            for ring in range(1, NUM_RINGS + 1)
+            for amount in range(-(NUM_SLOTS - 1), NUM_SLOTS)
+        ),
+        tuple(Move(f, t) for f in range(NUM_SQUARES + 2) for t in range(NUM_SQUARES + 2)),
+    )
+COMPILED = _core is not None
+"""Whether the compiled core is built and allowed here (``GAMENIGHT_PURE`` unset)."""
+
+_active = COMPILED
+BOTTOM_CODES = {Bottom.PROTECT: 0, Bottom.KNOCK_OFF: 1, Bottom.FLOOR: 2}
+
+
+def active() -> bool:
+    """Whether calls go to the compiled core now (False inside ``pure()``)."""
+    return _active
+
+
+@contextmanager
+def pure() -> Iterator[None]:
+    """Run the block on the Python reference engine, whatever is built."""
+    global _active
+    before, _active = _active, False
+    try:
+        yield
+    finally:
+        _active = before
+
+
+@functools.lru_cache(maxsize=16)
+def colour_table(table: tuple[tuple[tuple[int, ...], ...], ...]) -> bytes:
+    """A layout's colours by ring, offset and slot (``Layout.rows_by_offset``) as the
+    compiled core reads them: byte ``(ring * 12 + offset) * 12 + slot``."""
+    return bytes(c for ring in table for row in ring for c in row)
+
+
+def legal_plays(state: CentrixState) -> tuple[Play, ...]:
+    """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
+    if not _active:
+        return movegen.legal_plays(state)
+    seat = state._seat
+    return _core.legal_plays(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands[seat],
+        seat,
+        state.players[seat],
+        state.top[seat],
+        BOTTOM_CODES[state._bottom],
+    )
+
+
+def legal_codes(state: CentrixState) -> list[int]:
+    """The legal plays as integers (``decode`` makes each a Play), in the same order."""
+    if _core is None:
+        raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
+    seat = state._seat
+    return _core.legal_codes(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands[seat],
+        seat,
+        state.players[seat],
+        state.top[seat],
+        BOTTOM_CODES[state._bottom],
+    )
+
+
+def decode(code: int) -> Play:
+    """The play an integer from ``legal_codes`` stands for."""
+    if _core is None:
+        raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
+    return _core.decode(code)
+
+
+def has_legal_play(state: CentrixState, seat: int) -> bool:
+    """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
+    if not _active:
+        return movegen.has_legal_play(state, seat)
+    return _core.has_legal_play(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands[seat],
+        seat,
+        state.players[seat],
+        state.top[seat],
+        state.places[seat],
+        BOTTOM_CODES[state._bottom],
+    )
+
+
+def moves_by_colour(state: CentrixState, seat: int) -> list[list[Move]]:
+    """``seat``'s pawn moves on the board as it stands, grouped as ``movegen.pawn_moves``."""
+    if not _active:
+        mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
+        has_off = len(mine) + state.top[seat] < PAWNS
+        return movegen.pawn_moves(state.cells, state.rows, mine, has_off, state._bottom)
+    return _core.pawn_moves(
+        state.cells,
+        state.offsets,
+        state._colours,
+        seat,
+        state.top[seat],
+        BOTTOM_CODES[state._bottom],
+    )
+
+
+def scores(
+    state: CentrixState, top: float, opportunity: float, threat: float
+) -> list[float] | None:
+    """``gamenight.bots.centrix_eval.scores`` by the compiled core with these weights, or
+    None on the Python path (the caller then runs the reference)."""
+    if not _active:
+        return None
+    mover = state.to_move
+    return _core.scores(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.top,
+        BOTTOM_CODES[state._bottom],
+        top,
+        opportunity,
+        threat,
+        -1 if mover is None else mover,
+        state.hands[mover] if mover is not None else [],
+        0 if mover is None else state.players[mover],
+    )
+
+
+__all__ = [
+    "COMPILED",
+    "active",
+    "colour_table",
+    "decode",
+    "has_legal_play",
+    "legal_codes",
+    "legal_plays",
+    "moves_by_colour",
+    "pure",
+    "scores",
+]
