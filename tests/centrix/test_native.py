@@ -20,8 +20,8 @@ import pytest
 
 from gamenight.bots.base import Budget
 from gamenight.bots.centrix import IsmctsBot, fast_play, greedy_play, turn_plans
-from gamenight.bots.centrix_eval import scores
-from gamenight.centrix import Bottom, CentrixState, Colour, Layout, Rules, native
+from gamenight.bots.centrix_eval import scores, value
+from gamenight.centrix import Bottom, CentrixState, Colour, Layout, Play, Rules, native
 from gamenight.centrix.perft import perft
 
 T = TypeVar("T")
@@ -51,6 +51,16 @@ def fingerprint(state: CentrixState) -> tuple[object, ...]:
 
 def random_layout(rng: random.Random) -> Layout:
     return Layout(tuple(tuple(Colour(rng.randrange(6)) for _ in range(12)) for _ in range(6)))
+
+
+def successor_value(state: CentrixState, play: Play) -> float:
+    seat = state.actor
+    assert seat is not None
+    state.push_unchecked(play)
+    try:
+        return value(state, seat)
+    finally:
+        state.pop()
 
 
 @needs_core
@@ -151,6 +161,17 @@ def test_both_paths_agree_on_every_position_of_every_variant() -> None:
                                 return after
 
                             differ("successor", state, *both(state, successor))
+                    if positions % 10 == 0:
+                        fast = native.play_values(state, 9.0, 0.5, 0.8)
+                        assert fast is not None
+                        with native.pure():
+                            slow = [successor_value(state, play) for play in legal]
+                        differ(
+                            "greedy values",
+                            state,
+                            [v for v in fast if v == v],
+                            [v for v, f in zip(slow, fast, strict=True) if f == f],
+                        )
                     if positions % 25 == 0:
                         differ("perft 2", state, *both(state, lambda s=state: perft(s, 2)))
                     if positions % 20 == 0:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from gamenight.bots.base import Budget, SeededBot
 from gamenight.bots.centrix_eval import DEFAULT, Weights, scores, value
+from gamenight.centrix import native
 from gamenight.centrix.board import NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.plays import Play
 from gamenight.centrix.state import EMPTY, TOP_GROUP, CentrixState, CentrixView
@@ -51,11 +52,20 @@ def greedy_play(
     state: CentrixState, seat: int, rng: random.Random, weights: Weights = DEFAULT
 ) -> Play:
     """The legal play with the best one-ply evaluation for ``seat`` (ties at random)."""
+    plays = state.legal_plays()
+    fast = (
+        native.play_values(state, weights.top, weights.opportunity, weights.threat)
+        if seat == state.actor
+        else None
+    )
     scored = []
-    for play in state.legal_plays():
-        state.push_unchecked(play)
-        scored.append((value(state, seat, weights), play))
-        state.pop()
+    for i, play in enumerate(plays):
+        v = math.nan if fast is None else fast[i]
+        if v != v:  # NaN: the compiled core leaves this play to the engine (or is not here)
+            state.push_unchecked(play)
+            v = value(state, seat, weights)
+            state.pop()
+        scored.append((v, play))
     best_value = max(v for v, _ in scored)
     return rng.choice([play for v, play in scored if v > best_value - 1e-9])
 

@@ -435,7 +435,29 @@ static PyObject *py_decode(PyObject *self, PyObject *arg) {
     return decode(code);
 }
 
-/* movegen.has_legal_play */
+/* movegen.has_legal_play on a board already read */
+static int has_legal(const Board *b, unsigned cards, int hand_size, int seat, int own,
+                     int top_seat, int finished, int bottom) {
+    if (!hand_size || finished) return 0;
+    int mine[PAWNS];
+    int nmine = own_pawns(b, seat, mine);
+    if (nmine && (cards & ~(1u << CARD_ANY))) return 1;
+    int has_off = nmine + top_seat < PAWNS;
+    if (!nmine && !has_off) return 0;
+    Groups g;
+    pawn_moves(b->cells, (unsigned char(*)[NUM_SLOTS])b->rows, mine, nmine, has_off, bottom, &g);
+    for (int card = 0; card < NUM_CARDS; card++) {
+        if (!(cards & (1u << card))) continue;
+        if (card >= CARD_ANY) {
+            for (int group = 0; group <= TOP_GROUP; group++)
+                if (g.n[group]) return 1;
+        } else if (g.n[card / 3] || (card / 3 == own && g.n[TOP_GROUP])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *py_has_legal_play(PyObject *self, PyObject *args) {
     PyObject *cells, *offsets, *table, *hand;
     int seat, own, top_seat, finished, bottom;
@@ -448,23 +470,7 @@ static PyObject *py_has_legal_play(PyObject *self, PyObject *args) {
     if (!size || finished) Py_RETURN_FALSE;
     Board b;
     if (read_board(cells, offsets, table, &b) < 0) return NULL;
-    int mine[PAWNS];
-    int nmine = own_pawns(&b, seat, mine);
-    if (nmine && (cards & ~(1u << CARD_ANY))) Py_RETURN_TRUE;
-    int has_off = nmine + top_seat < PAWNS;
-    if (!nmine && !has_off) Py_RETURN_FALSE;
-    Groups g;
-    pawn_moves(b.cells, b.rows, mine, nmine, has_off, bottom, &g);
-    for (int card = 0; card < NUM_CARDS; card++) {
-        if (!(cards & (1u << card))) continue;
-        if (card >= CARD_ANY) {
-            for (int group = 0; group <= TOP_GROUP; group++)
-                if (g.n[group]) Py_RETURN_TRUE;
-        } else if (g.n[card / 3] || (card / 3 == own && g.n[TOP_GROUP])) {
-            Py_RETURN_TRUE;
-        }
-    }
-    Py_RETURN_FALSE;
+    return PyBool_FromLong(has_legal(&b, cards, size, seat, own, top_seat, finished, bottom));
 }
 
 static int groups_of(PyObject *args, Groups *g, Board *b, int *seat) {
@@ -511,34 +517,14 @@ static int climbs(int frm, int to) {
 
 /* centrix_eval.scores, with the same floating-point operations in the same order (so that
  * the bots' ties, and so their choices, are the same). */
-static PyObject *py_scores(PyObject *self, PyObject *args) {
-    PyObject *cells, *offsets, *table, *top, *hand;
-    int bottom, mover, own;
-    double w_top, w_opportunity, w_threat;
-    if (!PyArg_ParseTuple(args, "OOOO!idddiOi", &cells, &offsets, &table, &PyList_Type, &top,
-                          &bottom, &w_top, &w_opportunity, &w_threat, &mover, &hand, &own))
-        return NULL;
-    Board b;
-    if (read_board(cells, offsets, table, &b) < 0) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(top);
-    if (n < 1 || n > 6 || mover >= n) {
-        PyErr_SetString(PyExc_ValueError, "2-6 seats, and a mover among them");
-        return NULL;
-    }
-    double out[6];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long t = PyLong_AsLong(PyList_GET_ITEM(top, i));
-        if (t == -1 && PyErr_Occurred()) return NULL;
-        out[i] = w_top * (double)t;
-    }
+static void compute_scores(const Board *b, const int *top, int n, int bottom, double w_top,
+                           double w_opportunity, double w_threat, int mover, const int *hand,
+                           int hand_n, int own, double *out) {
+    for (int i = 0; i < n; i++) out[i] = w_top * (double)top[i];
     int first_bumpable = (bottom == PROTECT ? 2 : 1) * NUM_SLOTS;
     for (int sq = 0; sq < NUM_SQUARES; sq++) {
-        int owner = b.cells[sq];
+        int owner = b->cells[sq];
         if (owner == EMPTY) continue;
-        if (owner < 0 || owner >= n) {
-            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
-            return NULL;
-        }
         int r = sq / NUM_SLOTS, s = sq % NUM_SLOTS;
         out[owner] += (double)(r + 1);
         if (sq < first_bumpable) continue;
@@ -546,7 +532,7 @@ static PyObject *py_scores(PyObject *self, PyObject *args) {
         int around[4] = {base + (s + 1) % NUM_SLOTS, base + (s + NUM_SLOTS - 1) % NUM_SLOTS,
                          sq - NUM_SLOTS, r < NUM_RINGS - 1 ? sq + NUM_SLOTS : -1};
         for (int i = 0; i < 4; i++) {
-            int c = around[i] < 0 ? EMPTY : b.cells[around[i]];
+            int c = around[i] < 0 ? EMPTY : b->cells[around[i]];
             if (c != EMPTY && c != owner) {
                 out[owner] -= w_threat;
                 break;
@@ -554,16 +540,13 @@ static PyObject *py_scores(PyObject *self, PyObject *args) {
         }
     }
     if (w_opportunity != 0.0 && mover >= 0) {
-        unsigned cards;
-        int size;
-        if (read_hand(hand, &cards, &size) < 0) return NULL;
         long count = 0;
-        if (size) {
+        if (hand_n) {
             int mine[PAWNS];
-            long t = PyLong_AsLong(PyList_GET_ITEM(top, mover));
-            int nmine = own_pawns(&b, mover, mine);
+            int nmine = own_pawns(b, mover, mine);
             Groups g;
-            pawn_moves(b.cells, b.rows, mine, nmine, nmine + t < PAWNS, bottom, &g);
+            pawn_moves(b->cells, (unsigned char(*)[NUM_SLOTS])b->rows, mine, nmine,
+                       nmine + top[mover] < PAWNS, bottom, &g);
             int upward[TOP_GROUP + 1], any = 0;
             for (int group = 0; group <= TOP_GROUP; group++) {
                 upward[group] = 0;
@@ -572,8 +555,8 @@ static PyObject *py_scores(PyObject *self, PyObject *args) {
                 any |= upward[group];
             }
             /* per card in the hand, copies counted again, as the Python loop does */
-            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
-                long card = PyLong_AsLong(PyList_GET_ITEM(hand, i));
+            for (int i = 0; i < hand_n; i++) {
+                int card = hand[i];
                 if (card >= CARD_ANY)
                     count += any;
                 else
@@ -582,9 +565,74 @@ static PyObject *py_scores(PyObject *self, PyObject *args) {
         }
         out[mover] += w_opportunity * (double)count;
     }
+}
+
+#define MAX_HAND 16
+
+static int read_cards(PyObject *list, int *cards, int max, int *n) {
+    if (!PyList_Check(list)) {
+        PyErr_SetString(PyExc_TypeError, "cards come in a list");
+        return -1;
+    }
+    *n = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list) && *n < max; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
+        cards[(*n)++] = (int)c;
+    }
+    if (PyList_GET_SIZE(list) > max) {
+        PyErr_SetString(PyExc_ValueError, "too many cards in a hand");
+        return -1;
+    }
+    return 0;
+}
+
+static int read_ints(PyObject *list, int *out, int n, const char *what) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list of %d ints", what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        out[i] = (int)v;
+    }
+    return 0;
+}
+
+static PyObject *py_scores(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *top_list, *hand_list;
+    int bottom, mover, own;
+    double w_top, w_opportunity, w_threat;
+    if (!PyArg_ParseTuple(args, "OOOO!idddiOi", &cells, &offsets, &table, &PyList_Type,
+                          &top_list, &bottom, &w_top, &w_opportunity, &w_threat, &mover,
+                          &hand_list, &own))
+        return NULL;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    int n = (int)PyList_GET_SIZE(top_list), top[6], hand[MAX_HAND], hand_n;
+    if (n < 1 || n > 6 || mover >= n) {
+        PyErr_SetString(PyExc_ValueError, "2-6 seats, and a mover among them");
+        return NULL;
+    }
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (b.cells[sq] < EMPTY || b.cells[sq] >= n) {
+            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
+            return NULL;
+        }
+    if (read_ints(top_list, top, n, "top") < 0 ||
+        read_cards(hand_list, hand, MAX_HAND, &hand_n) < 0)
+        return NULL;
+    double out[6];
+    compute_scores(&b, top, n, bottom, w_top, w_opportunity, w_threat, mover, hand, hand_n, own,
+                   out);
     PyObject *result = PyList_New(n);
     if (result == NULL) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) {
         PyObject *f = PyFloat_FromDouble(out[i]);
         if (f == NULL) {
             Py_DECREF(result);
@@ -593,6 +641,179 @@ static PyObject *py_scores(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(result, i, f);
     }
     return result;
+}
+
+/* ------------------------------------------------------------------ Greedy's one ply */
+
+typedef struct {
+    Board b;
+    int n, top[6], places[6], own[6], hand_n[6], hands[6][MAX_HAND];
+    int draw[PAWNS], draw_n, discard_n, plays_done, turn;
+} Game;
+
+static unsigned card_set(const int *hand, int n) {
+    unsigned cards = 0;
+    for (int i = 0; i < n; i++) cards |= 1u << hand[i];
+    return cards;
+}
+
+static int seat_can_play(const Game *g, int seat, int bottom) {
+    return has_legal(&g->b, card_set(g->hands[seat], g->hand_n[seat]), g->hand_n[seat], seat,
+                     g->own[seat], g->top[seat], g->places[seat], bottom);
+}
+
+/* CentrixState.push_unchecked on a copy, up to the seat to move next. Returns that seat,
+ * or -1 where the Python engine must decide: the game ends (ranking by Outcome), or the
+ * draw pile runs out and the discard pile is reshuffled by the position's generator. */
+static int apply(Game *g, int seat, long code, const unsigned char *table, int bottom,
+                 int max_turns) {
+    int card = code & 31, ring = (code >> 5) & 7, amount = (int)((code >> 8) & 31) - 11;
+    int frm = (code >> 13) & 127, to = (code >> 20) & 127;
+    int *hand = g->hands[seat];
+    for (int i = 0; i < g->hand_n[seat]; i++)
+        if (hand[i] == card) {
+            hand[i] = hand[--g->hand_n[seat]];
+            break;
+        }
+    g->discard_n++;
+    signed char *cells = g->b.cells;
+    if (ring) { /* state._rotate */
+        int r = ring - 1, k = mod12(amount), base = r * NUM_SLOTS;
+        signed char old[NUM_SLOTS];
+        memcpy(old, cells + base, NUM_SLOTS);
+        for (int i = 0; i < NUM_SLOTS; i++) cells[base + (i + k) % NUM_SLOTS] = old[i];
+        g->b.offsets[r] = (g->b.offsets[r] + k) % NUM_SLOTS;
+        memcpy(g->b.rows[r], table + (r * NUM_SLOTS + g->b.offsets[r]) * NUM_SLOTS, NUM_SLOTS);
+    }
+    if (frm != NO_SQUARE) { /* state._move, with the bump chain (D12, D14) */
+        if (frm != OFF) cells[frm] = EMPTY;
+        if (to == TOP) {
+            g->top[seat]++;
+        } else {
+            int bumped = cells[to];
+            cells[to] = (signed char)seat;
+            int r = to / NUM_SLOTS, s = to % NUM_SLOTS;
+            while (bumped != EMPTY) {
+                r -= 2;
+                if (r < 0) {
+                    if (bottom != FLOOR) break; /* knocked off the board */
+                    r = 0;
+                }
+                int sq = r * NUM_SLOTS + s, next = cells[sq];
+                cells[sq] = (signed char)bumped;
+                bumped = next;
+            }
+        }
+    }
+    g->plays_done++;
+    if (g->top[seat] == PAWNS) { /* state._finish */
+        int place = 1, unfinished = 0;
+        for (int i = 0; i < g->n; i++) place += g->places[i] != 0;
+        g->places[seat] = place;
+        for (int i = 0; i < g->n; i++) unfinished += g->places[i] == 0;
+        if (unfinished <= 1) return -1;
+    }
+    if (g->plays_done < 3 && seat_can_play(g, seat, bottom)) return seat;
+    if (g->places[seat]) { /* state._end_turn */
+        g->discard_n += g->hand_n[seat];
+        g->hand_n[seat] = 0;
+    } else {
+        while (g->hand_n[seat] < 3) { /* state.refill_hand */
+            if (!g->draw_n) {
+                if (!g->discard_n) break;
+                return -1;
+            }
+            hand[g->hand_n[seat]++] = g->draw[0];
+            memmove(g->draw, g->draw + 1, sizeof(int) * (PAWNS - 1));
+            g->draw_n--;
+        }
+    }
+    g->turn++;
+    g->plays_done = 0;
+    int unfinished = 0, passes = 0; /* state._next_turn */
+    for (int i = 0; i < g->n; i++) unfinished += g->places[i] == 0;
+    for (;;) {
+        if (max_turns >= 0 && g->turn >= max_turns) return -1;
+        seat = (seat + 1) % g->n;
+        while (g->places[seat]) seat = (seat + 1) % g->n;
+        if (seat_can_play(g, seat, bottom)) return seat;
+        passes++;
+        g->turn++;
+        if (passes >= unfinished) return -1;
+    }
+}
+
+/* greedy_play's value of each legal play (in legal_plays order) for the seat to move: its
+ * score minus the best unfinished other seat's after the play, NaN where the Python engine
+ * must push the play itself (see apply). */
+static PyObject *py_play_values(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *hands, *draw, *top, *places, *players;
+    int discard_n, seat, plays_done, turn, max_turns, bottom;
+    double w_top, w_opportunity, w_threat;
+    if (!PyArg_ParseTuple(args, "OOOO!O!iOOOiiiiiddd", &cells, &offsets, &table, &PyList_Type,
+                          &hands, &PyList_Type, &draw, &discard_n, &top, &places, &players,
+                          &seat, &plays_done, &turn, &max_turns, &bottom, &w_top,
+                          &w_opportunity, &w_threat))
+        return NULL;
+    Game g;
+    if (read_board(cells, offsets, table, &g.b) < 0) return NULL;
+    g.n = (int)PyList_GET_SIZE(hands);
+    if (g.n < 2 || g.n > 6 || seat < 0 || seat >= g.n) {
+        PyErr_SetString(PyExc_ValueError, "2-6 seats, and the seat to move among them");
+        return NULL;
+    }
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (g.b.cells[sq] < EMPTY || g.b.cells[sq] >= g.n) {
+            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
+            return NULL;
+        }
+    if (read_ints(top, g.top, g.n, "top") < 0 || read_ints(places, g.places, g.n, "places") < 0 ||
+        read_ints(players, g.own, g.n, "players") < 0)
+        return NULL;
+    for (int i = 0; i < g.n; i++)
+        if (read_cards(PyList_GET_ITEM(hands, i), g.hands[i], MAX_HAND, &g.hand_n[i]) < 0)
+            return NULL;
+    g.draw_n = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < PAWNS; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        g.draw[g.draw_n++] = (int)c;
+    }
+    /* A turn's refill draws three cards at most, so only those are read; draw_n counts all. */
+    g.draw_n = (int)PyList_GET_SIZE(draw);
+    g.discard_n = discard_n;
+    g.plays_done = plays_done;
+    g.turn = turn;
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
+    generate(&g.b, t, card_set(g.hands[seat], g.hand_n[seat]), seat, g.own[seat], g.top[seat],
+             bottom, &plays_buffer);
+    PyObject *out = PyList_New(plays_buffer.n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < plays_buffer.n; i++) {
+        Game after = g;
+        double value = Py_NAN;
+        int mover = apply(&after, seat, plays_buffer.codes[i], t, bottom, max_turns);
+        if (mover >= 0) {
+            double all[6];
+            compute_scores(&after.b, after.top, g.n, bottom, w_top, w_opportunity, w_threat,
+                           mover, after.hands[mover], after.hand_n[mover], after.own[mover], all);
+            int any = 0;
+            double best = 0.0;
+            for (int s = 0; s < g.n; s++)
+                if (s != seat && !after.places[s] && (!any || all[s] > best)) {
+                    best = all[s];
+                    any = 1;
+                }
+            value = all[seat] - best;
+        }
+        PyObject *f = PyFloat_FromDouble(value);
+        if (f == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, f);
+    }
+    return out;
 }
 
 static PyMethodDef methods[] = {
@@ -609,6 +830,9 @@ static PyMethodDef methods[] = {
      "has_legal_play(cells, offsets, table, hand, seat, own, top, finished, bottom) -> bool."},
     {"pawn_moves", py_pawn_moves, METH_VARARGS,
      "pawn_moves(cells, offsets, table, seat, top, bottom) -> 7 lists of Move."},
+    {"play_values", py_play_values, METH_VARARGS,
+     "play_values(cells, offsets, table, hands, draw, discard_n, top, places, players, seat, "
+     "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},
     {"scores", py_scores, METH_VARARGS,
      "scores(cells, offsets, table, top, bottom, w_top, w_opp, w_threat, mover, hand, own)."},
     {NULL, NULL, 0, NULL},

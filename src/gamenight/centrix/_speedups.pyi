@@ -1,5 +1,6 @@
 """Types of the compiled core (src/gamenight/centrix/_speedups.c); see native.py."""
 
+from gamenight.centrix.board import Colour
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
 
@@ -66,4 +67,23 @@ def scores(
     mover: int,
     hand: list[Card],
     own: int,
+) -> list[float]: ...
+def play_values(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    hands: list[list[Card]],
+    draw: list[Card],
+    discard_n: int,
+    top: list[int],
+    places: list[int],
+    players: list[Colour],
+    seat: int,
+    plays_done: int,
+    turn: int,
+    max_turns: int,
+    bottom: int,
+    w_top: float,
+    w_opportunity: float,
+    w_threat: float,
 ) -> list[float]: ...

@@ -175,6 +175,41 @@ def scores(
     )
 
 
+def play_values(
+    state: CentrixState, top: float, opportunity: float, threat: float
+) -> list[float] | None:
+    """For each of ``state.legal_plays()``, in that order, Greedy's one-ply value for the
+    seat to move after the play (``centrix_eval.value`` with these weights), computed by the
+    compiled core on a copy of the position; NaN where the engine must push the play itself
+    (the game ends, or the draw pile is reshuffled). None on the Python path, and for a
+    subclass that deals its own cards (``refill_hand`` overridden)."""
+    from gamenight.centrix.state import PLAYING, CentrixState  # native is imported by state
+
+    own_refill = type(state).refill_hand is CentrixState.refill_hand
+    if not _active or not own_refill or state.status != PLAYING:
+        return None
+    max_turns = state.rules.max_turns
+    return _core.play_values(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands,
+        state.draw,
+        len(state.discard),
+        state.top,
+        state.places,
+        list(state.players),
+        state._seat,
+        state.plays_done,
+        state.turn,
+        -1 if max_turns is None else max_turns,
+        BOTTOM_CODES[state._bottom],
+        top,
+        opportunity,
+        threat,
+    )
+
+
 __all__ = [
     "COMPILED",
     "active",
@@ -184,6 +219,7 @@ __all__ = [
     "legal_codes",
     "legal_plays",
     "moves_by_colour",
+    "play_values",
     "pure",
     "scores",
 ]
