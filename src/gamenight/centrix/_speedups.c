@@ -816,6 +816,87 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------ ISMCTS's default policy */
+
+static int gain_of(int frm, int to) { /* bots.centrix._gain */
+    if (to == TOP) return 10;
+    int level_to = to < NUM_SQUARES ? to / NUM_SLOTS + 1 : 0;
+    int level_from = frm == OFF ? 0 : frm / NUM_SLOTS + 1;
+    return level_to - level_from;
+}
+
+/* rng.randrange(4) as Random._randbelow_with_getrandbits draws it, so the generator's
+ * stream, and every later draw, is the same as on the Python path. */
+static int randbelow4(PyObject *getrandbits, PyObject *three) {
+    for (;;) {
+        PyObject *bits = PyObject_CallOneArg(getrandbits, three);
+        if (bits == NULL) return -1;
+        long r = PyLong_AsLong(bits);
+        Py_DECREF(bits);
+        if (r == -1 && PyErr_Occurred()) return -1;
+        if (r < 4) return (int)r;
+    }
+}
+
+/* fast_play's climbing move without rotation: the cards in the order the caller's set
+ * gives them, a random tie-break per move from the caller's generator. Returns the Play,
+ * or None when no move gains (the caller then draws a random legal play). */
+static PyObject *py_fast_move(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *cards, *getrandbits;
+    int seat, own, top_seat, bottom;
+    if (!PyArg_ParseTuple(args, "OOOO!iiiiO", &cells, &offsets, &table, &PyList_Type, &cards,
+                          &seat, &own, &top_seat, &bottom, &getrandbits))
+        return NULL;
+    if (!configured()) return NULL;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    int mine[PAWNS];
+    int nmine = own_pawns(&b, seat, mine);
+    Groups g;
+    pawn_moves(b.cells, b.rows, mine, nmine, nmine + top_seat < PAWNS, bottom, &g);
+    PyObject *three = PyLong_FromLong(3);
+    if (three == NULL) return NULL;
+    long best = -1;
+    int best_gain = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++) {
+        long card = PyLong_AsLong(PyList_GET_ITEM(cards, i));
+        if ((card == -1 && PyErr_Occurred()) || card < 0 || card >= NUM_CARDS) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            Py_DECREF(three);
+            return NULL;
+        }
+        int colour = card < CARD_ANY ? (int)card / 3 : -1;
+        int groups[TOP_GROUP + 1], ngroups = 0;
+        if (colour < 0) {
+            for (int group = 0; group <= TOP_GROUP; group++) groups[ngroups++] = group;
+        } else {
+            groups[ngroups++] = colour;
+            if (colour == own) groups[ngroups++] = TOP_GROUP;
+        }
+        for (int k = 0; k < ngroups; k++) {
+            int group = groups[k];
+            for (int m = 0; m < g.n[group]; m++) {
+                int frm = g.mv[group][m] >> 7, to = g.mv[group][m] & 127;
+                int r = randbelow4(getrandbits, three);
+                if (r < 0) {
+                    Py_DECREF(three);
+                    return NULL;
+                }
+                int gain = gain_of(frm, to) * 4 + r;
+                if (to < NUM_SQUARES && b.cells[to] != EMPTY && b.cells[to] != seat) gain += 8;
+                if (colour < 0) gain -= 2;
+                if (gain > best_gain) {
+                    best = encode((int)card, 0, 0, frm << 7 | to);
+                    best_gain = gain;
+                }
+            }
+        }
+    }
+    Py_DECREF(three);
+    if (best < 0) Py_RETURN_NONE;
+    return decode(best);
+}
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(Play, cards, rotations, moves): the values plays are built from."},
@@ -833,6 +914,8 @@ static PyMethodDef methods[] = {
     {"play_values", py_play_values, METH_VARARGS,
      "play_values(cells, offsets, table, hands, draw, discard_n, top, places, players, seat, "
      "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},
+    {"fast_move", py_fast_move, METH_VARARGS,
+     "fast_move(cells, offsets, table, cards, seat, own, top, bottom, getrandbits) -> Play | None."},
     {"scores", py_scores, METH_VARARGS,
      "scores(cells, offsets, table, top, bottom, w_top, w_opp, w_threat, mover, hand, own)."},
     {NULL, NULL, 0, NULL},

@@ -1,5 +1,7 @@
 """Types of the compiled core (src/gamenight/centrix/_speedups.c); see native.py."""
 
+from collections.abc import Callable
+
 from gamenight.centrix.board import Colour
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
@@ -87,3 +89,14 @@ def play_values(
     w_opportunity: float,
     w_threat: float,
 ) -> list[float]: ...
+def fast_move(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    cards: list[Card],
+    seat: int,
+    own: int,
+    top: int,
+    bottom: int,
+    getrandbits: Callable[[int], int],
+) -> Play | None: ...

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import os
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -210,14 +211,41 @@ def play_values(
     )
 
 
+def mirrors(rng: random.Random) -> bool:
+    """Whether ``fast_move`` runs here with this generator: the compiled core is active and
+    ``rng`` is a plain ``random.Random``, whose draws the core makes through its own
+    ``getrandbits`` exactly as the Python loop would."""
+    return _active and type(rng) is random.Random
+
+
+def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None:
+    """ISMCTS's default policy's climbing move (``bots.centrix.fast_play``) by the compiled
+    core, or None where no move gains; call only where ``mirrors(rng)``."""
+    if not mirrors(rng):
+        raise RuntimeError("fast_move needs the compiled core and a random.Random")
+    return _core.fast_move(
+        state.cells,
+        state.offsets,
+        state._colours,
+        list(set(state.hands[seat])),  # the set's order, which the Python loop follows
+        seat,
+        state.players[seat],
+        state.top[seat],
+        BOTTOM_CODES[state._bottom],
+        rng.getrandbits,
+    )
+
+
 __all__ = [
     "COMPILED",
     "active",
     "colour_table",
     "decode",
+    "fast_move",
     "has_legal_play",
     "legal_codes",
     "legal_plays",
+    "mirrors",
     "moves_by_colour",
     "play_values",
     "pure",
