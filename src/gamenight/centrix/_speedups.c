@@ -591,13 +591,13 @@ static int read_cards(PyObject *list, int *cards, int max, int *n) {
     return 0;
 }
 
-static int read_ints(PyObject *list, int *out, int n, const char *what) {
-    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
-        PyErr_Format(PyExc_TypeError, "%s must be a list of %d ints", what, n);
+static int read_ints(PyObject *seq, int *out, int n, const char *what) {
+    if (!(PyList_Check(seq) || PyTuple_Check(seq)) || PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list or tuple of %d ints", what, n);
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
         if (v == -1 && PyErr_Occurred()) return -1;
         out[i] = (int)v;
     }
@@ -743,6 +743,40 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
     }
 }
 
+static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *table,
+                     PyObject *hands, PyObject *draw, int discard_n, PyObject *top,
+                     PyObject *places, PyObject *players, int seat, int plays_done, int turn) {
+    if (read_board(cells, offsets, table, &g->b) < 0) return -1;
+    g->n = (int)PyList_GET_SIZE(hands);
+    if (g->n < 2 || g->n > 6 || seat < 0 || seat >= g->n) {
+        PyErr_SetString(PyExc_ValueError, "2-6 seats, and the seat to move among them");
+        return -1;
+    }
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (g->b.cells[sq] < EMPTY || g->b.cells[sq] >= g->n) {
+            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
+            return -1;
+        }
+    if (read_ints(top, g->top, g->n, "top") < 0 ||
+        read_ints(places, g->places, g->n, "places") < 0 ||
+        read_ints(players, g->own, g->n, "players") < 0)
+        return -1;
+    for (int i = 0; i < g->n; i++)
+        if (read_cards(PyList_GET_ITEM(hands, i), g->hands[i], MAX_HAND, &g->hand_n[i]) < 0)
+            return -1;
+    /* A turn's refill draws three cards at most, so only those are read; draw_n counts all. */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < PAWNS; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        g->draw[i] = (int)c;
+    }
+    g->draw_n = (int)PyList_GET_SIZE(draw);
+    g->discard_n = discard_n;
+    g->plays_done = plays_done;
+    g->turn = turn;
+    return 0;
+}
+
 /* greedy_play's value of each legal play (in legal_plays order) for the seat to move: its
  * score minus the best unfinished other seat's after the play, NaN where the Python engine
  * must push the play itself (see apply). */
@@ -756,34 +790,9 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
                           &w_opportunity, &w_threat))
         return NULL;
     Game g;
-    if (read_board(cells, offsets, table, &g.b) < 0) return NULL;
-    g.n = (int)PyList_GET_SIZE(hands);
-    if (g.n < 2 || g.n > 6 || seat < 0 || seat >= g.n) {
-        PyErr_SetString(PyExc_ValueError, "2-6 seats, and the seat to move among them");
+    if (read_game(&g, cells, offsets, table, hands, draw, discard_n, top, places, players, seat,
+                  plays_done, turn) < 0)
         return NULL;
-    }
-    for (int sq = 0; sq < NUM_SQUARES; sq++)
-        if (g.b.cells[sq] < EMPTY || g.b.cells[sq] >= g.n) {
-            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
-            return NULL;
-        }
-    if (read_ints(top, g.top, g.n, "top") < 0 || read_ints(places, g.places, g.n, "places") < 0 ||
-        read_ints(players, g.own, g.n, "players") < 0)
-        return NULL;
-    for (int i = 0; i < g.n; i++)
-        if (read_cards(PyList_GET_ITEM(hands, i), g.hands[i], MAX_HAND, &g.hand_n[i]) < 0)
-            return NULL;
-    g.draw_n = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < PAWNS; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
-        if (c == -1 && PyErr_Occurred()) return NULL;
-        g.draw[g.draw_n++] = (int)c;
-    }
-    /* A turn's refill draws three cards at most, so only those are read; draw_n counts all. */
-    g.draw_n = (int)PyList_GET_SIZE(draw);
-    g.discard_n = discard_n;
-    g.plays_done = plays_done;
-    g.turn = turn;
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
     generate(&g.b, t, card_set(g.hands[seat], g.hand_n[seat]), seat, g.own[seat], g.top[seat],
              bottom, &plays_buffer);
@@ -814,6 +823,90 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(out, i, f);
     }
     return out;
+}
+
+static int set_int(PyObject *list, Py_ssize_t i, long v) {
+    PyObject *o = PyLong_FromLong(v);
+    return o == NULL ? -1 : PyList_SetItem(list, i, o);
+}
+
+/* CentrixState.push_unchecked after the snapshot: the play made on the state's own lists,
+ * up to the next seat to move. Returns (seat, plays_done, turn) for the caller to set, or
+ * None, with nothing touched, where the engine must go on itself (see apply). */
+static PyObject *py_apply_play(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard, *top,
+        *places, *players;
+    int seat, plays_done, turn, max_turns, bottom, card, ring, amount, frm, to;
+    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiiiiii", &cells, &offsets, &table,
+                          &PyTuple_Type, &rows_table, &PyList_Type, &rows, &PyList_Type, &hands,
+                          &PyList_Type, &draw, &PyList_Type, &discard, &top, &places, &players,
+                          &seat, &plays_done, &turn, &max_turns, &bottom, &card, &ring, &amount,
+                          &frm, &to))
+        return NULL;
+    Game g;
+    if (read_game(&g, cells, offsets, table, hands, draw, (int)PyList_GET_SIZE(discard), top,
+                  places, players, seat, plays_done, turn) < 0)
+        return NULL;
+    if (card < 0 || card >= NUM_CARDS || ring < 0 || ring > NUM_RINGS || amount < -11 ||
+        amount > 11 || (frm >= 0) != (to >= 0) || frm > TOP || to > TOP) {
+        PyErr_SetString(PyExc_ValueError, "not a play");
+        return NULL;
+    }
+    Game after = g;
+    int mover = apply(&after, seat, encode(card, ring, amount, frm < 0 ? -1 : frm << 7 | to),
+                      (const unsigned char *)PyBytes_AS_STRING(table), bottom, max_turns);
+    if (mover < 0) Py_RETURN_NONE;
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    Py_ssize_t at = -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && at < 0; i++)
+        if (PyLong_AsLong(PyList_GET_ITEM(hand, i)) == card) at = i;
+    if (at < 0) {
+        PyErr_SetString(PyExc_ValueError, "the card is not in the hand");
+        return NULL;
+    }
+    PyObject *played = PyList_GET_ITEM(hand, at);
+    if (PyList_Append(discard, played) < 0 || PyList_SetSlice(hand, at, at + 1, NULL) < 0)
+        return NULL;
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (after.b.cells[sq] != g.b.cells[sq] && set_int(cells, sq, after.b.cells[sq]) < 0)
+            return NULL;
+    if (ring) {
+        int r = ring - 1, o = after.b.offsets[r];
+        PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
+        if (!PyTuple_Check(ring_rows) || PyTuple_GET_SIZE(ring_rows) != NUM_SLOTS) {
+            PyErr_SetString(PyExc_TypeError, "the rows table is 6 tuples of 12 rows");
+            return NULL;
+        }
+        PyObject *row = PyTuple_GET_ITEM(ring_rows, o);
+        Py_INCREF(row);
+        if (set_int(offsets, r, o) < 0 || PyList_SetItem(rows, r, row) < 0) return NULL;
+    }
+    if (after.top[seat] != g.top[seat] && set_int(top, seat, after.top[seat]) < 0) return NULL;
+    if (after.places[seat] != g.places[seat] && set_int(places, seat, after.places[seat]) < 0)
+        return NULL;
+    if (after.plays_done == 0) { /* the turn ended: state._end_turn's cards */
+        if (after.places[seat]) {
+            Py_ssize_t n = PyList_GET_SIZE(hand);
+            if (PyList_SetSlice(discard, PyList_GET_SIZE(discard), PyList_GET_SIZE(discard),
+                                hand) < 0 ||
+                PyList_SetSlice(hand, 0, n, NULL) < 0)
+                return NULL;
+        } else {
+            Py_ssize_t drawn = 3 - PyList_GET_SIZE(hand);
+            if (drawn > PyList_GET_SIZE(draw)) drawn = PyList_GET_SIZE(draw);
+            if (drawn > 0) {
+                PyObject *cards = PyList_GetSlice(draw, 0, drawn);
+                if (cards == NULL) return NULL;
+                int failed = PyList_SetSlice(hand, PyList_GET_SIZE(hand), PyList_GET_SIZE(hand),
+                                             cards) < 0 ||
+                             PyList_SetSlice(draw, 0, drawn, NULL) < 0;
+                Py_DECREF(cards);
+                if (failed) return NULL;
+            }
+            if (PyList_Sort(hand) < 0) return NULL;
+        }
+    }
+    return Py_BuildValue("(iii)", mover, after.plays_done, after.turn);
 }
 
 /* ------------------------------------------------------------------ ISMCTS's default policy */
@@ -911,6 +1004,9 @@ static PyMethodDef methods[] = {
      "has_legal_play(cells, offsets, table, hand, seat, own, top, finished, bottom) -> bool."},
     {"pawn_moves", py_pawn_moves, METH_VARARGS,
      "pawn_moves(cells, offsets, table, seat, top, bottom) -> 7 lists of Move."},
+    {"apply_play", py_apply_play, METH_VARARGS,
+     "apply_play(cells, offsets, table, rows_table, rows, hands, draw, discard, top, places, "
+     "players, seat, plays_done, turn, max_turns, bottom, card, ring, amount, frm, to)."},
     {"play_values", py_play_values, METH_VARARGS,
      "play_values(cells, offsets, table, hands, draw, discard_n, top, places, players, seat, "
      "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},

@@ -176,6 +176,45 @@ def scores(
     )
 
 
+def apply(state: CentrixState, play: Play) -> bool:
+    """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
+    ``push_unchecked`` does after its snapshot: True if the compiled core did; False, with
+    nothing changed, on the Python path and where the engine must go on itself (the game
+    ends, the discard pile is reshuffled, or a subclass deals its own cards)."""
+    if not _active or not state._own_refill:
+        return False
+    card, rot, move = play
+    max_turns = state.rules.max_turns
+    seat = state._seat
+    after = _core.apply_play(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state._table,
+        state.rows,
+        state.hands,
+        state.draw,
+        state.discard,
+        state.top,
+        state.places,
+        state.players,
+        seat,
+        state.plays_done,
+        state.turn,
+        -1 if max_turns is None else max_turns,
+        BOTTOM_CODES[state._bottom],
+        card,
+        0 if rot is None else rot.ring,
+        0 if rot is None else rot.amount,
+        -1 if move is None else move.from_square,
+        -1 if move is None else move.to_square,
+    )
+    if after is None:
+        return False
+    state._seat, state.plays_done, state.turn = after
+    return True
+
+
 def play_values(
     state: CentrixState, top: float, opportunity: float, threat: float
 ) -> list[float] | None:
@@ -184,10 +223,7 @@ def play_values(
     compiled core on a copy of the position; NaN where the engine must push the play itself
     (the game ends, or the draw pile is reshuffled). None on the Python path, and for a
     subclass that deals its own cards (``refill_hand`` overridden)."""
-    from gamenight.centrix.state import PLAYING, CentrixState  # native is imported by state
-
-    own_refill = type(state).refill_hand is CentrixState.refill_hand
-    if not _active or not own_refill or state.status != PLAYING:
+    if not _active or not state._own_refill or state.is_over:
         return None
     max_turns = state.rules.max_turns
     return _core.play_values(
@@ -199,7 +235,7 @@ def play_values(
         len(state.discard),
         state.top,
         state.places,
-        list(state.players),
+        state.players,
         state._seat,
         state.plays_done,
         state.turn,
@@ -239,6 +275,7 @@ def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None
 __all__ = [
     "COMPILED",
     "active",
+    "apply",
     "colour_table",
     "decode",
     "fast_move",

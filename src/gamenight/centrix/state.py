@@ -187,6 +187,8 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         self.players: tuple[Colour, ...] = tuple(players)
         self._table = rules.layout.rows_by_offset()
         self._colours = colour_table(self._table)  # the same table for the compiled core
+        # The compiled core makes plays itself only where the cards are dealt as here.
+        self._own_refill = type(self).refill_hand is CentrixState.refill_hand
         self._bottom = rules.bottom
         self._load(position)
         self.seed = seed
@@ -504,6 +506,8 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         checking it: the bots' and adapters' fast path. Anything else corrupts the state."""
         self._stack.append((play, self._snapshot()))
         self._legal = None
+        if native.apply(self, play):  # the compiled core made it, as below
+            return play
         seat = self._seat
         card, rot, move = play
         self.hands[seat].remove(card)
