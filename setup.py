@@ -11,7 +11,6 @@ setup(
         Extension(
             "gamenight.centrix._speedups",
             ["src/gamenight/centrix/_speedups.c"],
-            extra_compile_args=["-O2"],
             optional=True,
         )
     ]

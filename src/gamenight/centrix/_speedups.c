@@ -317,7 +317,29 @@ static void generate(const Board *b, const unsigned char *table, unsigned cards,
 
 /* ------------------------------------------------------------------ Play values */
 
+/* Recently built plays by code, direct-mapped: a search meets the same plays again and
+ * again, and a shared immutable Play costs a reference where a new one costs an object. */
+#define PLAY_CACHE 65536
+static long cache_codes[PLAY_CACHE];
+static PyObject *cache_plays[PLAY_CACHE];
+
+static PyObject *build(long code);
+
 static PyObject *decode(long code) {
+    unsigned slot = (unsigned)((code ^ (code >> 13) ^ (code >> 20)) & (PLAY_CACHE - 1));
+    if (cache_plays[slot] != NULL && cache_codes[slot] == code) {
+        Py_INCREF(cache_plays[slot]);
+        return cache_plays[slot];
+    }
+    PyObject *play = build(code);
+    if (play == NULL) return NULL;
+    Py_XSETREF(cache_plays[slot], play);
+    Py_INCREF(play);
+    cache_codes[slot] = code;
+    return play;
+}
+
+static PyObject *build(long code) {
     int card = code & 31, ring = (code >> 5) & 7, amount = (int)((code >> 8) & 31) - 11;
     int frm = (code >> 13) & 127, to = (code >> 20) & 127;
     if (card >= NUM_CARDS || ring > NUM_RINGS || (ring && (amount < -11 || amount > 11)) ||
@@ -363,6 +385,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args) {
     Py_INCREF(cards);
     Py_INCREF(rotations);
     Py_INCREF(moves);
+    for (int i = 0; i < PLAY_CACHE; i++) Py_CLEAR(cache_plays[i]); /* built from the old values */
     Py_XSETREF(play_type, (PyTypeObject *)type);
     Py_XSETREF(card_values, cards);
     Py_XSETREF(rotation_values, rotations);
