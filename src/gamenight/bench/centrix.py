@@ -237,7 +237,7 @@ def run(
 
     def measures() -> dict[str, Callable[[], Any]]:
         return {
-            "generation": lambda: generation(positions),
+            "generation": lambda: generation(positions, least=0.5 if peer_scale else 0.0),
             "random_play": lambda: {str(n): random_play(n, games) for n in (2, 4, 6)},
             "greedy_game": lambda: {"4": greedy_game(4, max(1, games // 10))},
             "ismcts": lambda: ismcts(bot_positions, think),
@@ -270,6 +270,10 @@ def run(
             result["greedy_game"]["4"]["games_per_s"], pure["greedy_game"]["4"]["games_per_s"]
         ),
         "ismcts": ratio(result["ismcts"]["iterations_per_s"], pure["ismcts"]["iterations_per_s"]),
+        "ismcts_per_decision": ratio(
+            result["ismcts"]["iterations_per_decision"],
+            pure["ismcts"]["iterations_per_decision"],
+        ),
         "generation_vs_python_chess": ratio(gen, peers["python_chess_moves_per_s"]),
         "random_play.4_vs_backgammon": ratio(play4, peers["backgammon_plays_per_s"]),
     }
