@@ -35,16 +35,21 @@ def sample_positions(count: int, seed: int = 2026) -> list[CentrixState]:
     return positions
 
 
-def generation(positions: int = 60, depth: int = 2) -> dict[str, float]:
+def generation(positions: int = 60, depth: int = 2, least: float = 0.5) -> dict[str, float]:
     """The leaves of a perft to ``depth`` (push, generate, pop through the public API) from
-    sampled positions, per CPU second: counted as the peers' perft below is."""
+    sampled positions, per CPU second: counted as the peers' perft below is. The positions
+    are gone through again until ``least`` seconds have passed (a fast path takes
+    milliseconds for one pass, too short to time)."""
     states = sample_positions(positions)
     leaves = generated = 0
     start = time.process_time()
-    for state in states:
-        count, plays = perft_stats(state, depth)
-        leaves += count
-        generated += plays
+    while True:
+        for state in states:
+            count, plays = perft_stats(state, depth)
+            leaves += count
+            generated += plays
+        if time.process_time() - start >= least:
+            break
     seconds = time.process_time() - start
     return {
         "plays_per_s": leaves / seconds,
