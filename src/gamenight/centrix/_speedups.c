@@ -395,56 +395,68 @@ static PyObject *py_configure(PyObject *self, PyObject *args) {
 
 /* ------------------------------------------------------------------ entry points */
 
-static Plays plays_buffer; /* the GIL is held throughout: one buffer is enough */
+/* generate() fills this under the GIL without calling into Python; callers copy it out
+ * (own_codes) before they build objects, since an allocation can run a collection, a
+ * finalizer and so another thread's call. */
+static Plays plays_buffer;
 
-static int generate_from(PyObject *args) {
+static long *own_codes(int *n) {
+    *n = plays_buffer.n;
+    long *codes = PyMem_Malloc(sizeof(long) * (plays_buffer.n ? plays_buffer.n : 1));
+    if (codes == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(codes, plays_buffer.codes, sizeof(long) * plays_buffer.n);
+    return codes;
+}
+
+static long *generate_from(PyObject *args, int *n) {
     PyObject *cells, *offsets, *table, *hand;
     int seat, own, top_seat, bottom;
     if (!PyArg_ParseTuple(args, "OOOOiiii", &cells, &offsets, &table, &hand, &seat, &own,
                           &top_seat, &bottom))
-        return -1;
+        return NULL;
     Board b;
     unsigned cards;
     int size;
-    if (read_board(cells, offsets, table, &b) < 0 || read_hand(hand, &cards, &size) < 0) return -1;
+    if (read_board(cells, offsets, table, &b) < 0 || read_hand(hand, &cards, &size) < 0)
+        return NULL;
     generate(&b, (const unsigned char *)PyBytes_AS_STRING(table), cards, seat, own, top_seat,
              bottom, &plays_buffer);
-    return 0;
+    return own_codes(n);
 }
 
 static PyObject *py_legal_plays(PyObject *self, PyObject *args) {
-    if (!configured() || generate_from(args) < 0) return NULL;
-    PyObject *out = PyTuple_New(plays_buffer.n);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < plays_buffer.n; i++) {
-        PyObject *play = decode(plays_buffer.codes[i]);
-        if (play == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, play);
+    int n;
+    long *codes;
+    if (!configured() || (codes = generate_from(args, &n)) == NULL) return NULL;
+    PyObject *out = PyTuple_New(n);
+    for (int i = 0; out != NULL && i < n; i++) {
+        PyObject *play = decode(codes[i]);
+        if (play == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, play);
     }
+    PyMem_Free(codes);
     return out;
 }
 
 static PyObject *py_legal_codes(PyObject *self, PyObject *args) {
-    if (generate_from(args) < 0) return NULL;
-    PyObject *out = PyList_New(plays_buffer.n);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < plays_buffer.n; i++) {
-        PyObject *code = PyLong_FromLong(plays_buffer.codes[i]);
-        if (code == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, code);
+    int n;
+    long *codes = generate_from(args, &n);
+    if (codes == NULL) return NULL;
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out != NULL && i < n; i++) {
+        PyObject *code = PyLong_FromLong(codes[i]);
+        if (code == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, code);
     }
+    PyMem_Free(codes);
     return out;
-}
-
-static PyObject *py_count_plays(PyObject *self, PyObject *args) {
-    if (generate_from(args) < 0) return NULL;
-    return PyLong_FromLong(plays_buffer.n);
 }
 
 static PyObject *py_decode(PyObject *self, PyObject *arg) {
@@ -819,12 +831,14 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
     generate(&g.b, t, card_set(g.hands[seat], g.hand_n[seat]), seat, g.own[seat], g.top[seat],
              bottom, &plays_buffer);
-    PyObject *out = PyList_New(plays_buffer.n);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < plays_buffer.n; i++) {
+    int n;
+    long *codes = own_codes(&n);
+    if (codes == NULL) return NULL;
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out != NULL && i < n; i++) {
         Game after = g;
         double value = Py_NAN;
-        int mover = apply(&after, seat, plays_buffer.codes[i], t, bottom, max_turns);
+        int mover = apply(&after, seat, codes[i], t, bottom, max_turns);
         if (mover >= 0) {
             double all[6];
             compute_scores(&after.b, after.top, g.n, bottom, w_top, w_opportunity, w_threat,
@@ -839,12 +853,12 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
             value = all[seat] - best;
         }
         PyObject *f = PyFloat_FromDouble(value);
-        if (f == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, f);
+        if (f == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, f);
     }
+    PyMem_Free(codes);
     return out;
 }
 
@@ -1020,8 +1034,6 @@ static PyMethodDef methods[] = {
      "legal_plays(cells, offsets, table, hand, seat, own, top, bottom) -> tuple of Play."},
     {"legal_codes", py_legal_codes, METH_VARARGS,
      "legal_codes(cells, offsets, table, hand, seat, own, top, bottom) -> list of int."},
-    {"count_plays", py_count_plays, METH_VARARGS,
-     "count_plays(cells, offsets, table, hand, seat, own, top, bottom) -> int."},
     {"decode", py_decode, METH_O, "decode(code) -> Play."},
     {"has_legal_play", py_has_legal_play, METH_VARARGS,
      "has_legal_play(cells, offsets, table, hand, seat, own, top, finished, bottom) -> bool."},

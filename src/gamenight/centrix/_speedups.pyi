@@ -32,16 +32,6 @@ def legal_codes(
     top: int,
     bottom: int,
 ) -> list[int]: ...
-def count_plays(
-    cells: list[int],
-    offsets: list[int],
-    table: bytes,
-    hand: list[Card],
-    seat: int,
-    own: int,
-    top: int,
-    bottom: int,
-) -> int: ...
 def decode(code: int) -> Play: ...
 def has_legal_play(
     cells: list[int],

@@ -79,12 +79,13 @@ def colour_table(table: tuple[tuple[tuple[int, ...], ...], ...]) -> bytes:
     return bytes(c for ring in table for row in ring for c in row)
 
 
-def legal_plays(state: CentrixState) -> tuple[Play, ...]:
-    """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
-    if not _active:
-        return movegen.legal_plays(state)
+MoverArgs = tuple[list[int], list[int], bytes, list[Card], int, int, int, int]
+
+
+def _mover(state: CentrixState) -> MoverArgs:
+    """What the core's generators read of a state: the board and the seat to move's cards."""
     seat = state._seat
-    return _core.legal_plays(
+    return (
         state.cells,
         state.offsets,
         state._colours,
@@ -94,23 +95,20 @@ def legal_plays(state: CentrixState) -> tuple[Play, ...]:
         state.top[seat],
         BOTTOM_CODES[state._bottom],
     )
+
+
+def legal_plays(state: CentrixState) -> tuple[Play, ...]:
+    """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
+    if not _active:
+        return movegen.legal_plays(state)
+    return _core.legal_plays(*_mover(state))
 
 
 def legal_codes(state: CentrixState) -> list[int]:
     """The legal plays as integers (``decode`` makes each a Play), in the same order."""
     if _core is None:
         raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
-    seat = state._seat
-    return _core.legal_codes(
-        state.cells,
-        state.offsets,
-        state._colours,
-        state.hands[seat],
-        seat,
-        state.players[seat],
-        state.top[seat],
-        BOTTOM_CODES[state._bottom],
-    )
+    return _core.legal_codes(*_mover(state))
 
 
 def decode(code: int) -> Play:
