@@ -213,6 +213,27 @@ def test_both_paths_agree_on_every_position_of_every_variant() -> None:
     assert mismatches == 0, "\n".join(problems)
 
 
+@pytest.mark.parametrize("turn", [2**31 - 3, 2**40, 10**30])
+def test_counts_beyond_a_machine_word_play_on_as_the_engine_does(turn: int) -> None:
+    # A stored game may carry any turn and turn cap (D17): the core must not refuse them.
+    start = CentrixState.new(4, seed=0).position()
+    text = start.replace(" 0 0 0 -,-,-,- playing", f" 0 0 {turn} -,-,-,- playing")
+    rules = Rules(max_turns=turn + 2)
+
+    def game() -> list[tuple[object, ...]]:
+        state = CentrixState.from_position(text, rules)
+        rng = random.Random(1)
+        seen = []
+        while not state.is_over:
+            state.push_unchecked(greedy_play(state, state.actor or 0, rng))
+            seen.append(fingerprint(state))
+        return seen
+
+    compiled = game()
+    with native.pure():
+        assert compiled == game()
+
+
 @needs_core
 def test_ismcts_plays_the_same_on_both_paths() -> None:
     for seed in range(3):

@@ -174,12 +174,21 @@ def scores(
     )
 
 
+_COUNT_LIMIT = 2**30  # the core counts turns in C ints; a stored game may carry any (D17)
+
+
+def _counts_fit(state: CentrixState) -> bool:
+    max_turns = state.rules.max_turns
+    return state.turn < _COUNT_LIMIT and (max_turns is None or max_turns < _COUNT_LIMIT)
+
+
 def apply(state: CentrixState, play: Play) -> bool:
     """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
     ``push_unchecked`` does after its snapshot: True if the compiled core did; False, with
     nothing changed, on the Python path and where the engine must go on itself (the game
-    ends, the discard pile is reshuffled, or a subclass deals its own cards)."""
-    if not _active or not state._own_refill:
+    ends, the discard pile is reshuffled, a subclass deals its own cards, or the turn count
+    or cap is beyond the core's integers)."""
+    if not _active or not state._own_refill or not _counts_fit(state):
         return False
     card, rot, move = play
     max_turns = state.rules.max_turns
@@ -221,7 +230,7 @@ def play_values(
     compiled core on a copy of the position; NaN where the engine must push the play itself
     (the game ends, or the draw pile is reshuffled). None on the Python path, and for a
     subclass that deals its own cards (``refill_hand`` overridden)."""
-    if not _active or not state._own_refill or state.is_over:
+    if not _active or not state._own_refill or state.is_over or not _counts_fit(state):
         return None
     max_turns = state.rules.max_turns
     return _core.play_values(
