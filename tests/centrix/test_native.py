@@ -21,7 +21,7 @@ import pytest
 from gamenight.bots.base import Budget
 from gamenight.bots.centrix import IsmctsBot, fast_play, greedy_play, turn_plans
 from gamenight.bots.centrix_eval import scores, value
-from gamenight.centrix import Bottom, CentrixState, Colour, Layout, Play, Rules, native
+from gamenight.centrix import Bottom, Card, CentrixState, Colour, Layout, Play, Rules, native
 from gamenight.centrix.perft import perft
 
 T = TypeVar("T")
@@ -227,6 +227,24 @@ def test_counts_beyond_a_machine_word_play_on_as_the_engine_does(turn: int) -> N
         while not state.is_over:
             state.push_unchecked(greedy_play(state, state.actor or 0, rng))
             seen.append(fingerprint(state))
+        return seen
+
+    compiled = game()
+    with native.pure():
+        assert compiled == game()
+
+
+def test_a_hand_edited_past_the_cores_size_plays_on_as_the_engine_does() -> None:
+    # Adapters may edit the hands in place (``edited``); the core must not refuse that.
+    def game() -> list[tuple[object, ...]]:
+        state = CentrixState.new(3, seed=5)
+        state.hands[state.actor or 0].extend([Card.SPIN] * 20)
+        state.edited()
+        rng = random.Random(2)
+        seen = []
+        for _ in range(6):
+            state.push_unchecked(greedy_play(state, state.actor or 0, rng))
+            seen.append((fingerprint(state), tuple(tuple(h) for h in state.hands)))
         return seen
 
     compiled = game()

@@ -619,11 +619,7 @@ static int read_cards(PyObject *list, int *cards, int max, int *n) {
         }
         cards[(*n)++] = (int)c;
     }
-    if (PyList_GET_SIZE(list) > max) {
-        PyErr_SetString(PyExc_ValueError, "too many cards in a hand");
-        return -1;
-    }
-    return 0;
+    return PyList_GET_SIZE(list) > max; /* 1: a hand edited past the core's size */
 }
 
 static int read_ints(PyObject *seq, int *out, int n, const char *what) {
@@ -659,9 +655,10 @@ static PyObject *py_scores(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
             return NULL;
         }
-    if (read_ints(top_list, top, n, "top") < 0 ||
-        read_cards(hand_list, hand, MAX_HAND, &hand_n) < 0)
-        return NULL;
+    if (read_ints(top_list, top, n, "top") < 0) return NULL;
+    int rc = read_cards(hand_list, hand, MAX_HAND, &hand_n);
+    if (rc < 0) return NULL;
+    if (rc > 0) Py_RETURN_NONE;
     double out[6];
     compute_scores(&b, top, n, bottom, w_top, w_opportunity, w_threat, mover, hand, hand_n, own,
                    out);
@@ -778,6 +775,7 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
     }
 }
 
+/* -1 with an exception set, 1 where the Python code must decide (a hand past MAX_HAND), 0. */
 static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *table,
                      PyObject *hands, PyObject *draw, int discard_n, PyObject *top,
                      PyObject *places, PyObject *players, int seat, int plays_done, int turn) {
@@ -796,9 +794,10 @@ static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *tabl
         read_ints(places, g->places, g->n, "places") < 0 ||
         read_ints(players, g->own, g->n, "players") < 0)
         return -1;
-    for (int i = 0; i < g->n; i++)
-        if (read_cards(PyList_GET_ITEM(hands, i), g->hands[i], MAX_HAND, &g->hand_n[i]) < 0)
-            return -1;
+    for (int i = 0; i < g->n; i++) {
+        int rc = read_cards(PyList_GET_ITEM(hands, i), g->hands[i], MAX_HAND, &g->hand_n[i]);
+        if (rc) return rc; /* -1 an error, 1 for the Python code to go on */
+    }
     /* A turn's refill draws three cards at most, so only those are read; draw_n counts all. */
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < PAWNS; i++) {
         long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
@@ -825,9 +824,10 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
                           &w_opportunity, &w_threat))
         return NULL;
     Game g;
-    if (read_game(&g, cells, offsets, table, hands, draw, discard_n, top, places, players, seat,
-                  plays_done, turn) < 0)
-        return NULL;
+    int rc = read_game(&g, cells, offsets, table, hands, draw, discard_n, top, places, players,
+                       seat, plays_done, turn);
+    if (rc < 0) return NULL;
+    if (rc > 0) Py_RETURN_NONE;
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
     generate(&g.b, t, card_set(g.hands[seat], g.hand_n[seat]), seat, g.own[seat], g.top[seat],
              bottom, &plays_buffer);
@@ -881,9 +881,10 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
                           &frm, &to))
         return NULL;
     Game g;
-    if (read_game(&g, cells, offsets, table, hands, draw, (int)PyList_GET_SIZE(discard), top,
-                  places, players, seat, plays_done, turn) < 0)
-        return NULL;
+    int rc = read_game(&g, cells, offsets, table, hands, draw, (int)PyList_GET_SIZE(discard),
+                       top, places, players, seat, plays_done, turn);
+    if (rc < 0) return NULL;
+    if (rc > 0) Py_RETURN_NONE;
     if (card < 0 || card >= NUM_CARDS || ring < 0 || ring > NUM_RINGS || amount < -11 ||
         amount > 11 || (frm >= 0) != (to >= 0) || frm > TOP || to > TOP) {
         PyErr_SetString(PyExc_ValueError, "not a play");

@@ -59,7 +59,7 @@ def scores(
     mover: int,
     hand: list[Card],
     own: int,
-) -> list[float]: ...
+) -> list[float] | None: ...
 def play_values(
     cells: list[int],
     offsets: list[int],
@@ -78,7 +78,7 @@ def play_values(
     w_top: float,
     w_opportunity: float,
     w_threat: float,
-) -> list[float]: ...
+) -> list[float] | None: ...
 def fast_move(
     cells: list[int],
     offsets: list[int],

@@ -155,7 +155,8 @@ def scores(
     state: CentrixState, top: float, opportunity: float, threat: float
 ) -> list[float] | None:
     """``gamenight.bots.centrix_eval.scores`` by the compiled core with these weights, or
-    None on the Python path (the caller then runs the reference)."""
+    None on the Python path or for a hand edited past the core's size (the caller then runs
+    the reference)."""
     if not _active:
         return None
     mover = state.to_move
