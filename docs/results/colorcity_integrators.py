@@ -36,9 +36,8 @@ def slides(table: Table, integrator: str) -> tuple[list[float], float, float]:
 def main() -> None:
     reference, _, _ = slides(DEFAULT_TABLE.with_(timestep_s=0.00005), "Euler")
     print("converged slides mm:", " ".join(f"{d:.2f}" for d in reference))
-    print(
-        f"{'integrator':>12} {'step ms':>8} {'worst error %':>14} {'steps/flick':>12} {'flicks/s':>9}"
-    )
+    header = ("integrator", 12), ("step ms", 8), ("worst error %", 14), ("steps/flick", 12)
+    print(" ".join(f"{name:>{width}}" for name, width in header), f"{'flicks/s':>9}")
     for integrator in ("Euler", "implicitfast", "RK4"):
         for dt in (0.005, 0.004, 0.003, 0.002, 0.0015, 0.001):
             got, rate, steps = slides(DEFAULT_TABLE.with_(timestep_s=dt), integrator)
