@@ -21,7 +21,20 @@ import pytest
 from gamenight.bots.base import Budget
 from gamenight.bots.centrix import IsmctsBot, fast_play, greedy_play, turn_plans
 from gamenight.bots.centrix_eval import scores, value
-from gamenight.centrix import Bottom, Card, CentrixState, Colour, Layout, Play, Rules, native
+from gamenight.centrix import (
+    OFF,
+    TOP,
+    Bottom,
+    Card,
+    CentrixState,
+    Colour,
+    Layout,
+    Move,
+    Play,
+    Rotation,
+    Rules,
+    native,
+)
 from gamenight.centrix.perft import perft
 
 T = TypeVar("T")
@@ -250,6 +263,24 @@ def test_a_hand_edited_past_the_cores_size_plays_on_as_the_engine_does() -> None
     compiled = game()
     with native.pure():
         assert compiled == game()
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "play",
+    [
+        Play(Card.ANY, None, Move(TOP, 0)),  # from the top: outside the board's cells
+        Play(Card.ANY, None, Move(0, OFF)),
+        Play(Card.R1, Rotation(7, 1), None),
+    ],
+)
+def test_the_core_refuses_a_play_that_is_no_play_before_changing_anything(play: Play) -> None:
+    # push_unchecked trusts its caller, but the C code must not write outside the board.
+    state = CentrixState.new(2, seed=3)
+    before = state.position()
+    with pytest.raises(ValueError, match="not a play"):
+        native.apply(state, play)
+    assert state.position() == before
 
 
 @needs_core

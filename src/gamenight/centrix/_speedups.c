@@ -885,23 +885,26 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
                        top, places, players, seat, plays_done, turn);
     if (rc < 0) return NULL;
     if (rc > 0) Py_RETURN_NONE;
+    /* Checked before anything changes: a move from the top or to off the board would
+     * write outside the board. */
     if (card < 0 || card >= NUM_CARDS || ring < 0 || ring > NUM_RINGS || amount < -11 ||
-        amount > 11 || (frm >= 0) != (to >= 0) || frm > TOP || to > TOP) {
-        PyErr_SetString(PyExc_ValueError, "not a play");
+        amount > 11 || (ring && !amount) || (frm >= 0) != (to >= 0) || frm == TOP ||
+        to == OFF || frm > TOP || to > TOP || (ring == 0 && frm < 0)) {
+        PyErr_SetString(PyExc_ValueError, "not a play: a card, a rotation and/or a move");
+        return NULL;
+    }
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    Py_ssize_t at = -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && at < 0; i++)
+        if (PyLong_AsLong(PyList_GET_ITEM(hand, i)) == card) at = i;
+    if (at < 0) {
+        PyErr_SetString(PyExc_ValueError, "the play's card is not in the hand of the seat to move");
         return NULL;
     }
     Game after = g;
     int mover = apply(&after, seat, encode(card, ring, amount, frm < 0 ? -1 : frm << 7 | to),
                       (const unsigned char *)PyBytes_AS_STRING(table), bottom, max_turns);
     if (mover < 0) Py_RETURN_NONE;
-    PyObject *hand = PyList_GET_ITEM(hands, seat);
-    Py_ssize_t at = -1;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && at < 0; i++)
-        if (PyLong_AsLong(PyList_GET_ITEM(hand, i)) == card) at = i;
-    if (at < 0) {
-        PyErr_SetString(PyExc_ValueError, "the card is not in the hand");
-        return NULL;
-    }
     PyObject *played = PyList_GET_ITEM(hand, at);
     if (PyList_Append(discard, played) < 0 || PyList_SetSlice(hand, at, at + 1, NULL) < 0)
         return NULL;

@@ -1,9 +1,11 @@
 """The engine's two paths for move generation: the compiled core and the Python reference.
 
 ``gamenight.centrix._speedups`` (C, built by setuptools where a compiler is present) is a
-port of ``gamenight.centrix.movegen`` and of the bots' ``scores``; the Python code stays the
-rules' readable reference and the fallback. Which path runs is chosen here, once, at import:
-the compiled one when it is built, unless the environment sets ``GAMENIGHT_PURE=1``.
+port of ``gamenight.centrix.movegen``, of play application (``push_unchecked``), of the
+bots' evaluation (``scores``, Greedy's one ply) and of ISMCTS's default policy; the Python
+code stays the rules' readable reference and the fallback. Which path runs is chosen here,
+once, at import: the compiled one when it is built, unless the environment sets
+``GAMENIGHT_PURE=1``.
 ``pure()`` switches to the reference for a block (the differential test compares both in
 one process), and every caller goes through this module's functions, so the choice is
 never baked into an import.
@@ -229,8 +231,9 @@ def play_values(
     """For each of ``state.legal_plays()``, in that order, Greedy's one-ply value for the
     seat to move after the play (``centrix_eval.value`` with these weights), computed by the
     compiled core on a copy of the position; NaN where the engine must push the play itself
-    (the game ends, or the draw pile is reshuffled). None on the Python path, and for a
-    subclass that deals its own cards (``refill_hand`` overridden)."""
+    (the game ends, or the draw pile is reshuffled). None on the Python path, for a
+    subclass that deals its own cards (``refill_hand`` overridden), for a hand edited past
+    the core's size and for counts beyond its integers."""
     if not _active or not state._own_refill or state.is_over or not _counts_fit(state):
         return None
     max_turns = state.rules.max_turns

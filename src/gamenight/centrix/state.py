@@ -504,10 +504,13 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
     def push_unchecked(self, play: Play) -> Play:
         """Make a play already known to be legal (one of ``legal_plays()``), without
         checking it: the bots' and adapters' fast path. Anything else corrupts the state."""
-        self._stack.append((play, self._snapshot()))
-        self._legal = None
+        snapshot = self._snapshot()
         if native.apply(self, play):  # the compiled core made it, as below
+            self._stack.append((play, snapshot))
+            self._legal = None
             return play
+        self._stack.append((play, snapshot))
+        self._legal = None
         seat = self._seat
         card, rot, move = play
         self.hands[seat].remove(card)
