@@ -119,7 +119,18 @@ def test_codes_decode_to_the_legal_plays() -> None:
 
 
 @needs_core
-@pytest.mark.parametrize("code", [-1, 20, 1 << 27, (5 << 13) | (127 << 20)])
+@pytest.mark.parametrize(
+    "code",
+    [
+        -1,
+        20,  # no card 20
+        1 << 27,
+        (5 << 13) | (127 << 20),  # a move from a square to nowhere
+        (1 << 5) | (11 << 8) | (127 << 13) | (127 << 20),  # ring 1 turned by 0 slots
+        (73 << 13) | (5 << 20),  # a move from the top
+        (5 << 13) | (5 << 20),  # a move that goes nowhere
+    ],
+)
 def test_a_code_that_is_no_play_is_refused_by_name(code: int) -> None:
     with pytest.raises(ValueError, match="is not a play code"):
         native.decode(code)

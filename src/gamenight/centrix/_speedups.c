@@ -26,6 +26,9 @@
 #define CARD_ANY 18
 #define CARD_SPIN 19
 #define MAX_GROUP 64
+/* The most plays any hand can have: 18 numbered cards × 7 rotation settings and the spin
+ * wild's 34 and the any wild's 1, each with its rotation-only play and at most 37 moves
+ * (3 pawns × 8, 12 entries, 1 onto the top): 6,118. */
 #define MAX_PLAYS 8192
 #define NO_SQUARE 127
 #define TABLE_SIZE (NUM_RINGS * NUM_SLOTS * NUM_SLOTS)
@@ -342,9 +345,12 @@ static PyObject *decode(long code) {
 static PyObject *build(long code) {
     int card = code & 31, ring = (code >> 5) & 7, amount = (int)((code >> 8) & 31) - 11;
     int frm = (code >> 13) & 127, to = (code >> 20) & 127;
-    if (card >= NUM_CARDS || ring > NUM_RINGS || (ring && (amount < -11 || amount > 11)) ||
-        (frm == NO_SQUARE) != (to == NO_SQUARE) || (frm != NO_SQUARE && (frm > TOP || to > TOP)) ||
-        (!ring && frm == NO_SQUARE) || code >> 27) {
+    /* Only what notation can write: parse_play refuses a move from the top, to off the
+     * board or to where it started, and a play with neither rotation nor move. */
+    int bad_move = frm != NO_SQUARE && (frm >= TOP || to > TOP || to == OFF || frm == to);
+    if (card >= NUM_CARDS || ring > NUM_RINGS || (ring && (amount == 0 || amount > 11)) ||
+        (frm == NO_SQUARE) != (to == NO_SQUARE) || bad_move || (!ring && frm == NO_SQUARE) ||
+        code >> 27) {
         PyErr_Format(PyExc_ValueError, "%ld is not a play code", code);
         return NULL;
     }
@@ -802,6 +808,10 @@ static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *tabl
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < PAWNS; i++) {
         long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
         if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
         g->draw[i] = (int)c;
     }
     g->draw_n = (int)PyList_GET_SIZE(draw);
