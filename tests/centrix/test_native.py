@@ -66,6 +66,12 @@ def random_layout(rng: random.Random) -> Layout:
     return Layout(tuple(tuple(Colour(rng.randrange(6)) for _ in range(12)) for _ in range(6)))
 
 
+def assert_same_on_both_paths(game: Callable[[], object]) -> None:
+    compiled = game()
+    with native.pure():
+        assert compiled == game()
+
+
 def played_and_after(state: CentrixState, seed: int) -> tuple[Play, int]:
     """ISMCTS's default policy's play, and the generator's next draw after it (the
     compiled core must draw exactly as the Python loop does)."""
@@ -253,9 +259,7 @@ def test_counts_beyond_a_machine_word_play_on_as_the_engine_does(turn: int) -> N
             seen.append(fingerprint(state))
         return seen
 
-    compiled = game()
-    with native.pure():
-        assert compiled == game()
+    assert_same_on_both_paths(game)
 
 
 def test_a_hand_edited_past_the_cores_size_plays_on_as_the_engine_does() -> None:
@@ -271,9 +275,7 @@ def test_a_hand_edited_past_the_cores_size_plays_on_as_the_engine_does() -> None
             seen.append((fingerprint(state), tuple(tuple(h) for h in state.hands)))
         return seen
 
-    compiled = game()
-    with native.pure():
-        assert compiled == game()
+    assert_same_on_both_paths(game)
 
 
 @needs_core

@@ -81,12 +81,11 @@ def colour_table(table: tuple[tuple[tuple[int, ...], ...], ...]) -> bytes:
     return bytes(c for ring in table for row in ring for c in row)
 
 
-MoverArgs = tuple[list[int], list[int], bytes, list[Card], int, int, int, int]
+SeatArgs = tuple[list[int], list[int], bytes, list[Card], int, int, int]
 
 
-def _mover(state: CentrixState) -> MoverArgs:
-    """What the core's generators read of a state: the board and the seat to move's cards."""
-    seat = state._seat
+def _seat_args(state: CentrixState, seat: int) -> SeatArgs:
+    """What the core's generators read of a state: the board and ``seat``'s cards."""
     return (
         state.cells,
         state.offsets,
@@ -95,7 +94,6 @@ def _mover(state: CentrixState) -> MoverArgs:
         seat,
         state.players[seat],
         state.top[seat],
-        BOTTOM_CODES[state._bottom],
     )
 
 
@@ -103,14 +101,14 @@ def legal_plays(state: CentrixState) -> tuple[Play, ...]:
     """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
     if not _active:
         return movegen.legal_plays(state)
-    return _core.legal_plays(*_mover(state))
+    return _core.legal_plays(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
 
 
 def legal_codes(state: CentrixState) -> list[int]:
     """The legal plays as integers (``decode`` makes each a Play), in the same order."""
     if _core is None:
         raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
-    return _core.legal_codes(*_mover(state))
+    return _core.legal_codes(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
 
 
 def decode(code: int) -> Play:
@@ -125,15 +123,7 @@ def has_legal_play(state: CentrixState, seat: int) -> bool:
     if not _active:
         return movegen.has_legal_play(state, seat)
     return _core.has_legal_play(
-        state.cells,
-        state.offsets,
-        state._colours,
-        state.hands[seat],
-        seat,
-        state.players[seat],
-        state.top[seat],
-        state.places[seat],
-        BOTTOM_CODES[state._bottom],
+        *_seat_args(state, seat), state.places[seat], BOTTOM_CODES[state._bottom]
     )
 
 
