@@ -1,9 +1,11 @@
-/* The compiled core of Centrix move generation and of the bots' one-pass evaluation.
+/* The compiled core of Centrix: move generation, play application and the bots' inner loops.
  *
  * A line-for-line port of gamenight/centrix/movegen.py (pawn_moves, bump_problem,
- * legal_plays, has_legal_play) and of gamenight/bots/centrix_eval.py (scores): the Python
- * code is the reference, this is its fast path, and tests/centrix/test_native.py checks
- * that both give the same plays, in the same order, on random positions of every variant.
+ * legal_plays, has_legal_play), of CentrixState.push_unchecked after its snapshot (apply),
+ * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play) and of
+ * fast_play's climbing move: the Python code is the reference, this is its fast path, and
+ * tests/centrix/test_native.py checks that both give the same plays, successors, values and
+ * choices on random positions of every variant.
  * Optional: gamenight.centrix.native falls back to the Python engine when this module is
  * not built (no compiler) or GAMENIGHT_PURE=1 is set.
  *
