@@ -194,7 +194,7 @@ class IsmctsBot(SeededBot):
                 if ucb > best_ucb:
                     best, best_ucb = p, ucb
             node = children[best]
-            state.push_unchecked(best)
+            state.advance(best)  # the deal is thrown away after the iteration
             path.append(node)
             if node.visits == 0 and not own_turn:
                 break
@@ -207,7 +207,7 @@ class IsmctsBot(SeededBot):
         for _ in range(self.rollout_plays):
             if _round_done(state, me, turn):
                 break
-            state.push_unchecked(fast_play(state, rng))
+            state.advance(fast_play(state, rng))
         return rewards(state, self.temperature, self.weights)
 
 

@@ -529,6 +529,16 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         self._end_turn()
         return play
 
+    def advance(self, play: Play) -> None:
+        """``push_unchecked`` without the record ``pop`` needs: the play can be neither taken
+        back nor recorded. For searches that throw the state away afterwards (ISMCTS walks a
+        fresh deal each iteration), so that no play pays for a snapshot."""
+        if native.apply(self, play):
+            self._legal = None
+            return
+        self.push_unchecked(play)
+        self._stack.pop()
+
     def pop(self) -> Play:
         """Take back the last play, restoring the position exactly."""
         if not self._stack:
