@@ -310,3 +310,16 @@ def test_ismcts_plays_the_same_on_both_paths() -> None:
 
         compiled, reference = both(state, choice)
         assert compiled == reference
+
+
+@needs_core
+def test_the_cores_shuffle_is_randoms_shuffle_draw_for_draw() -> None:
+    # Deals and reshuffles decide the game: the core must permute exactly as Random does.
+    for seed in range(300):
+        cards = list(range(seed % 50))
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, reference = cards[:], cards[:]
+        native.shuffle(mine, ours)
+        theirs.shuffle(reference)
+        assert mine == reference
+        assert ours.getrandbits(64) == theirs.getrandbits(64)

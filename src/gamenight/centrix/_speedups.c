@@ -971,17 +971,44 @@ static int gain_of(int frm, int to) { /* bots.centrix._gain */
     return level_to - level_from;
 }
 
-/* rng.randrange(4) as Random._randbelow_with_getrandbits draws it, so the generator's
- * stream, and every later draw, is the same as on the Python path. */
-static int randbelow4(PyObject *getrandbits, PyObject *three) {
+/* Random._randbelow_with_getrandbits(n) through the generator's own getrandbits, so the
+ * generator's stream, and every later draw, is the same as on the Python path. */
+static long randbelow(PyObject *getrandbits, long n) {
+    int k = 0;
+    for (long m = n; m; m >>= 1) k++; /* n.bit_length() */
+    PyObject *bits_wanted = PyLong_FromLong(k);
+    if (bits_wanted == NULL) return -1;
     for (;;) {
-        PyObject *bits = PyObject_CallOneArg(getrandbits, three);
-        if (bits == NULL) return -1;
+        PyObject *bits = PyObject_CallOneArg(getrandbits, bits_wanted);
+        if (bits == NULL) break;
         long r = PyLong_AsLong(bits);
         Py_DECREF(bits);
-        if (r == -1 && PyErr_Occurred()) return -1;
-        if (r < 4) return (int)r;
+        if (r == -1 && PyErr_Occurred()) break;
+        if (r < n) {
+            Py_DECREF(bits_wanted);
+            return r;
+        }
     }
+    Py_DECREF(bits_wanted);
+    return -1;
+}
+
+/* Random.shuffle(list): the same swaps from the same draws. */
+static PyObject *py_shuffle(PyObject *self, PyObject *args) {
+    PyObject *list, *getrandbits;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &list, &getrandbits)) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i > 0; i--) {
+        long j = randbelow(getrandbits, (long)i + 1);
+        if (j < 0) return NULL;
+        if (i >= PyList_GET_SIZE(list)) { /* only a getrandbits of another kind could */
+            PyErr_SetString(PyExc_RuntimeError, "the list changed size during the shuffle");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, j));
+        PyList_SET_ITEM(list, j, a);
+    }
+    Py_RETURN_NONE;
 }
 
 /* fast_play's climbing move without rotation: the cards in the order the caller's set
@@ -1000,15 +1027,12 @@ static PyObject *py_fast_move(PyObject *self, PyObject *args) {
     int nmine = own_pawns(&b, seat, mine);
     Groups g;
     pawn_moves(b.cells, b.rows, mine, nmine, nmine + top_seat < PAWNS, bottom, &g);
-    PyObject *three = PyLong_FromLong(3);
-    if (three == NULL) return NULL;
     long best = -1;
     int best_gain = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++) {
         long card = PyLong_AsLong(PyList_GET_ITEM(cards, i));
         if ((card == -1 && PyErr_Occurred()) || card < 0 || card >= NUM_CARDS) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card is 0-19");
-            Py_DECREF(three);
             return NULL;
         }
         int colour = card < CARD_ANY ? (int)card / 3 : -1;
@@ -1023,12 +1047,9 @@ static PyObject *py_fast_move(PyObject *self, PyObject *args) {
             int group = groups[k];
             for (int m = 0; m < g.n[group]; m++) {
                 int frm = g.mv[group][m] >> 7, to = g.mv[group][m] & 127;
-                int r = randbelow4(getrandbits, three);
-                if (r < 0) {
-                    Py_DECREF(three);
-                    return NULL;
-                }
-                int gain = gain_of(frm, to) * 4 + r;
+                long r = randbelow(getrandbits, 4); /* rng.randrange(4) */
+                if (r < 0) return NULL;
+                int gain = gain_of(frm, to) * 4 + (int)r;
                 if (to < NUM_SQUARES && b.cells[to] != EMPTY && b.cells[to] != seat) gain += 8;
                 if (colour < 0) gain -= 2;
                 if (gain > best_gain) {
@@ -1038,7 +1059,6 @@ static PyObject *py_fast_move(PyObject *self, PyObject *args) {
             }
         }
     }
-    Py_DECREF(three);
     if (best < 0) Py_RETURN_NONE;
     return decode(best);
 }
@@ -1063,6 +1083,8 @@ static PyMethodDef methods[] = {
      "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},
     {"fast_move", py_fast_move, METH_VARARGS,
      "fast_move(cells, offsets, table, cards, seat, own, top, bottom, getrandbits) -> Play | None."},
+    {"shuffle", py_shuffle, METH_VARARGS,
+     "shuffle(list, getrandbits): random.Random.shuffle, the same swaps from the same draws."},
     {"scores", py_scores, METH_VARARGS,
      "scores(cells, offsets, table, top, bottom, w_top, w_opp, w_threat, mover, hand, own)."},
     {NULL, NULL, 0, NULL},

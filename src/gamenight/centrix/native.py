@@ -273,6 +273,15 @@ def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None
     )
 
 
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, by the compiled core where it mirrors ``rng`` (the same
+    permutation from the same draws): a deal and a determinization shuffle every time."""
+    if mirrors(rng):
+        _core.shuffle(cards, rng.getrandbits)
+    else:
+        rng.shuffle(cards)
+
+
 __all__ = [
     "COMPILED",
     "active",
@@ -288,4 +297,5 @@ __all__ = [
     "play_values",
     "pure",
     "scores",
+    "shuffle",
 ]

@@ -78,7 +78,7 @@ def shuffled(cards: Iterable[Card], key: int) -> tuple[list[Card], int]:
     """
     rng = random.Random(key)
     pile = list(cards)
-    rng.shuffle(pile)
+    native.shuffle(pile, rng)
     return pile, rng.getrandbits(64)
 
 
@@ -136,7 +136,7 @@ class CentrixView:
         unseen = list(DECK)
         for card in [*own, *self.discard]:
             unseen.remove(card)
-        rng.shuffle(unseen)
+        native.shuffle(unseen, rng)
         hands: list[tuple[Card, ...]] = []
         for seat, size in enumerate(self.hand_sizes):
             if seat == self.seat:
