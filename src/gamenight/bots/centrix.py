@@ -164,7 +164,8 @@ class IsmctsBot(SeededBot):
 
     def _descend(self, root: _Node, state: CentrixState, me: int, turn: int) -> list[_Node]:
         """Select down the tree (in this deal) and add one node; returns the path."""
-        rng, c, bias = self.rng, self.exploration, self.bias
+        draw, c, bias = self.rng.random, self.exploration, self.bias
+        log, sqrt = math.log, math.sqrt  # this loop is most of a compiled search's time
         node, path = root, []
         own_turn = True
         while not _round_done(state, me, turn):
@@ -172,24 +173,23 @@ class IsmctsBot(SeededBot):
             assert mover is not None  # the round is not done, so the game is not over
             own_turn = own_turn and mover == me
             children = node.children
-            if own_turn:
-                plays = list(children)  # the trie: legal in every deal
-            else:
-                plays = state.legal_plays()
-                for p in plays:
-                    if p not in children:
-                        children[p] = _Node(mover)
+            # Own turn: the trie, legal in every deal; else this deal's plays, each child
+            # made the first time it is met.
+            plays = list(children) if own_turn else state.legal_play_tuple()
             best, best_ucb = plays[0], -math.inf
             for p in plays:
-                child = children[p]
+                child = children.get(p)
+                if child is None:
+                    child = children[p] = _Node(mover)
                 child.avail += 1
-                if child.visits == 0:
-                    ucb = 1e9 + child.prior + rng.random() * 1e-6
+                visits = child.visits
+                if visits == 0:
+                    ucb = 1e9 + child.prior + draw() * 1e-6
                 else:
                     ucb = (
-                        child.total / child.visits
-                        + c * math.sqrt(math.log(child.avail) / child.visits)
-                        + bias * child.prior / (child.visits + 1)
+                        child.total / visits
+                        + c * sqrt(log(child.avail) / visits)
+                        + bias * child.prior / (visits + 1)
                     )
                 if ucb > best_ucb:
                     best, best_ucb = p, ucb
