@@ -170,6 +170,38 @@ def test_bench_json_has_the_documented_shape(
         assert row["plays_per_game"] > 0
 
 
+def test_bench_json_measures_both_paths_and_the_peers_in_one_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gamenight.centrix import native
+
+    argv = ["centrix", "bench", "--json", "--games", "1", "--positions", "2"]
+    argv += ["--bot-positions", "1", "--think", "0.02", "--peer-scale", "0"]
+    assert run(argv, "", monkeypatch) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["compiled"] is native.COMPILED
+    for path in (result, result["pure"]):
+        assert path["generation"]["plays_per_s"] > 0
+        assert path["random_play"]["4"]["plays_per_s"] > 0
+        assert path["greedy_game"]["4"]["games_per_s"] > 0
+        assert path["ismcts"]["iterations_per_s"] > 0
+    peers = result["peers"]
+    assert peers["python_chess_moves_per_s"] > 0
+    assert peers["backgammon_plays_per_s"] > 0
+    ratios = result["ratios"]
+    assert set(ratios) >= {
+        "generation",
+        "random_play.4",
+        "greedy_game.4",
+        "ismcts",
+        "generation_vs_python_chess",
+        "random_play.4_vs_backgammon",
+    }
+    assert ratios["generation"] == pytest.approx(
+        result["generation"]["plays_per_s"] / result["pure"]["generation"]["plays_per_s"]
+    )
+
+
 def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
     from gamenight.cli import build_parser
 

@@ -50,3 +50,19 @@ def test_a_copy_without_history_is_the_same_position_and_cannot_pop() -> None:
     assert light.legal_plays() == state.legal_plays()
     light.push(light.legal_plays()[-1])
     assert light != state
+
+
+def test_advance_makes_the_play_push_unchecked_makes_without_keeping_it() -> None:
+    # A search that throws its sampled state away needs no undo record (ISMCTS's walks).
+    for state in random_positions(30, seed=8):
+        kept = state.copy()
+        history = len(state.plays)
+        for _ in range(12):
+            if state.is_over:
+                break
+            play = state.legal_plays()[-1]
+            kept.push_unchecked(play)
+            state.advance(play)
+            assert state.position() == kept.position()
+            assert state.outcome == kept.outcome
+        assert len(state.plays) == history  # nothing to take back

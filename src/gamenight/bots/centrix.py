@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from gamenight.bots.base import Budget, SeededBot
 from gamenight.bots.centrix_eval import DEFAULT, Weights, scores, value
+from gamenight.centrix import native
 from gamenight.centrix.board import NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.plays import Play
 from gamenight.centrix.state import EMPTY, TOP_GROUP, CentrixState, CentrixView
@@ -51,11 +52,20 @@ def greedy_play(
     state: CentrixState, seat: int, rng: random.Random, weights: Weights = DEFAULT
 ) -> Play:
     """The legal play with the best one-ply evaluation for ``seat`` (ties at random)."""
+    plays = state.legal_plays()
+    fast = (
+        native.play_values(state, weights.top, weights.opportunity, weights.threat)
+        if seat == state.actor
+        else None
+    )
     scored = []
-    for play in state.legal_plays():
-        state.push_unchecked(play)
-        scored.append((value(state, seat, weights), play))
-        state.pop()
+    for i, play in enumerate(plays):
+        v = math.nan if fast is None else fast[i]
+        if v != v:  # NaN: the compiled core leaves this play to the engine (or is not here)
+            state.push_unchecked(play)
+            v = value(state, seat, weights)
+            state.pop()
+        scored.append((v, play))
     best_value = max(v for v, _ in scored)
     return rng.choice([play for v, play in scored if v > best_value - 1e-9])
 
@@ -154,7 +164,8 @@ class IsmctsBot(SeededBot):
 
     def _descend(self, root: _Node, state: CentrixState, me: int, turn: int) -> list[_Node]:
         """Select down the tree (in this deal) and add one node; returns the path."""
-        rng, c, bias = self.rng, self.exploration, self.bias
+        draw, c, bias = self.rng.random, self.exploration, self.bias
+        log, sqrt = math.log, math.sqrt  # this loop is most of a compiled search's time
         node, path = root, []
         own_turn = True
         while not _round_done(state, me, turn):
@@ -162,29 +173,28 @@ class IsmctsBot(SeededBot):
             assert mover is not None  # the round is not done, so the game is not over
             own_turn = own_turn and mover == me
             children = node.children
-            if own_turn:
-                plays = list(children)  # the trie: legal in every deal
-            else:
-                plays = state.legal_plays()
-                for p in plays:
-                    if p not in children:
-                        children[p] = _Node(mover)
+            # Own turn: the trie, legal in every deal; else this deal's plays, each child
+            # made the first time it is met.
+            plays = list(children) if own_turn else state.legal_play_tuple()
             best, best_ucb = plays[0], -math.inf
             for p in plays:
-                child = children[p]
+                child = children.get(p)
+                if child is None:
+                    child = children[p] = _Node(mover)
                 child.avail += 1
-                if child.visits == 0:
-                    ucb = 1e9 + child.prior + rng.random() * 1e-6
+                visits = child.visits
+                if visits == 0:
+                    ucb = 1e9 + child.prior + draw() * 1e-6
                 else:
                     ucb = (
-                        child.total / child.visits
-                        + c * math.sqrt(math.log(child.avail) / child.visits)
-                        + bias * child.prior / (child.visits + 1)
+                        child.total / visits
+                        + c * sqrt(log(child.avail) / visits)
+                        + bias * child.prior / (visits + 1)
                     )
                 if ucb > best_ucb:
                     best, best_ucb = p, ucb
             node = children[best]
-            state.push_unchecked(best)
+            state.advance(best)  # the deal is thrown away after the iteration
             path.append(node)
             if node.visits == 0 and not own_turn:
                 break
@@ -197,7 +207,7 @@ class IsmctsBot(SeededBot):
         for _ in range(self.rollout_plays):
             if _round_done(state, me, turn):
                 break
-            state.push_unchecked(fast_play(state, rng))
+            state.advance(fast_play(state, rng))
         return rewards(state, self.temperature, self.weights)
 
 
@@ -290,6 +300,9 @@ def fast_play(state: CentrixState, rng: random.Random) -> Play:
     assert seat is not None
     cells = state.cells
     if rng.random() < 0.85:
+        if native.mirrors(rng):  # the loop below, in the compiled core
+            fast = native.fast_move(state, seat, rng)
+            return fast if fast is not None else rng.choice(state.legal_plays())
         groups = state.moves_by_colour(seat)
         own = state.players[seat]
         best: Play | None = None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gamenight.centrix import native
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.rules import Bottom
 from gamenight.centrix.state import EMPTY, TOP_GROUP, CentrixState
@@ -34,7 +35,12 @@ DEFAULT = Weights()
 
 
 def scores(state: CentrixState, weights: Weights = DEFAULT) -> list[float]:
-    """Every seat's score, in one pass over the board (this is the bots' inner loop)."""
+    """Every seat's score, in one pass over the board (this is the bots' inner loop).
+    The compiled core computes the same floats where it is active (gamenight.centrix.native);
+    this code is the reference."""
+    fast = native.scores(state, weights.top, weights.opportunity, weights.threat)
+    if fast is not None:
+        return fast
     cells = state.cells
     out = [weights.top * on_top for on_top in state.top]
     # Under ``protect`` a pawn on ring 1 or 2 cannot be bumped, otherwise only ring 1 is safe.

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, Self
 
+from gamenight.centrix import native
 from gamenight.centrix.board import (
     NUM_RINGS,
     NUM_SLOTS,
@@ -28,7 +29,7 @@ from gamenight.centrix.explain import check, hand_text, problem
 from gamenight.centrix.movegen import EMPTY as EMPTY  # re-exported: bots and views use it
 from gamenight.centrix.movegen import SPIN_AMOUNTS as SPIN_AMOUNTS
 from gamenight.centrix.movegen import TOP_GROUP as TOP_GROUP
-from gamenight.centrix.movegen import has_legal_play, legal_plays, pawn_moves
+from gamenight.centrix.native import colour_table
 from gamenight.centrix.plays import Move, Play, parse_play
 from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and views use it
 from gamenight.centrix.position import Position, PositionError
@@ -77,7 +78,7 @@ def shuffled(cards: Iterable[Card], key: int) -> tuple[list[Card], int]:
     """
     rng = random.Random(key)
     pile = list(cards)
-    rng.shuffle(pile)
+    native.shuffle(pile, rng)
     return pile, rng.getrandbits(64)
 
 
@@ -139,7 +140,7 @@ class CentrixView:
         unseen = list(DECK)
         for card in [*own, *self.discard]:
             unseen.remove(card)
-        rng.shuffle(unseen)
+        native.shuffle(unseen, rng)
         hands: list[tuple[Card, ...]] = []
         for seat, size in enumerate(self.hand_sizes):
             if seat == self.seat:
@@ -189,6 +190,9 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         self.rules = rules
         self.players: tuple[Colour, ...] = tuple(players)
         self._table = rules.layout.rows_by_offset()
+        self._colours = colour_table(self._table)  # the same table for the compiled core
+        # The compiled core makes plays itself only where the cards are dealt as here.
+        self._own_refill = type(self).refill_hand is CentrixState.refill_hand
         self._bottom = rules.bottom
         self._load(position)
         self.seed = seed
@@ -251,7 +255,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         from outside, such as gamenight.envs.centrix_chance, start here.)"""
         state = cls(rules, position.players, position, seed=seed, first=first)
         seat = position.to_move
-        if not has_legal_play(state, seat):  # cannot happen with 42 cards, but be exact
+        if not native.has_legal_play(state, seat):  # cannot happen with 42 cards, but be exact
             state._next_turn(seat)
         return state
 
@@ -266,7 +270,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         position = Position.parse(text)
         state = cls(rules or Rules(), position.players, position)
         seat = position.to_move
-        if state.status == PLAYING and not has_legal_play(state, seat):
+        if state.status == PLAYING and not native.has_legal_play(state, seat):
             raise PositionError(
                 f"seat to move: {state.players[seat].name.lower()} has no legal play with the"
                 f" hand {hand_text(state.hands[seat])}, but the turn only passes to a seat"
@@ -429,7 +433,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         by card, then no rotation before rotations (ring, then amount), then by move."""
         legal = self._legal  # legal_play_tuple's work, inline: this is every node of a search
         if legal is None:
-            legal = self._legal = legal_plays(self) if self.status == PLAYING else ()
+            legal = self._legal = native.legal_plays(self) if self.status == PLAYING else ()
         return list(legal)
 
     def legal_actions(self) -> list[Play]:
@@ -440,7 +444,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         """``legal_plays()`` without the copy: the engine's own cached tuple, the same object
         until the position changes (callers may key caches of their own on its identity)."""
         if self._legal is None:
-            self._legal = legal_plays(self) if self.status == PLAYING else ()
+            self._legal = native.legal_plays(self) if self.status == PLAYING else ()
         return self._legal
 
     def action_space(self) -> FiniteSpace[Play]:
@@ -482,9 +486,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         ``TOP_GROUP``, the moves onto the top. Which card allows which group is the caller's
         to know: a colour card its colour's group (and the top group if it is the seat's own
         colour), a wild any group. The bots' fast path: no play is built."""
-        mine = [sq for sq, owner in enumerate(self.cells) if owner == seat]
-        has_off = len(mine) + self.top[seat] < PAWNS
-        return pawn_moves(self.cells, self.rows, mine, has_off, self._bottom)
+        return native.moves_by_colour(self, seat)
 
     # ---------------------------------------------------------------- checking a play
 
@@ -505,7 +507,12 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
     def push_unchecked(self, play: Play) -> Play:
         """Make a play already known to be legal (one of ``legal_plays()``), without
         checking it: the bots' and adapters' fast path. Anything else corrupts the state."""
-        self._stack.append((play, self._snapshot()))
+        snapshot = self._snapshot()
+        if native.apply(self, play):  # the compiled core made it, as below
+            self._stack.append((play, snapshot))
+            self._legal = None
+            return play
+        self._stack.append((play, snapshot))
         self._legal = None
         seat = self._seat
         card, rot, move = play
@@ -520,10 +527,20 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
             self._finish(seat)
             if self.status != PLAYING:
                 return play
-        if self.plays_done < PLAYS_PER_TURN and has_legal_play(self, seat):
+        if self.plays_done < PLAYS_PER_TURN and native.has_legal_play(self, seat):
             return play  # must keep playing (D8)
         self._end_turn()
         return play
+
+    def advance(self, play: Play) -> None:
+        """``push_unchecked`` without the record ``pop`` needs: the play can be neither taken
+        back nor recorded. For searches that throw the state away afterwards (ISMCTS walks a
+        fresh deal each iteration), so that no play pays for a snapshot."""
+        if native.apply(self, play):
+            self._legal = None
+            return
+        self.push_unchecked(play)
+        self._stack.pop()
 
     def pop(self) -> Play:
         """Take back the last play, restoring the position exactly."""
@@ -680,7 +697,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
             seat = (seat + 1) % n
             while self.places[seat]:
                 seat = (seat + 1) % n
-            if has_legal_play(self, seat):
+            if native.has_legal_play(self, seat):
                 self._seat = seat
                 return
             passes += 1

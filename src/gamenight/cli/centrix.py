@@ -99,6 +99,13 @@ def register(games: Any) -> None:
     bench.add_argument(
         "--think", type=seconds, default=0.25, help="ISMCTS seconds per decision (default 0.25)"
     )
+    bench.add_argument(
+        "--peer-scale",
+        type=int,
+        choices=(0, 1),
+        default=1,
+        help="1: the peers' full runs; 0: a token run of each (default 1)",
+    )
     bench.set_defaults(run=run_bench)
 
     parser.set_defaults(run=lambda ns: parser.print_help())
@@ -322,12 +329,14 @@ def run_perft(ns: argparse.Namespace) -> int:
 def run_bench(ns: argparse.Namespace) -> int:
     from gamenight.bench.centrix import run
 
-    result = run(ns.games, ns.positions, ns.bot_positions, ns.think)
+    result = run(ns.games, ns.positions, ns.bot_positions, ns.think, ns.peer_scale)
     if ns.json:
         print(json.dumps(result))
         return 0
+    path = "the compiled core" if result["compiled"] else "the pure-Python engine (no core built)"
+    print(f"Centrix on {path}; `pure` ratios are compiled / pure-Python in this run (CPU time)")
     gen = result["generation"]
-    print(f"legal-play generation: {gen['plays_per_s']:,.0f} plays/s (perft-style, 1 core)")
+    print(f"legal-play generation: {gen['plays_per_s']:,.0f} perft-2 leaves/s (1 core)")
     for players, r in result["random_play"].items():
         print(
             f"random play, {players} players: {r['plays_per_s']:,.0f} plays/s, "
@@ -344,4 +353,19 @@ def run_bench(ns: argparse.Namespace) -> int:
     print(
         f"ismcts: {b['ismcts_iterations']:.0f} iterations per decision at {b['ismcts_seconds']:g} s"
     )
+    greedy = result["greedy_game"]["4"]
+    print(
+        f"4-player game of Greedy bots: {greedy['games_per_s']:.2f} games/s, "
+        f"{greedy['plays_per_game']:.0f} plays per game; "
+        f"ismcts {result['ismcts']['iterations_per_s']:,.0f} iterations/s"
+    )
+    peers = result["peers"]
+    for key, name in (
+        ("python_chess_moves_per_s", "python-chess perft leaves/s"),
+        ("backgammon_plays_per_s", "OpenSpiel backgammon random plays/s"),
+    ):
+        value = peers[key]
+        print(f"peer: {name}: {'not installed' if value is None else f'{value:,.0f}'}")
+    for key, value in result["ratios"].items():
+        print(f"ratio {key}: {'-' if value is None else f'{value:.2f}'}")
     return 0

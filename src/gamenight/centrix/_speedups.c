@@ -1,0 +1,1097 @@
+/* The compiled core of Centrix: move generation, play application and the bots' inner loops.
+ *
+ * A line-for-line port of gamenight/centrix/movegen.py (pawn_moves, bump_problem,
+ * legal_plays, has_legal_play), of CentrixState.push_unchecked after its snapshot (apply),
+ * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play) and of
+ * fast_play's climbing move: the Python code is the reference, this is its fast path, and
+ * tests/centrix/test_native.py checks that both give the same plays, successors, values and
+ * choices on random positions of every variant.
+ * Optional: gamenight.centrix.native falls back to the Python engine when this module is
+ * not built (no compiler) or GAMENIGHT_PURE=1 is set.
+ *
+ * A play is an integer (see encode below) until a caller asks for the Play value; the Play
+ * values are built here from the engine's shared Card, Rotation and Move objects, exactly
+ * as tuple.__new__(Play, ...) builds them in movegen.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NUM_RINGS 6
+#define NUM_SLOTS 12
+#define NUM_SQUARES 72
+#define OFF 72
+#define TOP 73
+#define EMPTY (-1)
+#define TOP_GROUP 6
+#define PAWNS 3
+#define NUM_CARDS 20
+#define CARD_ANY 18
+#define CARD_SPIN 19
+#define MAX_GROUP 64
+/* The most plays any hand can have: 18 numbered cards × 7 rotation settings and the spin
+ * wild's 34 and the any wild's 1, each with its rotation-only play and at most 37 moves
+ * (3 pawns × 8, 12 entries, 1 onto the top): 6,118. */
+#define MAX_PLAYS 8192
+#define NO_SQUARE 127
+#define TABLE_SIZE (NUM_RINGS * NUM_SLOTS * NUM_SLOTS)
+
+enum { PROTECT = 0, KNOCK_OFF = 1, FLOOR = 2 };
+
+static const int SPIN_AMOUNTS[11] = {-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6};
+
+/* Set once by configure(): the Play type and the shared values its fields take. */
+static PyTypeObject *play_type = NULL;
+static PyObject *card_values = NULL;     /* tuple of the 20 Card members */
+static PyObject *rotation_values = NULL; /* tuple [(ring - 1) * 23 + amount + 11] */
+static PyObject *move_values = NULL;     /* tuple [from * 74 + to] */
+
+typedef struct {
+    signed char cells[NUM_SQUARES];
+    unsigned char rows[NUM_RINGS][NUM_SLOTS];
+    int offsets[NUM_RINGS];
+} Board;
+
+typedef struct {
+    int n[TOP_GROUP + 1];
+    unsigned short mv[TOP_GROUP + 1][MAX_GROUP]; /* from << 7 | to */
+} Groups;
+
+static int mod12(int x) { return ((x % NUM_SLOTS) + NUM_SLOTS) % NUM_SLOTS; }
+
+/* ------------------------------------------------------------------ reading the state */
+
+static int read_board(PyObject *cells, PyObject *offsets, PyObject *table, Board *b) {
+    if (!PyList_Check(cells) || PyList_GET_SIZE(cells) != NUM_SQUARES) {
+        PyErr_SetString(PyExc_TypeError, "cells must be a list of 72 ints");
+        return -1;
+    }
+    if (!PyList_Check(offsets) || PyList_GET_SIZE(offsets) != NUM_RINGS) {
+        PyErr_SetString(PyExc_TypeError, "offsets must be a list of 6 ints");
+        return -1;
+    }
+    if (!PyBytes_Check(table) || PyBytes_GET_SIZE(table) != TABLE_SIZE) {
+        PyErr_SetString(PyExc_TypeError, "the colour table must be 864 bytes");
+        return -1;
+    }
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
+    for (int i = 0; i < NUM_SQUARES; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(cells, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        b->cells[i] = (signed char)v;
+    }
+    for (int r = 0; r < NUM_RINGS; r++) {
+        long o = PyLong_AsLong(PyList_GET_ITEM(offsets, r));
+        if (o == -1 && PyErr_Occurred()) return -1;
+        if (o < 0 || o >= NUM_SLOTS) {
+            PyErr_SetString(PyExc_ValueError, "an offset is 0-11");
+            return -1;
+        }
+        b->offsets[r] = (int)o;
+        memcpy(b->rows[r], t + (r * NUM_SLOTS + o) * NUM_SLOTS, NUM_SLOTS);
+    }
+    return 0;
+}
+
+/* The distinct cards of a hand as a bit set (sorted(set(hand)) is then bit order). */
+static int read_hand(PyObject *hand, unsigned *cards, int *size) {
+    if (!PyList_Check(hand)) {
+        PyErr_SetString(PyExc_TypeError, "a hand is a list of cards");
+        return -1;
+    }
+    *cards = 0;
+    *size = (int)PyList_GET_SIZE(hand);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(hand, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
+        *cards |= 1u << c;
+    }
+    return 0;
+}
+
+static int own_pawns(const Board *b, int seat, int *mine) {
+    int n = 0;
+    for (int sq = 0; sq < NUM_SQUARES && n < PAWNS; sq++)
+        if (b->cells[sq] == seat) mine[n++] = sq;
+    return n;
+}
+
+/* ------------------------------------------------------------------ move generation */
+
+/* movegen.bump_problem(...) is None */
+static int bump_ok(const signed char *cells, int target, int origin, int bottom) {
+    int r = target / NUM_SLOTS, s = target % NUM_SLOTS;
+    if (r == 0) return 0;
+    for (;;) {
+        int nr = r - 2;
+        if (bottom == FLOOR) {
+            if (r == 0) return 0;
+            if (nr < 0) nr = 0;
+        } else if (nr < 0) {
+            return bottom == KNOCK_OFF;
+        }
+        int sq = nr * NUM_SLOTS + s;
+        if (cells[sq] == EMPTY || sq == origin) return 1;
+        r = nr;
+    }
+}
+
+static void add(Groups *g, int group, int frm, int to) {
+    g->mv[group][g->n[group]++] = (unsigned short)(frm << 7 | to);
+}
+
+/* movegen.pawn_moves: the same moves, appended to the same groups in the same order. */
+static void pawn_moves(const signed char *cells, unsigned char rows[NUM_RINGS][NUM_SLOTS],
+                       const int *mine, int nmine, int has_off, int bottom, Groups *g) {
+    memset(g->n, 0, sizeof g->n);
+    for (int i = 0; i < nmine; i++) {
+        int frm = mine[i], r = frm / NUM_SLOTS, s = frm % NUM_SLOTS;
+        if (r == NUM_RINGS - 1) {
+            add(g, TOP_GROUP, frm, TOP);
+        } else {
+            int up = frm + NUM_SLOTS;
+            if (cells[up] == EMPTY) {
+                add(g, rows[r + 1][s], frm, up);
+            } else {
+                if (bump_ok(cells, up, frm, bottom)) add(g, rows[r + 1][s], frm, up);
+                int t = up + NUM_SLOTS;
+                while (t < NUM_SQUARES && cells[t] != EMPTY) t += NUM_SLOTS;
+                if (t >= NUM_SQUARES)
+                    add(g, TOP_GROUP, frm, TOP);
+                else
+                    add(g, rows[t / NUM_SLOTS][s], frm, t);
+            }
+        }
+        if (r) {
+            int down = frm - NUM_SLOTS;
+            if (cells[down] == EMPTY) {
+                add(g, rows[r - 1][s], frm, down);
+            } else {
+                if (bump_ok(cells, down, frm, bottom)) add(g, rows[r - 1][s], frm, down);
+                int t = down - NUM_SLOTS;
+                while (t >= 0 && cells[t] != EMPTY) t -= NUM_SLOTS;
+                if (t >= 0) add(g, rows[t / NUM_SLOTS][s], frm, t);
+            }
+        }
+        const unsigned char *row = rows[r];
+        int base = r * NUM_SLOTS, first_landing = -1;
+        for (int k = 0; k < 2; k++) {
+            int d = k == 0 ? 1 : NUM_SLOTS - 1;
+            int j = (s + d) % NUM_SLOTS, landing;
+            if (cells[base + j] == EMPTY) {
+                landing = j;
+            } else {
+                if (bump_ok(cells, base + j, frm, bottom)) add(g, row[j], frm, base + j);
+                landing = -1;
+                int m = (j + d) % NUM_SLOTS;
+                while (m != s) {
+                    if (cells[base + m] == EMPTY) {
+                        landing = m;
+                        break;
+                    }
+                    m = (m + d) % NUM_SLOTS;
+                }
+            }
+            if (landing >= 0 && landing != first_landing) {
+                add(g, row[landing], frm, base + landing);
+                first_landing = landing;
+            }
+        }
+    }
+    if (has_off) {
+        int onto_top = 0;
+        for (int s = 0; s < NUM_SLOTS; s++) {
+            int t = s;
+            while (t < NUM_SQUARES && cells[t] != EMPTY) t += NUM_SLOTS;
+            if (t < NUM_SQUARES)
+                add(g, rows[t / NUM_SLOTS][s], OFF, t);
+            else if (!onto_top) {
+                add(g, TOP_GROUP, OFF, TOP);
+                onto_top = 1;
+            }
+        }
+    }
+}
+
+/* movegen.rotated: the board with ring index r turned k slots clockwise. */
+static void rotated(const Board *b, const unsigned char *table, int r, int k, const int *mine,
+                    int nmine, Board *out, int *moved) {
+    int base = r * NUM_SLOTS;
+    memcpy(out->cells, b->cells, sizeof b->cells);
+    memcpy(out->rows, b->rows, sizeof b->rows);
+    for (int i = 0; i < NUM_SLOTS; i++) out->cells[base + (i + k) % NUM_SLOTS] = b->cells[base + i];
+    memcpy(out->rows[r], table + (r * NUM_SLOTS + (b->offsets[r] + k) % NUM_SLOTS) * NUM_SLOTS,
+           NUM_SLOTS);
+    for (int i = 0; i < nmine; i++) {
+        int sq = mine[i];
+        moved[i] = (base <= sq && sq < base + NUM_SLOTS) ? base + (sq - base + k) % NUM_SLOTS : sq;
+    }
+    for (int i = 1; i < nmine; i++) /* sorted(moved): at most three */
+        for (int j = i; j > 0 && moved[j - 1] > moved[j]; j--) {
+            int tmp = moved[j];
+            moved[j] = moved[j - 1];
+            moved[j - 1] = tmp;
+        }
+}
+
+/* A play as an integer: card | ring << 5 | (amount + 11) << 8 | from << 13 | to << 20,
+ * ring 0 (and amount field 0) for no rotation, from and to 127 for no move. */
+static long encode(int card, int ring, int amount, int mv) {
+    long code = card | ring << 5 | (ring ? (amount + 11) << 8 : 0);
+    if (mv < 0) return code | (long)NO_SQUARE << 13 | (long)NO_SQUARE << 20;
+    return code | (long)(mv >> 7) << 13 | (long)(mv & 127) << 20;
+}
+
+typedef struct {
+    long codes[MAX_PLAYS];
+    int n;
+} Plays;
+
+static void emit(Plays *p, long code) {
+    if (p->n < MAX_PLAYS) p->codes[p->n++] = code;
+}
+
+static void emit_group(Plays *p, int card, int ring, int amount, const Groups *g, int group) {
+    for (int i = 0; i < g->n[group]; i++) emit(p, encode(card, ring, amount, g->mv[group][i]));
+}
+
+/* movegen.legal_plays, as codes in the same order. */
+static void generate(const Board *b, const unsigned char *table, unsigned cards, int seat,
+                     int own, int top_seat, int bottom, Plays *out) {
+    int mine[PAWNS], moved[PAWNS];
+    int nmine = own_pawns(b, seat, mine);
+    int has_off = nmine + top_seat < PAWNS;
+    int rings[PAWNS], nrings = 0;
+    for (int i = 0; i < nmine; i++) { /* mine is sorted, so its rings are */
+        int r = mine[i] / NUM_SLOTS;
+        if (!nrings || rings[nrings - 1] != r) rings[nrings++] = r;
+    }
+    static Groups configs[NUM_RINGS][NUM_SLOTS];
+    static Groups none;
+    int done[NUM_RINGS][NUM_SLOTS] = {{0}};
+    pawn_moves(b->cells, (unsigned char(*)[NUM_SLOTS])b->rows, mine, nmine, has_off, bottom, &none);
+    out->n = 0;
+    for (int card = 0; card < NUM_CARDS; card++) {
+        if (!(cards & (1u << card))) continue;
+        int amounts[11], namounts;
+        if (card == CARD_SPIN) {
+            namounts = 11;
+            memcpy(amounts, SPIN_AMOUNTS, sizeof amounts);
+        } else if (card == CARD_ANY) {
+            namounts = 0;
+        } else {
+            int n = card % 3 + 1;
+            namounts = 2;
+            amounts[0] = -n;
+            amounts[1] = n;
+        }
+        int colour = card < CARD_ANY ? card / 3 : -1;
+        for (int ri = -1; ri < nrings; ri++) {
+            for (int ai = 0; ai < (ri < 0 ? 1 : namounts); ai++) {
+                const Groups *g = &none;
+                int ring = 0, amount = 0;
+                if (ri >= 0) {
+                    int r = rings[ri];
+                    amount = amounts[ai];
+                    ring = r + 1;
+                    int k = mod12(amount);
+                    if (!done[r][k]) {
+                        Board rb;
+                        rotated(b, table, r, k, mine, nmine, &rb, moved);
+                        pawn_moves(rb.cells, rb.rows, moved, nmine, has_off, bottom,
+                                   &configs[r][k]);
+                        done[r][k] = 1;
+                    }
+                    g = &configs[r][k];
+                    emit(out, encode(card, ring, amount, -1));
+                }
+                if (colour < 0) {
+                    for (int group = 0; group <= TOP_GROUP; group++)
+                        emit_group(out, card, ring, amount, g, group);
+                } else {
+                    emit_group(out, card, ring, amount, g, colour);
+                    if (colour == own) emit_group(out, card, ring, amount, g, TOP_GROUP);
+                }
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ Play values */
+
+/* Recently built plays by code, direct-mapped: a search meets the same plays again and
+ * again, and a shared immutable Play costs a reference where a new one costs an object. */
+#define PLAY_CACHE 65536
+static long cache_codes[PLAY_CACHE];
+static PyObject *cache_plays[PLAY_CACHE];
+
+static PyObject *build(long code);
+
+static PyObject *decode(long code) {
+    unsigned slot = (unsigned)((code ^ (code >> 13) ^ (code >> 20)) & (PLAY_CACHE - 1));
+    if (cache_plays[slot] != NULL && cache_codes[slot] == code) {
+        Py_INCREF(cache_plays[slot]);
+        return cache_plays[slot];
+    }
+    PyObject *play = build(code);
+    if (play == NULL) return NULL;
+    Py_XSETREF(cache_plays[slot], play);
+    Py_INCREF(play);
+    cache_codes[slot] = code;
+    return play;
+}
+
+static PyObject *build(long code) {
+    int card = code & 31, ring = (code >> 5) & 7, amount = (int)((code >> 8) & 31) - 11;
+    int frm = (code >> 13) & 127, to = (code >> 20) & 127;
+    /* Only what notation can write: parse_play refuses a move from the top, to off the
+     * board or to where it started, and a play with neither rotation nor move. */
+    int bad_move = frm != NO_SQUARE && (frm >= TOP || to > TOP || to == OFF || frm == to);
+    if (card >= NUM_CARDS || ring > NUM_RINGS || (ring && (amount == 0 || amount > 11)) ||
+        (frm == NO_SQUARE) != (to == NO_SQUARE) || bad_move || (!ring && frm == NO_SQUARE) ||
+        code >> 27) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a play code", code);
+        return NULL;
+    }
+    PyObject *play = play_type->tp_alloc(play_type, 3);
+    if (play == NULL) return NULL;
+    PyObject *c = PyTuple_GET_ITEM(card_values, card);
+    PyObject *rot = ring ? PyTuple_GET_ITEM(rotation_values, (ring - 1) * 23 + amount + 11) : Py_None;
+    PyObject *mv = frm == NO_SQUARE ? Py_None : PyTuple_GET_ITEM(move_values, frm * 74 + to);
+    Py_INCREF(c);
+    Py_INCREF(rot);
+    Py_INCREF(mv);
+    PyTuple_SET_ITEM(play, 0, c);
+    PyTuple_SET_ITEM(play, 1, rot);
+    PyTuple_SET_ITEM(play, 2, mv);
+    return play;
+}
+
+static int configured(void) {
+    if (play_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "call configure() first");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    PyObject *type, *cards, *rotations, *moves;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyType_Type, &type, &PyTuple_Type, &cards,
+                          &PyTuple_Type, &rotations, &PyTuple_Type, &moves))
+        return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type) ||
+        PyTuple_GET_SIZE(cards) != NUM_CARDS || PyTuple_GET_SIZE(rotations) != NUM_RINGS * 23 ||
+        PyTuple_GET_SIZE(moves) != 74 * 74) {
+        PyErr_SetString(PyExc_ValueError, "configure(Play, 20 cards, 138 rotations, 74*74 moves)");
+        return NULL;
+    }
+    Py_INCREF(type);
+    Py_INCREF(cards);
+    Py_INCREF(rotations);
+    Py_INCREF(moves);
+    for (int i = 0; i < PLAY_CACHE; i++) Py_CLEAR(cache_plays[i]); /* built from the old values */
+    Py_XSETREF(play_type, (PyTypeObject *)type);
+    Py_XSETREF(card_values, cards);
+    Py_XSETREF(rotation_values, rotations);
+    Py_XSETREF(move_values, moves);
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ entry points */
+
+/* generate() fills this under the GIL without calling into Python; callers copy it out
+ * (own_codes) before they build objects, since an allocation can run a collection, a
+ * finalizer and so another thread's call. */
+static Plays plays_buffer;
+
+static long *own_codes(int *n) {
+    *n = plays_buffer.n;
+    long *codes = PyMem_Malloc(sizeof(long) * (plays_buffer.n ? plays_buffer.n : 1));
+    if (codes == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(codes, plays_buffer.codes, sizeof(long) * plays_buffer.n);
+    return codes;
+}
+
+static long *generate_from(PyObject *args, int *n) {
+    PyObject *cells, *offsets, *table, *hand;
+    int seat, own, top_seat, bottom;
+    if (!PyArg_ParseTuple(args, "OOOOiiii", &cells, &offsets, &table, &hand, &seat, &own,
+                          &top_seat, &bottom))
+        return NULL;
+    Board b;
+    unsigned cards;
+    int size;
+    if (read_board(cells, offsets, table, &b) < 0 || read_hand(hand, &cards, &size) < 0)
+        return NULL;
+    generate(&b, (const unsigned char *)PyBytes_AS_STRING(table), cards, seat, own, top_seat,
+             bottom, &plays_buffer);
+    return own_codes(n);
+}
+
+static PyObject *py_legal_plays(PyObject *self, PyObject *args) {
+    int n;
+    long *codes;
+    if (!configured() || (codes = generate_from(args, &n)) == NULL) return NULL;
+    PyObject *out = PyTuple_New(n);
+    for (int i = 0; out != NULL && i < n; i++) {
+        PyObject *play = decode(codes[i]);
+        if (play == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, play);
+    }
+    PyMem_Free(codes);
+    return out;
+}
+
+static PyObject *py_legal_codes(PyObject *self, PyObject *args) {
+    int n;
+    long *codes = generate_from(args, &n);
+    if (codes == NULL) return NULL;
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out != NULL && i < n; i++) {
+        PyObject *code = PyLong_FromLong(codes[i]);
+        if (code == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, code);
+    }
+    PyMem_Free(codes);
+    return out;
+}
+
+static PyObject *py_decode(PyObject *self, PyObject *arg) {
+    if (!configured()) return NULL;
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    if (code < 0) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a play code", code);
+        return NULL;
+    }
+    return decode(code);
+}
+
+/* movegen.has_legal_play on a board already read */
+static int has_legal(const Board *b, unsigned cards, int hand_size, int seat, int own,
+                     int top_seat, int finished, int bottom) {
+    if (!hand_size || finished) return 0;
+    int mine[PAWNS];
+    int nmine = own_pawns(b, seat, mine);
+    if (nmine && (cards & ~(1u << CARD_ANY))) return 1;
+    int has_off = nmine + top_seat < PAWNS;
+    if (!nmine && !has_off) return 0;
+    Groups g;
+    pawn_moves(b->cells, (unsigned char(*)[NUM_SLOTS])b->rows, mine, nmine, has_off, bottom, &g);
+    for (int card = 0; card < NUM_CARDS; card++) {
+        if (!(cards & (1u << card))) continue;
+        if (card >= CARD_ANY) {
+            for (int group = 0; group <= TOP_GROUP; group++)
+                if (g.n[group]) return 1;
+        } else if (g.n[card / 3] || (card / 3 == own && g.n[TOP_GROUP])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *py_has_legal_play(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *hand;
+    int seat, own, top_seat, finished, bottom;
+    if (!PyArg_ParseTuple(args, "OOOOiiiii", &cells, &offsets, &table, &hand, &seat, &own,
+                          &top_seat, &finished, &bottom))
+        return NULL;
+    unsigned cards;
+    int size;
+    if (read_hand(hand, &cards, &size) < 0) return NULL;
+    if (!size || finished) Py_RETURN_FALSE;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    return PyBool_FromLong(has_legal(&b, cards, size, seat, own, top_seat, finished, bottom));
+}
+
+static int groups_of(PyObject *args, Groups *g, Board *b, int *seat) {
+    PyObject *cells, *offsets, *table;
+    int top_seat, bottom;
+    if (!PyArg_ParseTuple(args, "OOOiii", &cells, &offsets, &table, seat, &top_seat, &bottom))
+        return -1;
+    if (read_board(cells, offsets, table, b) < 0) return -1;
+    int mine[PAWNS];
+    int nmine = own_pawns(b, *seat, mine);
+    pawn_moves(b->cells, b->rows, mine, nmine, nmine + top_seat < PAWNS, bottom, g);
+    return 0;
+}
+
+/* state.moves_by_colour: seven lists of the shared Move values */
+static PyObject *py_pawn_moves(PyObject *self, PyObject *args) {
+    Groups g;
+    Board b;
+    int seat;
+    if (!configured() || groups_of(args, &g, &b, &seat) < 0) return NULL;
+    PyObject *out = PyList_New(TOP_GROUP + 1);
+    if (out == NULL) return NULL;
+    for (int group = 0; group <= TOP_GROUP; group++) {
+        PyObject *list = PyList_New(g.n[group]);
+        if (list == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (int i = 0; i < g.n[group]; i++) {
+            int mv = g.mv[group][i];
+            PyObject *move = PyTuple_GET_ITEM(move_values, (mv >> 7) * 74 + (mv & 127));
+            Py_INCREF(move);
+            PyList_SET_ITEM(list, i, move);
+        }
+        PyList_SET_ITEM(out, group, list);
+    }
+    return out;
+}
+
+static int climbs(int frm, int to) {
+    if (to == TOP || frm == OFF) return 1;
+    return to < NUM_SQUARES && to / NUM_SLOTS > frm / NUM_SLOTS;
+}
+
+/* centrix_eval.scores, with the same floating-point operations in the same order (so that
+ * the bots' ties, and so their choices, are the same). */
+static void compute_scores(const Board *b, const int *top, int n, int bottom, double w_top,
+                           double w_opportunity, double w_threat, int mover, const int *hand,
+                           int hand_n, int own, double *out) {
+    for (int i = 0; i < n; i++) out[i] = w_top * (double)top[i];
+    int first_bumpable = (bottom == PROTECT ? 2 : 1) * NUM_SLOTS;
+    for (int sq = 0; sq < NUM_SQUARES; sq++) {
+        int owner = b->cells[sq];
+        if (owner == EMPTY) continue;
+        int r = sq / NUM_SLOTS, s = sq % NUM_SLOTS;
+        out[owner] += (double)(r + 1);
+        if (sq < first_bumpable) continue;
+        int base = r * NUM_SLOTS;
+        int around[4] = {base + (s + 1) % NUM_SLOTS, base + (s + NUM_SLOTS - 1) % NUM_SLOTS,
+                         sq - NUM_SLOTS, r < NUM_RINGS - 1 ? sq + NUM_SLOTS : -1};
+        for (int i = 0; i < 4; i++) {
+            int c = around[i] < 0 ? EMPTY : b->cells[around[i]];
+            if (c != EMPTY && c != owner) {
+                out[owner] -= w_threat;
+                break;
+            }
+        }
+    }
+    if (w_opportunity != 0.0 && mover >= 0) {
+        long count = 0;
+        if (hand_n) {
+            int mine[PAWNS];
+            int nmine = own_pawns(b, mover, mine);
+            Groups g;
+            pawn_moves(b->cells, (unsigned char(*)[NUM_SLOTS])b->rows, mine, nmine,
+                       nmine + top[mover] < PAWNS, bottom, &g);
+            int upward[TOP_GROUP + 1], any = 0;
+            for (int group = 0; group <= TOP_GROUP; group++) {
+                upward[group] = 0;
+                for (int i = 0; i < g.n[group] && !upward[group]; i++)
+                    upward[group] = climbs(g.mv[group][i] >> 7, g.mv[group][i] & 127);
+                any |= upward[group];
+            }
+            /* per card in the hand, copies counted again, as the Python loop does */
+            for (int i = 0; i < hand_n; i++) {
+                int card = hand[i];
+                if (card >= CARD_ANY)
+                    count += any;
+                else
+                    count += upward[card / 3] || (card / 3 == own && upward[TOP_GROUP]);
+            }
+        }
+        out[mover] += w_opportunity * (double)count;
+    }
+}
+
+#define MAX_HAND 16
+
+static int read_cards(PyObject *list, int *cards, int max, int *n) {
+    if (!PyList_Check(list)) {
+        PyErr_SetString(PyExc_TypeError, "cards come in a list");
+        return -1;
+    }
+    *n = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list) && *n < max; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
+        cards[(*n)++] = (int)c;
+    }
+    return PyList_GET_SIZE(list) > max; /* 1: a hand edited past the core's size */
+}
+
+static int read_ints(PyObject *seq, int *out, int n, const char *what) {
+    if (!(PyList_Check(seq) || PyTuple_Check(seq)) || PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list or tuple of %d ints", what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        out[i] = (int)v;
+    }
+    return 0;
+}
+
+static PyObject *py_scores(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *top_list, *hand_list;
+    int bottom, mover, own;
+    double w_top, w_opportunity, w_threat;
+    if (!PyArg_ParseTuple(args, "OOOO!idddiOi", &cells, &offsets, &table, &PyList_Type,
+                          &top_list, &bottom, &w_top, &w_opportunity, &w_threat, &mover,
+                          &hand_list, &own))
+        return NULL;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    int n = (int)PyList_GET_SIZE(top_list), top[6], hand[MAX_HAND], hand_n;
+    if (n < 1 || n > 6 || mover >= n) {
+        PyErr_SetString(PyExc_ValueError, "2-6 seats, and a mover among them");
+        return NULL;
+    }
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (b.cells[sq] < EMPTY || b.cells[sq] >= n) {
+            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
+            return NULL;
+        }
+    if (read_ints(top_list, top, n, "top") < 0) return NULL;
+    int rc = read_cards(hand_list, hand, MAX_HAND, &hand_n);
+    if (rc < 0) return NULL;
+    if (rc > 0) Py_RETURN_NONE;
+    double out[6];
+    compute_scores(&b, top, n, bottom, w_top, w_opportunity, w_threat, mover, hand, hand_n, own,
+                   out);
+    PyObject *result = PyList_New(n);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *f = PyFloat_FromDouble(out[i]);
+        if (f == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, f);
+    }
+    return result;
+}
+
+/* ------------------------------------------------------------------ Greedy's one ply */
+
+typedef struct {
+    Board b;
+    int n, top[6], places[6], own[6], hand_n[6], hands[6][MAX_HAND];
+    int draw[PAWNS], draw_n, discard_n, plays_done, turn;
+} Game;
+
+static unsigned card_set(const int *hand, int n) {
+    unsigned cards = 0;
+    for (int i = 0; i < n; i++) cards |= 1u << hand[i];
+    return cards;
+}
+
+static int seat_can_play(const Game *g, int seat, int bottom) {
+    return has_legal(&g->b, card_set(g->hands[seat], g->hand_n[seat]), g->hand_n[seat], seat,
+                     g->own[seat], g->top[seat], g->places[seat], bottom);
+}
+
+/* CentrixState.push_unchecked on a copy, up to the seat to move next. Returns that seat,
+ * or -1 where the Python engine must decide: the game ends (ranking by Outcome), or the
+ * draw pile runs out and the discard pile is reshuffled by the position's generator. */
+static int apply(Game *g, int seat, long code, const unsigned char *table, int bottom,
+                 int max_turns) {
+    int card = code & 31, ring = (code >> 5) & 7, amount = (int)((code >> 8) & 31) - 11;
+    int frm = (code >> 13) & 127, to = (code >> 20) & 127;
+    int *hand = g->hands[seat];
+    for (int i = 0; i < g->hand_n[seat]; i++)
+        if (hand[i] == card) {
+            hand[i] = hand[--g->hand_n[seat]];
+            break;
+        }
+    g->discard_n++;
+    signed char *cells = g->b.cells;
+    if (ring) { /* state._rotate */
+        int r = ring - 1, k = mod12(amount), base = r * NUM_SLOTS;
+        signed char old[NUM_SLOTS];
+        memcpy(old, cells + base, NUM_SLOTS);
+        for (int i = 0; i < NUM_SLOTS; i++) cells[base + (i + k) % NUM_SLOTS] = old[i];
+        g->b.offsets[r] = (g->b.offsets[r] + k) % NUM_SLOTS;
+        memcpy(g->b.rows[r], table + (r * NUM_SLOTS + g->b.offsets[r]) * NUM_SLOTS, NUM_SLOTS);
+    }
+    if (frm != NO_SQUARE) { /* state._move, with the bump chain (D12, D14) */
+        if (frm != OFF) cells[frm] = EMPTY;
+        if (to == TOP) {
+            g->top[seat]++;
+        } else {
+            int bumped = cells[to];
+            cells[to] = (signed char)seat;
+            int r = to / NUM_SLOTS, s = to % NUM_SLOTS;
+            while (bumped != EMPTY) {
+                r -= 2;
+                if (r < 0) {
+                    if (bottom != FLOOR) break; /* knocked off the board */
+                    r = 0;
+                }
+                int sq = r * NUM_SLOTS + s, next = cells[sq];
+                cells[sq] = (signed char)bumped;
+                bumped = next;
+            }
+        }
+    }
+    g->plays_done++;
+    if (g->top[seat] == PAWNS) { /* state._finish */
+        int place = 1, unfinished = 0;
+        for (int i = 0; i < g->n; i++) place += g->places[i] != 0;
+        g->places[seat] = place;
+        for (int i = 0; i < g->n; i++) unfinished += g->places[i] == 0;
+        if (unfinished <= 1) return -1;
+    }
+    if (g->plays_done < 3 && seat_can_play(g, seat, bottom)) return seat;
+    if (g->places[seat]) { /* state._end_turn */
+        g->discard_n += g->hand_n[seat];
+        g->hand_n[seat] = 0;
+    } else {
+        while (g->hand_n[seat] < 3) { /* state.refill_hand */
+            if (!g->draw_n) {
+                if (!g->discard_n) break;
+                return -1;
+            }
+            hand[g->hand_n[seat]++] = g->draw[0];
+            memmove(g->draw, g->draw + 1, sizeof(int) * (PAWNS - 1));
+            g->draw_n--;
+        }
+    }
+    g->turn++;
+    g->plays_done = 0;
+    int unfinished = 0, passes = 0; /* state._next_turn */
+    for (int i = 0; i < g->n; i++) unfinished += g->places[i] == 0;
+    for (;;) {
+        if (max_turns >= 0 && g->turn >= max_turns) return -1;
+        seat = (seat + 1) % g->n;
+        while (g->places[seat]) seat = (seat + 1) % g->n;
+        if (seat_can_play(g, seat, bottom)) return seat;
+        passes++;
+        g->turn++;
+        if (passes >= unfinished) return -1;
+    }
+}
+
+/* -1 with an exception set, 1 where the Python code must decide (a hand past MAX_HAND), 0. */
+static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *table,
+                     PyObject *hands, PyObject *draw, int discard_n, PyObject *top,
+                     PyObject *places, PyObject *players, int seat, int plays_done, int turn) {
+    if (read_board(cells, offsets, table, &g->b) < 0) return -1;
+    g->n = (int)PyList_GET_SIZE(hands);
+    if (g->n < 2 || g->n > 6 || seat < 0 || seat >= g->n) {
+        PyErr_SetString(PyExc_ValueError, "2-6 seats, and the seat to move among them");
+        return -1;
+    }
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (g->b.cells[sq] < EMPTY || g->b.cells[sq] >= g->n) {
+            PyErr_SetString(PyExc_ValueError, "a cell holds a seat that does not exist");
+            return -1;
+        }
+    if (read_ints(top, g->top, g->n, "top") < 0 ||
+        read_ints(places, g->places, g->n, "places") < 0 ||
+        read_ints(players, g->own, g->n, "players") < 0)
+        return -1;
+    for (int i = 0; i < g->n; i++) {
+        int rc = read_cards(PyList_GET_ITEM(hands, i), g->hands[i], MAX_HAND, &g->hand_n[i]);
+        if (rc) return rc; /* -1 an error, 1 for the Python code to go on */
+    }
+    /* A turn's refill draws three cards at most, so only those are read; draw_n counts all. */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < PAWNS; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
+        g->draw[i] = (int)c;
+    }
+    g->draw_n = (int)PyList_GET_SIZE(draw);
+    g->discard_n = discard_n;
+    g->plays_done = plays_done;
+    g->turn = turn;
+    return 0;
+}
+
+/* greedy_play's value of each legal play (in legal_plays order) for the seat to move: its
+ * score minus the best unfinished other seat's after the play, NaN where the Python engine
+ * must push the play itself (see apply). */
+static PyObject *py_play_values(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *hands, *draw, *top, *places, *players;
+    int discard_n, seat, plays_done, turn, max_turns, bottom;
+    double w_top, w_opportunity, w_threat;
+    if (!PyArg_ParseTuple(args, "OOOO!O!iOOOiiiiiddd", &cells, &offsets, &table, &PyList_Type,
+                          &hands, &PyList_Type, &draw, &discard_n, &top, &places, &players,
+                          &seat, &plays_done, &turn, &max_turns, &bottom, &w_top,
+                          &w_opportunity, &w_threat))
+        return NULL;
+    Game g;
+    int rc = read_game(&g, cells, offsets, table, hands, draw, discard_n, top, places, players,
+                       seat, plays_done, turn);
+    if (rc < 0) return NULL;
+    if (rc > 0) Py_RETURN_NONE;
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
+    generate(&g.b, t, card_set(g.hands[seat], g.hand_n[seat]), seat, g.own[seat], g.top[seat],
+             bottom, &plays_buffer);
+    int n;
+    long *codes = own_codes(&n);
+    if (codes == NULL) return NULL;
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out != NULL && i < n; i++) {
+        Game after = g;
+        double value = Py_NAN;
+        int mover = apply(&after, seat, codes[i], t, bottom, max_turns);
+        if (mover >= 0) {
+            double all[6];
+            compute_scores(&after.b, after.top, g.n, bottom, w_top, w_opportunity, w_threat,
+                           mover, after.hands[mover], after.hand_n[mover], after.own[mover], all);
+            int any = 0;
+            double best = 0.0;
+            for (int s = 0; s < g.n; s++)
+                if (s != seat && !after.places[s] && (!any || all[s] > best)) {
+                    best = all[s];
+                    any = 1;
+                }
+            value = all[seat] - best;
+        }
+        PyObject *f = PyFloat_FromDouble(value);
+        if (f == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, f);
+    }
+    PyMem_Free(codes);
+    return out;
+}
+
+static int set_int(PyObject *list, Py_ssize_t i, long v) {
+    PyObject *o = PyLong_FromLong(v);
+    return o == NULL ? -1 : PyList_SetItem(list, i, o);
+}
+
+/* CentrixState.push_unchecked after the snapshot: the play made on the state's own lists,
+ * up to the next seat to move. Returns (seat, plays_done, turn) for the caller to set, or
+ * None, with nothing touched, where the engine must go on itself (see apply). */
+static PyObject *py_apply_play(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard, *top,
+        *places, *players;
+    int seat, plays_done, turn, max_turns, bottom, card, ring, amount, frm, to;
+    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiiiiii", &cells, &offsets, &table,
+                          &PyTuple_Type, &rows_table, &PyList_Type, &rows, &PyList_Type, &hands,
+                          &PyList_Type, &draw, &PyList_Type, &discard, &top, &places, &players,
+                          &seat, &plays_done, &turn, &max_turns, &bottom, &card, &ring, &amount,
+                          &frm, &to))
+        return NULL;
+    Game g;
+    int rc = read_game(&g, cells, offsets, table, hands, draw, (int)PyList_GET_SIZE(discard),
+                       top, places, players, seat, plays_done, turn);
+    if (rc < 0) return NULL;
+    if (rc > 0) Py_RETURN_NONE;
+    /* Checked before anything changes: a move from the top or to off the board would
+     * write outside the board. */
+    if (card < 0 || card >= NUM_CARDS || ring < 0 || ring > NUM_RINGS || amount < -11 ||
+        amount > 11 || (ring && !amount) || (frm >= 0) != (to >= 0) || frm == TOP ||
+        to == OFF || frm > TOP || to > TOP || (ring == 0 && frm < 0)) {
+        PyErr_SetString(PyExc_ValueError, "not a play: a card, a rotation and/or a move");
+        return NULL;
+    }
+    PyObject *hand = PyList_GET_ITEM(hands, seat);
+    Py_ssize_t at = -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && at < 0; i++)
+        if (PyLong_AsLong(PyList_GET_ITEM(hand, i)) == card) at = i;
+    if (at < 0) {
+        PyErr_SetString(PyExc_ValueError, "the play's card is not in the hand of the seat to move");
+        return NULL;
+    }
+    Game after = g;
+    int mover = apply(&after, seat, encode(card, ring, amount, frm < 0 ? -1 : frm << 7 | to),
+                      (const unsigned char *)PyBytes_AS_STRING(table), bottom, max_turns);
+    if (mover < 0) Py_RETURN_NONE;
+    PyObject *played = PyList_GET_ITEM(hand, at);
+    if (PyList_Append(discard, played) < 0 || PyList_SetSlice(hand, at, at + 1, NULL) < 0)
+        return NULL;
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (after.b.cells[sq] != g.b.cells[sq] && set_int(cells, sq, after.b.cells[sq]) < 0)
+            return NULL;
+    if (ring) {
+        int r = ring - 1, o = after.b.offsets[r];
+        PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
+        if (!PyTuple_Check(ring_rows) || PyTuple_GET_SIZE(ring_rows) != NUM_SLOTS) {
+            PyErr_SetString(PyExc_TypeError, "the rows table is 6 tuples of 12 rows");
+            return NULL;
+        }
+        PyObject *row = PyTuple_GET_ITEM(ring_rows, o);
+        Py_INCREF(row);
+        if (set_int(offsets, r, o) < 0 || PyList_SetItem(rows, r, row) < 0) return NULL;
+    }
+    if (after.top[seat] != g.top[seat] && set_int(top, seat, after.top[seat]) < 0) return NULL;
+    if (after.places[seat] != g.places[seat] && set_int(places, seat, after.places[seat]) < 0)
+        return NULL;
+    if (after.plays_done == 0) { /* the turn ended: state._end_turn's cards */
+        if (after.places[seat]) {
+            Py_ssize_t n = PyList_GET_SIZE(hand);
+            if (PyList_SetSlice(discard, PyList_GET_SIZE(discard), PyList_GET_SIZE(discard),
+                                hand) < 0 ||
+                PyList_SetSlice(hand, 0, n, NULL) < 0)
+                return NULL;
+        } else {
+            Py_ssize_t drawn = 3 - PyList_GET_SIZE(hand);
+            if (drawn > PyList_GET_SIZE(draw)) drawn = PyList_GET_SIZE(draw);
+            if (drawn > 0) {
+                PyObject *cards = PyList_GetSlice(draw, 0, drawn);
+                if (cards == NULL) return NULL;
+                int failed = PyList_SetSlice(hand, PyList_GET_SIZE(hand), PyList_GET_SIZE(hand),
+                                             cards) < 0 ||
+                             PyList_SetSlice(draw, 0, drawn, NULL) < 0;
+                Py_DECREF(cards);
+                if (failed) return NULL;
+            }
+            if (PyList_Sort(hand) < 0) return NULL;
+        }
+    }
+    return Py_BuildValue("(iii)", mover, after.plays_done, after.turn);
+}
+
+/* ------------------------------------------------------------------ ISMCTS's default policy */
+
+static int gain_of(int frm, int to) { /* bots.centrix._gain */
+    if (to == TOP) return 10;
+    int level_to = to < NUM_SQUARES ? to / NUM_SLOTS + 1 : 0;
+    int level_from = frm == OFF ? 0 : frm / NUM_SLOTS + 1;
+    return level_to - level_from;
+}
+
+/* Random._randbelow_with_getrandbits(n) through the generator's own getrandbits, so the
+ * generator's stream, and every later draw, is the same as on the Python path. */
+static long randbelow(PyObject *getrandbits, long n) {
+    int k = 0;
+    for (long m = n; m; m >>= 1) k++; /* n.bit_length() */
+    PyObject *bits_wanted = PyLong_FromLong(k);
+    if (bits_wanted == NULL) return -1;
+    for (;;) {
+        PyObject *bits = PyObject_CallOneArg(getrandbits, bits_wanted);
+        if (bits == NULL) break;
+        long r = PyLong_AsLong(bits);
+        Py_DECREF(bits);
+        if (r == -1 && PyErr_Occurred()) break;
+        if (r < n) {
+            Py_DECREF(bits_wanted);
+            return r;
+        }
+    }
+    Py_DECREF(bits_wanted);
+    return -1;
+}
+
+/* Random.shuffle(list): the same swaps from the same draws. */
+static PyObject *py_shuffle(PyObject *self, PyObject *args) {
+    PyObject *list, *getrandbits;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &list, &getrandbits)) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i > 0; i--) {
+        long j = randbelow(getrandbits, (long)i + 1);
+        if (j < 0) return NULL;
+        if (i >= PyList_GET_SIZE(list)) { /* only a getrandbits of another kind could */
+            PyErr_SetString(PyExc_RuntimeError, "the list changed size during the shuffle");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, j));
+        PyList_SET_ITEM(list, j, a);
+    }
+    Py_RETURN_NONE;
+}
+
+/* fast_play's climbing move without rotation: the cards in the order the caller's set
+ * gives them, a random tie-break per move from the caller's generator. Returns the Play,
+ * or None when no move gains (the caller then draws a random legal play). */
+static PyObject *py_fast_move(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *cards, *getrandbits;
+    int seat, own, top_seat, bottom;
+    if (!PyArg_ParseTuple(args, "OOOO!iiiiO", &cells, &offsets, &table, &PyList_Type, &cards,
+                          &seat, &own, &top_seat, &bottom, &getrandbits))
+        return NULL;
+    if (!configured()) return NULL;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    int mine[PAWNS];
+    int nmine = own_pawns(&b, seat, mine);
+    Groups g;
+    pawn_moves(b.cells, b.rows, mine, nmine, nmine + top_seat < PAWNS, bottom, &g);
+    long best = -1;
+    int best_gain = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++) {
+        long card = PyLong_AsLong(PyList_GET_ITEM(cards, i));
+        if ((card == -1 && PyErr_Occurred()) || card < 0 || card >= NUM_CARDS) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return NULL;
+        }
+        int colour = card < CARD_ANY ? (int)card / 3 : -1;
+        int groups[TOP_GROUP + 1], ngroups = 0;
+        if (colour < 0) {
+            for (int group = 0; group <= TOP_GROUP; group++) groups[ngroups++] = group;
+        } else {
+            groups[ngroups++] = colour;
+            if (colour == own) groups[ngroups++] = TOP_GROUP;
+        }
+        for (int k = 0; k < ngroups; k++) {
+            int group = groups[k];
+            for (int m = 0; m < g.n[group]; m++) {
+                int frm = g.mv[group][m] >> 7, to = g.mv[group][m] & 127;
+                long r = randbelow(getrandbits, 4); /* rng.randrange(4) */
+                if (r < 0) return NULL;
+                int gain = gain_of(frm, to) * 4 + (int)r;
+                if (to < NUM_SQUARES && b.cells[to] != EMPTY && b.cells[to] != seat) gain += 8;
+                if (colour < 0) gain -= 2;
+                if (gain > best_gain) {
+                    best = encode((int)card, 0, 0, frm << 7 | to);
+                    best_gain = gain;
+                }
+            }
+        }
+    }
+    if (best < 0) Py_RETURN_NONE;
+    return decode(best);
+}
+
+static PyMethodDef methods[] = {
+    {"configure", py_configure, METH_VARARGS,
+     "configure(Play, cards, rotations, moves): the values plays are built from."},
+    {"legal_plays", py_legal_plays, METH_VARARGS,
+     "legal_plays(cells, offsets, table, hand, seat, own, top, bottom) -> tuple of Play."},
+    {"legal_codes", py_legal_codes, METH_VARARGS,
+     "legal_codes(cells, offsets, table, hand, seat, own, top, bottom) -> list of int."},
+    {"decode", py_decode, METH_O, "decode(code) -> Play."},
+    {"has_legal_play", py_has_legal_play, METH_VARARGS,
+     "has_legal_play(cells, offsets, table, hand, seat, own, top, finished, bottom) -> bool."},
+    {"pawn_moves", py_pawn_moves, METH_VARARGS,
+     "pawn_moves(cells, offsets, table, seat, top, bottom) -> 7 lists of Move."},
+    {"apply_play", py_apply_play, METH_VARARGS,
+     "apply_play(cells, offsets, table, rows_table, rows, hands, draw, discard, top, places, "
+     "players, seat, plays_done, turn, max_turns, bottom, card, ring, amount, frm, to)."},
+    {"play_values", py_play_values, METH_VARARGS,
+     "play_values(cells, offsets, table, hands, draw, discard_n, top, places, players, seat, "
+     "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},
+    {"fast_move", py_fast_move, METH_VARARGS,
+     "fast_move(cells, offsets, table, cards, seat, own, top, bottom, getrandbits) -> Play | None."},
+    {"shuffle", py_shuffle, METH_VARARGS,
+     "shuffle(list, getrandbits): random.Random.shuffle, the same swaps from the same draws."},
+    {"scores", py_scores, METH_VARARGS,
+     "scores(cells, offsets, table, top, bottom, w_top, w_opp, w_threat, mover, hand, own)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
+                                    "The compiled core of Centrix move generation.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }

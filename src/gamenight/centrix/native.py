@@ -1,0 +1,301 @@
+"""The engine's two paths for move generation: the compiled core and the Python reference.
+
+``gamenight.centrix._speedups`` (C, built by setuptools where a compiler is present) is a
+port of ``gamenight.centrix.movegen``, of play application (``push_unchecked``), of the
+bots' evaluation (``scores``, Greedy's one ply) and of ISMCTS's default policy; the Python
+code stays the rules' readable reference and the fallback. Which path runs is chosen here,
+once, at import: the compiled one when it is built, unless the environment sets
+``GAMENIGHT_PURE=1``.
+``pure()`` switches to the reference for a block (the differential test compares both in
+one process), and every caller goes through this module's functions, so the choice is
+never baked into an import.
+
+Plays are integers in the compiled core (``legal_codes``) and become ``Play`` values only
+where a caller asks (``legal_plays``, ``decode``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from gamenight.centrix import movegen
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES
+from gamenight.centrix.cards import Card
+from gamenight.centrix.plays import Move, Play, Rotation
+from gamenight.centrix.position import PAWNS
+from gamenight.centrix.rules import Bottom
+
+if TYPE_CHECKING:
+    from gamenight.centrix.state import CentrixState
+
+
+try:
+    from gamenight.centrix import _speedups as _core
+except ImportError:  # not built here: no compiler, or a source checkout
+    _core = None  # type: ignore[assignment]
+if os.environ.get("GAMENIGHT_PURE", "") not in ("", "0"):
+    _core = None  # type: ignore[assignment]
+if _core is not None:
+    _core.configure(
+        Play,
+        tuple(Card),
+        tuple(
+            Rotation(ring, amount) if amount else None
+            for ring in range(1, NUM_RINGS + 1)
+            for amount in range(-(NUM_SLOTS - 1), NUM_SLOTS)
+        ),
+        tuple(Move(f, t) for f in range(NUM_SQUARES + 2) for t in range(NUM_SQUARES + 2)),
+    )
+COMPILED = _core is not None
+"""Whether the compiled core is built and allowed here (``GAMENIGHT_PURE`` unset)."""
+
+_active = COMPILED
+BOTTOM_CODES = {Bottom.PROTECT: 0, Bottom.KNOCK_OFF: 1, Bottom.FLOOR: 2}
+
+
+def active() -> bool:
+    """Whether calls go to the compiled core now (False inside ``pure()``)."""
+    return _active
+
+
+@contextmanager
+def pure() -> Iterator[None]:
+    """Run the block on the Python reference engine, whatever is built."""
+    global _active
+    before, _active = _active, False
+    try:
+        yield
+    finally:
+        _active = before
+
+
+@functools.lru_cache(maxsize=16)
+def colour_table(table: tuple[tuple[tuple[int, ...], ...], ...]) -> bytes:
+    """A layout's colours by ring, offset and slot (``Layout.rows_by_offset``) as the
+    compiled core reads them: byte ``(ring * 12 + offset) * 12 + slot``."""
+    return bytes(c for ring in table for row in ring for c in row)
+
+
+SeatArgs = tuple[list[int], list[int], bytes, list[Card], int, int, int]
+
+
+def _seat_args(state: CentrixState, seat: int) -> SeatArgs:
+    """What the core's generators read of a state: the board and ``seat``'s cards."""
+    return (
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands[seat],
+        seat,
+        state.players[seat],
+        state.top[seat],
+    )
+
+
+def legal_plays(state: CentrixState) -> tuple[Play, ...]:
+    """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
+    if not _active:
+        return movegen.legal_plays(state)
+    return _core.legal_plays(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
+
+
+def legal_codes(state: CentrixState) -> list[int]:
+    """The legal plays as integers (``decode`` makes each a Play), in the same order."""
+    if _core is None:
+        raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
+    return _core.legal_codes(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
+
+
+def decode(code: int) -> Play:
+    """The play an integer from ``legal_codes`` stands for."""
+    if _core is None:
+        raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
+    return _core.decode(code)
+
+
+def has_legal_play(state: CentrixState, seat: int) -> bool:
+    """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
+    if not _active:
+        return movegen.has_legal_play(state, seat)
+    return _core.has_legal_play(
+        *_seat_args(state, seat), state.places[seat], BOTTOM_CODES[state._bottom]
+    )
+
+
+def moves_by_colour(state: CentrixState, seat: int) -> list[list[Move]]:
+    """``seat``'s pawn moves on the board as it stands, grouped as ``movegen.pawn_moves``."""
+    if not _active:
+        mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
+        has_off = len(mine) + state.top[seat] < PAWNS
+        return movegen.pawn_moves(state.cells, state.rows, mine, has_off, state._bottom)
+    return _core.pawn_moves(
+        state.cells,
+        state.offsets,
+        state._colours,
+        seat,
+        state.top[seat],
+        BOTTOM_CODES[state._bottom],
+    )
+
+
+def scores(
+    state: CentrixState, top: float, opportunity: float, threat: float
+) -> list[float] | None:
+    """``gamenight.bots.centrix_eval.scores`` by the compiled core with these weights, or
+    None on the Python path or for a hand edited past the core's size (the caller then runs
+    the reference)."""
+    if not _active:
+        return None
+    mover = state.to_move
+    return _core.scores(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.top,
+        BOTTOM_CODES[state._bottom],
+        top,
+        opportunity,
+        threat,
+        -1 if mover is None else mover,
+        state.hands[mover] if mover is not None else [],
+        0 if mover is None else state.players[mover],
+    )
+
+
+_COUNT_LIMIT = 2**30  # the core counts turns in C ints; a stored game may carry any (D17)
+
+
+def _counts_fit(state: CentrixState) -> bool:
+    max_turns = state.rules.max_turns
+    return state.turn < _COUNT_LIMIT and (max_turns is None or max_turns < _COUNT_LIMIT)
+
+
+def apply(state: CentrixState, play: Play) -> bool:
+    """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
+    ``push_unchecked`` does after its snapshot: True if the compiled core did; False, with
+    nothing changed, on the Python path and where the engine must go on itself (the game
+    ends, the discard pile is reshuffled, a subclass deals its own cards, or the turn count
+    or cap is beyond the core's integers)."""
+    if not _active or not state._own_refill or not _counts_fit(state):
+        return False
+    card, rot, move = play
+    max_turns = state.rules.max_turns
+    seat = state._seat
+    after = _core.apply_play(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state._table,
+        state.rows,
+        state.hands,
+        state.draw,
+        state.discard,
+        state.top,
+        state.places,
+        state.players,
+        seat,
+        state.plays_done,
+        state.turn,
+        -1 if max_turns is None else max_turns,
+        BOTTOM_CODES[state._bottom],
+        card,
+        0 if rot is None else rot.ring,
+        0 if rot is None else rot.amount,
+        -1 if move is None else move.from_square,
+        -1 if move is None else move.to_square,
+    )
+    if after is None:
+        return False
+    state._seat, state.plays_done, state.turn = after
+    return True
+
+
+def play_values(
+    state: CentrixState, top: float, opportunity: float, threat: float
+) -> list[float] | None:
+    """For each of ``state.legal_plays()``, in that order, Greedy's one-ply value for the
+    seat to move after the play (``centrix_eval.value`` with these weights), computed by the
+    compiled core on a copy of the position; NaN where the engine must push the play itself
+    (the game ends, or the draw pile is reshuffled). None on the Python path, for a
+    subclass that deals its own cards (``refill_hand`` overridden), for a hand edited past
+    the core's size and for counts beyond its integers."""
+    if not _active or not state._own_refill or state.is_over or not _counts_fit(state):
+        return None
+    max_turns = state.rules.max_turns
+    return _core.play_values(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands,
+        state.draw,
+        len(state.discard),
+        state.top,
+        state.places,
+        state.players,
+        state._seat,
+        state.plays_done,
+        state.turn,
+        -1 if max_turns is None else max_turns,
+        BOTTOM_CODES[state._bottom],
+        top,
+        opportunity,
+        threat,
+    )
+
+
+def mirrors(rng: random.Random) -> bool:
+    """Whether ``fast_move`` runs here with this generator: the compiled core is active and
+    ``rng`` is a plain ``random.Random``, whose draws the core makes through its own
+    ``getrandbits`` exactly as the Python loop would."""
+    return _active and type(rng) is random.Random
+
+
+def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None:
+    """ISMCTS's default policy's climbing move (``bots.centrix.fast_play``) by the compiled
+    core, or None where no move gains; call only where ``mirrors(rng)``."""
+    if not mirrors(rng):
+        raise RuntimeError("fast_move needs the compiled core and a random.Random")
+    return _core.fast_move(
+        state.cells,
+        state.offsets,
+        state._colours,
+        list(set(state.hands[seat])),  # the set's order, which the Python loop follows
+        seat,
+        state.players[seat],
+        state.top[seat],
+        BOTTOM_CODES[state._bottom],
+        rng.getrandbits,
+    )
+
+
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, by the compiled core where it mirrors ``rng`` (the same
+    permutation from the same draws): a deal and a determinization shuffle every time."""
+    if mirrors(rng):
+        _core.shuffle(cards, rng.getrandbits)
+    else:
+        rng.shuffle(cards)
+
+
+__all__ = [
+    "COMPILED",
+    "active",
+    "apply",
+    "colour_table",
+    "decode",
+    "fast_move",
+    "has_legal_play",
+    "legal_codes",
+    "legal_plays",
+    "mirrors",
+    "moves_by_colour",
+    "play_values",
+    "pure",
+    "scores",
+    "shuffle",
+]

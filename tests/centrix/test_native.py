@@ -1,0 +1,325 @@
+"""The compiled core against the Python reference, in one process (gamenight.centrix.native).
+
+The differential run walks random games of every player count under every bottom variant
+(and random layouts and turn caps) and, at each of at least 10,000 positions, compares the
+two paths' legal plays (same plays, same order), their successors, perft to depth 2 on a
+subset, and the bots' choices under a seed: not one difference is allowed, since the
+compiled path must never change what a bot plays.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+import pytest
+
+from gamenight.bots.base import Budget
+from gamenight.bots.centrix import IsmctsBot, fast_play, greedy_play, turn_plans
+from gamenight.bots.centrix_eval import scores, value
+from gamenight.centrix import (
+    OFF,
+    TOP,
+    Bottom,
+    Card,
+    CentrixState,
+    Colour,
+    Layout,
+    Move,
+    Play,
+    Rotation,
+    Rules,
+    native,
+)
+from gamenight.centrix.perft import perft
+
+T = TypeVar("T")
+
+PURE_RUN = os.environ.get("GAMENIGHT_PURE", "") not in ("", "0")
+needs_core = pytest.mark.skipif(
+    PURE_RUN, reason="GAMENIGHT_PURE=1: this run checks the fallback, which has no second path"
+)
+
+POSITIONS_PER_SETTING = 700  # 5 player counts × 3 bottom rules × 700 = 10,500 positions
+
+
+def both(state: CentrixState, work: Callable[[], T]) -> tuple[T, T]:
+    """``work`` on the compiled path, then on the Python reference, each starting without
+    the legal plays ``state`` has cached (they came from one path or the other)."""
+    state.edited()
+    compiled = work()
+    state.edited()
+    with native.pure():
+        reference = work()
+    return compiled, reference
+
+
+def fingerprint(state: CentrixState) -> tuple[object, ...]:
+    return (state.position(), state.status, tuple(state.places))
+
+
+def random_layout(rng: random.Random) -> Layout:
+    return Layout(tuple(tuple(Colour(rng.randrange(6)) for _ in range(12)) for _ in range(6)))
+
+
+def assert_same_on_both_paths(game: Callable[[], object]) -> None:
+    compiled = game()
+    with native.pure():
+        assert compiled == game()
+
+
+def played_and_after(state: CentrixState, seed: int) -> tuple[Play, int]:
+    """ISMCTS's default policy's play, and the generator's next draw after it (the
+    compiled core must draw exactly as the Python loop does)."""
+    rng = random.Random(seed)
+    return fast_play(state, rng), rng.getrandbits(64)
+
+
+def successor_value(state: CentrixState, play: Play) -> float:
+    seat = state.actor
+    assert seat is not None
+    state.push_unchecked(play)
+    try:
+        return value(state, seat)
+    finally:
+        state.pop()
+
+
+@needs_core
+def test_the_compiled_core_is_built_and_chosen() -> None:
+    assert native.COMPILED, (
+        "the C extension is not built: run `pip install -e .` (or "
+        "`python setup.py build_ext --inplace`) with a compiler present"
+    )
+    assert native.active()
+    with native.pure():
+        assert not native.active()
+    assert native.active()
+
+
+def test_gamenight_pure_forces_the_python_engine() -> None:
+    code = "from gamenight.centrix import native; print(native.COMPILED, native.active())"
+    env = {**os.environ, "GAMENIGHT_PURE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "False"]
+
+
+@needs_core
+def test_codes_decode_to_the_legal_plays() -> None:
+    for seed in range(30):
+        state = CentrixState.new(2 + seed % 5, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(80)):
+            if state.is_over:
+                break
+            state.push_unchecked(rng.choice(state.legal_plays()))
+        if state.is_over:
+            continue
+        assert [native.decode(c) for c in native.legal_codes(state)] == state.legal_plays()
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "code",
+    [
+        -1,
+        20,  # no card 20
+        1 << 27,
+        (5 << 13) | (127 << 20),  # a move from a square to nowhere
+        (1 << 5) | (11 << 8) | (127 << 13) | (127 << 20),  # ring 1 turned by 0 slots
+        (73 << 13) | (5 << 20),  # a move from the top
+        (5 << 13) | (5 << 20),  # a move that goes nowhere
+    ],
+)
+def test_a_code_that_is_no_play_is_refused_by_name(code: int) -> None:
+    with pytest.raises(ValueError, match="is not a play code"):
+        native.decode(code)
+
+
+@needs_core
+@pytest.mark.slow
+def test_both_paths_agree_on_every_position_of_every_variant() -> None:
+    rng = random.Random(2026)
+    positions = mismatches = 0
+    problems: list[str] = []
+
+    def differ(what: str, state: CentrixState, a: object, b: object) -> None:
+        nonlocal mismatches
+        if a != b:
+            mismatches += 1
+            if len(problems) < 5:
+                problems.append(
+                    f"{what} at {state.position()} ({state.rules.bottom}):"
+                    f" {str(a)[:300]} != {str(b)[:300]}"
+                )
+
+    for players in range(2, 7):
+        for bottom in Bottom:
+            seen = 0
+            while seen < POSITIONS_PER_SETTING:
+                rules = Rules(
+                    bottom=bottom,
+                    max_turns=rng.choice([None, None, rng.randint(5, 60)]),
+                    layout=random_layout(rng) if rng.random() < 0.3 else Rules().layout,
+                )
+                state = CentrixState.new(players, seed=rng.getrandbits(32), rules=rules)
+                while not state.is_over and seen < POSITIONS_PER_SETTING:
+                    seen += 1
+                    positions += 1
+                    legal, reference = both(state, state.legal_plays)
+                    differ("legal plays", state, legal, reference)
+                    seat = state.actor
+                    assert seat is not None
+                    differ(
+                        "moves by colour",
+                        state,
+                        *both(state, lambda s=state, t=seat: s.moves_by_colour(t)),
+                    )
+                    differ("scores", state, *both(state, lambda s=state: scores(s)))
+                    for other in range(players):
+                        differ(
+                            "has a legal play",
+                            state,
+                            *both(state, lambda s=state, o=other: native.has_legal_play(s, o)),
+                        )
+                    if positions % 4 == 0:
+                        for play in legal:
+
+                            def successor(s: CentrixState = state, p: object = play) -> object:
+                                s.push_unchecked(p)  # type: ignore[arg-type]
+                                after = fingerprint(s)
+                                s.pop()
+                                return after
+
+                            differ("successor", state, *both(state, successor))
+                    if positions % 10 == 0:
+                        fast = native.play_values(state, 9.0, 0.5, 0.8)
+                        assert fast is not None
+                        with native.pure():
+                            slow = [successor_value(state, play) for play in legal]
+                        differ(
+                            "greedy values",
+                            state,
+                            [v for v in fast if v == v],
+                            [v for v, f in zip(slow, fast, strict=True) if f == f],
+                        )
+                    if positions % 25 == 0:
+                        differ("perft 2", state, *both(state, lambda s=state: perft(s, 2)))
+                    if positions % 5 == 0:
+                        seed = rng.getrandbits(32)
+                        differ(
+                            "greedy choice",
+                            state,
+                            *both(
+                                state,
+                                lambda s=state, k=seed, t=seat: greedy_play(s, t, random.Random(k)),
+                            ),
+                        )
+                        differ(
+                            "fast play",
+                            state,
+                            *both(state, lambda s=state, k=seed: played_and_after(s, k)),
+                        )
+                    if positions % 200 == 0:
+                        seed = rng.getrandbits(32)
+                        differ(
+                            "turn plans",
+                            state,
+                            *both(
+                                state,
+                                lambda s=state, k=seed, t=seat: turn_plans(
+                                    s, t, random.Random(k), 2
+                                ),
+                            ),
+                        )
+                    state.push_unchecked(rng.choice(legal))
+    assert positions >= 10_000
+    assert mismatches == 0, "\n".join(problems)
+
+
+@pytest.mark.parametrize("turn", [2**31 - 3, 2**40, 10**30])
+def test_counts_beyond_a_machine_word_play_on_as_the_engine_does(turn: int) -> None:
+    # A stored game may carry any turn and turn cap (D17): the core must not refuse them.
+    start = CentrixState.new(4, seed=0).position()
+    text = start.replace(" 0 0 0 -,-,-,- playing", f" 0 0 {turn} -,-,-,- playing")
+    rules = Rules(max_turns=turn + 2)
+
+    def game() -> list[tuple[object, ...]]:
+        state = CentrixState.from_position(text, rules)
+        rng = random.Random(1)
+        seen = []
+        while not state.is_over:
+            state.push_unchecked(greedy_play(state, state.actor or 0, rng))
+            seen.append(fingerprint(state))
+        return seen
+
+    assert_same_on_both_paths(game)
+
+
+def test_a_hand_edited_past_the_cores_size_plays_on_as_the_engine_does() -> None:
+    # Adapters may edit the hands in place (``edited``); the core must not refuse that.
+    def game() -> list[tuple[object, ...]]:
+        state = CentrixState.new(3, seed=5)
+        state.hands[state.actor or 0].extend([Card.SPIN] * 20)
+        state.edited()
+        rng = random.Random(2)
+        seen = []
+        for _ in range(6):
+            state.push_unchecked(greedy_play(state, state.actor or 0, rng))
+            seen.append((fingerprint(state), tuple(tuple(h) for h in state.hands)))
+        return seen
+
+    assert_same_on_both_paths(game)
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "play",
+    [
+        Play(Card.ANY, None, Move(TOP, 0)),  # from the top: outside the board's cells
+        Play(Card.ANY, None, Move(0, OFF)),
+        Play(Card.R1, Rotation(7, 1), None),
+    ],
+)
+def test_the_core_refuses_a_play_that_is_no_play_before_changing_anything(play: Play) -> None:
+    # push_unchecked trusts its caller, but the C code must not write outside the board.
+    state = CentrixState.new(2, seed=3)
+    before = state.position()
+    with pytest.raises(ValueError, match="not a play"):
+        native.apply(state, play)
+    assert state.position() == before
+
+
+@needs_core
+def test_ismcts_plays_the_same_on_both_paths() -> None:
+    for seed in range(3):
+        state = CentrixState.new(4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(10):
+            state.push_unchecked(greedy_play(state, state.actor or 0, rng))
+        view = state.view(state.actor)
+
+        def choice(v: object = view, k: int = seed) -> object:
+            return IsmctsBot(k, Budget(iterations=40)).choose(v)  # type: ignore[arg-type]
+
+        compiled, reference = both(state, choice)
+        assert compiled == reference
+
+
+@needs_core
+def test_the_cores_shuffle_is_randoms_shuffle_draw_for_draw() -> None:
+    # Deals and reshuffles decide the game: the core must permute exactly as Random does.
+    for seed in range(300):
+        cards = list(range(seed % 50))
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, reference = cards[:], cards[:]
+        native.shuffle(mine, ours)
+        theirs.shuffle(reference)
+        assert mine == reference
+        assert ours.getrandbits(64) == theirs.getrandbits(64)
