@@ -165,6 +165,7 @@ class Socket:
         self.close_code: int | None = None
         self.escaped: BaseException | None = None
         self.unsendable: list[str] = []  # server messages that are not UTF-8 text
+        self.sent = 0  # frames sent to the server
         self._to_server: asyncio.Queue[Message] = asyncio.Queue()
         self._from_server: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._accepted = asyncio.Event()
@@ -238,6 +239,7 @@ class Socket:
         )
 
     def send(self, frame: str | bytes) -> None:
+        self.sent += 1
         if isinstance(frame, bytes):
             self._to_server.put_nowait({"type": "websocket.receive", "bytes": frame})
             return

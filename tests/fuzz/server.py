@@ -115,7 +115,8 @@ class World:
     """The app, its tables under fuzz, and a page per role at each."""
 
     def __init__(self, folder: Path) -> None:
-        self.app = create_app(Settings(f"sqlite:///{folder / 'fuzz.sqlite3'}"), IdleBots())
+        self.settings = Settings(f"sqlite:///{folder / 'fuzz.sqlite3'}")
+        self.app = create_app(self.settings, IdleBots())
         self.manager = self.app.state.manager
         self.store = self.manager.store
         self.tables: dict[str, Seated] = {}
@@ -200,11 +201,16 @@ class World:
         held = [t for t in table.tokens if t]
         return held + [t for t in table.invites if t]
 
-    async def socket(self, table: Seated, role: str) -> Socket:
+    async def socket(self, table: Seated, role: str, frames: int = 0) -> Socket:
+        """``role``'s page at ``table``, ready to send ``frames`` more frames. A page is used
+        only while all it ever sent stays within a socket's rate (then a fresh page takes
+        its place), so that the rate refuses nothing but a flood, whatever the timing."""
         socket = table.sockets.get(role)
         if socket is not None and socket.alive:
             self.read(table, role, socket.pending())
-            return socket
+            if socket.sent + frames <= self.settings.limits.messages_per_second:
+                return socket
+            await socket.close()
         socket = await Socket(self.app, f"/ws/tables/{table.id}", self.client()).open()
         table.sockets[role] = socket
         tokens = self.tokens_for(table, role)
@@ -241,7 +247,7 @@ class World:
         its pong. Refused input must leave the table untouched; ``may_change`` (default:
         the frames are acts or undos the server took, or hellos, which may claim a seat)."""
         try:
-            socket = await self.socket(table, role)
+            socket = await self.socket(table, role, len(frames) + 1)  # the frames, a ping
         except ClosedError:
             return []  # the server does not let this page in (say, a watcher of an unlisted table)
         before = self.snapshot(table)

@@ -3,8 +3,12 @@ harness sees each kind of failure it counts."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+import random
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +19,10 @@ from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.storage import Store
 from gamenight.web.tables import TableManager
 
+from .asgi import Lifespan
 from .fuzz import run
-from .harness import report
+from .harness import Probe, report
+from .server import World
 
 INPUTS = 5000
 
@@ -70,3 +76,25 @@ def test_the_harness_sees_an_error_logged_while_handling_a_message(
     monkeypatch.setattr(TableManager, "undo", noisy_undo)
     figures = run(60, only="ws undo")
     assert figures["ws undo"].unhandled > 0
+
+
+def test_a_page_the_fuzz_keeps_using_stays_under_the_message_rate() -> None:
+    """Exchanges back to back from one role's page answer every ping: the fuzz's pages send
+    no more than a socket's rate allows (only the flood target is meant to meet it)."""
+
+    async def exchanges() -> tuple[list[dict[str, Any]], dict[str, str]]:
+        with tempfile.TemporaryDirectory(prefix="gamenight-fuzz-") as folder:
+            world = World(Path(folder))
+            async with Lifespan(world.app):
+                table = await world.table(random.Random(0))
+                probe = Probe()
+                rate = world.settings.limits.messages_per_second
+                replies = []
+                for _ in range(rate * 2):
+                    replies += await world.exchange(table, "spectator", [], probe)
+                await world.close()
+        return replies, probe.found
+
+    replies, found = asyncio.run(exchanges())
+    assert found == {}
+    assert [r for r in replies if r.get("type") != "pong"] == []
