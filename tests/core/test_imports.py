@@ -84,8 +84,9 @@ def defined_privates(package: Path) -> set[str]:
     return {name for name in names if is_private(name)}
 
 
-# NamedTuple's own API is public despite its underscore.
-NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}
+# The standard library's public names despite their underscore: NamedTuple's API, and
+# os._exit (a bot worker whose server died leaves at once, running no clean-up of its own).
+NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_field_defaults", "_exit"}
 
 
 def foreign_private_attributes(package: Path) -> list[str]:

@@ -11,6 +11,7 @@ server would, so a message that cannot be sent fails here as it would there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -178,6 +179,7 @@ class Socket:
         await asyncio.wait({waiter, self._task}, timeout=TIMEOUT, return_when="FIRST_COMPLETED")
         waiter.cancel()
         if not self._accepted.is_set():
+            await self.close()  # the app's side must end too, not be left pending
             raise ClosedError(f"not accepted ({self.close_code})")
         return self
 
@@ -282,6 +284,8 @@ class Socket:
             return
         self._to_server.put_nowait({"type": "websocket.disconnect", "code": 1000})
         try:
-            await asyncio.wait_for(self._task, TIMEOUT)
+            await asyncio.wait_for(asyncio.shield(self._task), TIMEOUT)
         except TimeoutError:
             self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task

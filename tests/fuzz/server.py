@@ -210,7 +210,8 @@ class World:
             self.read(table, role, socket.pending())
             if socket.sent + frames <= self.settings.limits.messages_per_second:
                 return socket
-            await socket.close()
+        if socket is not None:
+            await socket.close()  # (a page the server let go, too: its task must end)
         socket = await Socket(self.app, f"/ws/tables/{table.id}", self.client()).open()
         table.sockets[role] = socket
         tokens = self.tokens_for(table, role)
