@@ -71,7 +71,10 @@ def test_a_finished_run_extends_with_the_same_first_games(tmp_path: Path) -> Non
 
 def test_a_run_killed_mid_way_resumes_in_a_later_process(tmp_path: Path) -> None:
     path = tmp_path / "tiny.toml"
-    path.write_text(TINY.format(games=8), "utf-8")
+    # Enough games that the kill lands part of the way through even on the compiled core,
+    # where a tiny game takes a few milliseconds.
+    games = 150
+    path.write_text(TINY.format(games=games), "utf-8")
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     command = [sys.executable, "-m", "gamenight", "lab", "run", str(path), "--out", str(out)]
@@ -81,17 +84,17 @@ def test_a_run_killed_mid_way_resumes_in_a_later_process(tmp_path: Path) -> None
         while process.poll() is None:
             if results.exists() and results.read_bytes().count(b"\n") >= 3:
                 break
-            time.sleep(0.05)
+            time.sleep(0.01)
         process.send_signal(signal.SIGKILL)
     finally:
         process.wait()
     _, before = load_rows(out)
-    assert 3 <= len(before) < 16, "the run was to be killed part of the way through"
+    assert 3 <= len(before) < 2 * games, "the run was to be killed part of the way through"
     # A torn last line, as a kill in the middle of a write leaves it.
     with results.open("ab") as f:
         f.write(b'{"variant": "bottom=pro')
     outcome = run(read_experiment(path), out)
-    assert outcome.played == 16 - len(before)
+    assert outcome.played == 2 * games - len(before)
     run(read_experiment(path), tmp_path / "straight")
     assert comparable(load_rows(out)[1]) == comparable(load_rows(tmp_path / "straight")[1])
 
