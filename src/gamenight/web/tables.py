@@ -13,7 +13,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
@@ -396,11 +396,9 @@ class TableManager:
     ) -> Accepted:
         """Apply one action for ``seat`` sent by ``page`` (None: the seat's bot)."""
         key = None if page is None else page.keys.get(seat, "")
-        accepted = await self._referee_call(
+        return await self._referee_call(
             table, table.referee.act(seat, text, key=key, seen=seen, message_id=message_id)
         )
-        await self.changed(table)
-        return accepted
 
     async def undo(
         self,
@@ -412,20 +410,22 @@ class TableManager:
         message_id: str | None = None,
     ) -> Accepted:
         key = page.keys.get(seat, "")
-        accepted = await self._referee_call(
+        return await self._referee_call(
             table, table.referee.undo(seat, key=key, seen=seen, message_id=message_id)
         )
-        await self.changed(table)
-        return accepted
 
-    async def _referee_call(self, table: LiveTable, call: Any) -> Accepted:
+    async def _referee_call(self, table: LiveTable, call: Awaitable[Accepted]) -> Accepted:
+        """The referee's answer to an act or undo; everyone hears of a change it made."""
         revision = table.referee.revision
         try:
-            return await call  # type: ignore[no-any-return]
+            accepted = await call
         except RefusedError as exc:
             if exc.code == Code.MOVED_ON and table.referee.revision != revision:
                 self.broadcast(table)  # the referee found the table changed elsewhere
             raise
+        if table.referee.revision != revision:  # (a resent message changes nothing)
+            await self.changed(table)
+        return accepted
 
     async def changed(self, table: LiveTable) -> None:
         self.broadcast(table)
