@@ -44,12 +44,67 @@ async function showInvites(info) {
   openDialog(t("invite_title"), [...help, ...rows, el("p", { class: "hint" }, t("qr_help")), ...spectators]);
 }
 
+function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
+  document.getElementById(id)?.remove();
+  const close = el("button", { type: "button", class: "btn", onclick: () => dialog.remove() }, t("close"));
+  const dialog = el("div", { class: "overlay", id, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title` },
+    el("div", { class: "overlay-card" },
+      el("h2", { id: `${id}-title` }, title),
+      body,
+      el("div", { class: "form-actions" }, actions, close),
+    ),
+  );
+  dialog.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") dialog.remove();
+  });
+  document.body.append(dialog);
+  (dialog.querySelector(".btn-primary") || close).focus();
+  return dialog;
+}
+
+/** The game-over screen: every seat by place. ``describe(seat)`` gives its colour or gang. */
+function gameOver(message, describe) {
+  const outcome = message.view.outcome;
+  if (!outcome || document.getElementById("game-over")) return;
+  const order = outcome.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
+  // "You" only means someone on a device that holds one seat; on a shared screen the
+  // winner is named.
+  const mine = new Set(message.seats.length === 1 ? message.seats : []);
+  const winners = order.filter(({ place }) => place === 1).map(({ seat }) => message.names[seat]);
+  let headline = t("game_over");
+  if (winners.length === outcome.places.length) headline = t("draw");
+  else if (message.seats.length === 1 && outcome.places[message.seats[0]] === 1) headline = t("you_won");
+  else if (winners.length) headline = t("won_by", { name: winners.join(", ") });
+  const list = el("ol", { class: "places" }, order.map(({ place, seat }) => {
+    const who = describe(seat);
+    return el("li", { class: `place place-${place}`, "data-seat": seat },
+      el("span", { class: "place-no" }, ordinal(place)),
+      el("span", { class: `seat-dot dot-${who.role}`, "aria-hidden": "true" }),
+      el("span", { class: "place-name" }, message.names[seat] + (mine.has(seat) ? ` (${t("you")})` : "")),
+      el("span", { class: "place-role" }, who.label),
+    );
+  }));
+  openDialog(headline, [
+    el("p", { class: "reason" }, t(`reason_${outcome.reason}`)),
+    list,
+  ], {
+    id: "game-over",
+    actions: [
+      el("a", { class: "btn", href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${message.view.game}-${tableId}.json` }, t("download_record")),
+      el("a", { class: "btn", href: `/replay/${tableId}` }, t("replay")),
+      el("a", { class: "btn btn-primary", href: "/" }, t("new_game")),
+    ],
+  });
+}
+
 /** The page in place of the table when its link does not lead to it: ``describe()`` gives
  * what went wrong (``title``, ``text``) and what can be done (``actions``: buttons or links;
  * the home page's is always there), asked again when the language changes. */
 let problem = null;
+let problemHeard = false;
 function showProblem(describe) {
-  if (!problem) onLanguageChange(() => problem && renderProblem());
+  if (!problemHeard) onLanguageChange(() => problem && renderProblem());
+  problemHeard = true;
   problem = describe;
   renderProblem();
 }
