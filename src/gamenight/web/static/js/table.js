@@ -114,7 +114,7 @@ function renderProblem() {
   document.getElementById("main").replaceChildren(
     el("section", { class: "panel problem", id: "problem", role: "alert" },
       el("h1", {}, title),
-      el("p", {}, text),
+      el("p", { class: "form-error" }, text),
       el("div", { class: "form-actions" }, actions, el("a", { class: "btn", href: "/", id: "go-home" }, t("go_home"))),
     ),
   );
