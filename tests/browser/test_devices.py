@@ -20,6 +20,12 @@ from tests.web.bodies import CENTRIX_INVITE
 NewPage = Callable[..., Page]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 LOCALES = {"en": "en-US", "ko": "ko-KR"}
+CENTRIX_VS_BOT = {
+    "game": "centrix",
+    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+    "first": 0,
+    "seed": 11,
+}
 
 
 def docs_shot(page: Page, screen: str, lang: str, at: str | None = None) -> None:
@@ -212,6 +218,13 @@ def test_on_a_phone_every_control_is_44_px_and_no_select_is_cut_off(
     page.wait_for_selector("#dialog .invite-qr")
     measure("table, the invite dialog")
     docs_shot(page, "invite-dialog-phone", lang)
+    # Centrix's choices once a card is chosen (its trays, by the board, are the board's own).
+    made = lan_server.create(CENTRIX_VS_BOT)
+    page.goto(f"{lan_server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    page.wait_for_selector(".turn-banner.mine")
+    page.locator(".play-card:not([disabled])").first.click()
+    lines.extend(report(page, "table, Centrix, a card chosen"))
+    assert too_small(page, besides=("button.tray",)) == [], "\n".join(lines)
     with capsys.disabled():
         print("\n" + "\n".join(lines))
 

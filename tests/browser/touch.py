@@ -69,10 +69,14 @@ def targets(page: Page) -> list[dict[str, Any]]:
     return found
 
 
-def too_small(page: Page) -> list[dict[str, Any]]:
-    """The targets under 44 × 44 px (a hairline of rounding allowed)."""
+def too_small(page: Page, besides: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The targets under 44 × 44 px (a hairline of rounding allowed), but for those whose
+    description holds one of ``besides``."""
     return [
-        t for t in targets(page) if t["width"] < TARGET_PX - 0.5 or t["height"] < TARGET_PX - 0.5
+        t
+        for t in targets(page)
+        if (t["width"] < TARGET_PX - 0.5 or t["height"] < TARGET_PX - 0.5)
+        and not any(b in t["what"] for b in besides)
     ]
 
 
@@ -123,16 +127,28 @@ def main(base: str) -> None:
             page.wait_for_selector("#seat-0-skill")
             page.click(".variants summary")
             print("\n".join(report(page, f"home colorcity {locale}")))
+            page.select_option("#seat-1-kind", "invite")
+            page.click("#start")
+            page.wait_for_selector("#invite-list .invite-row")
+            print("\n".join(report(page, f"home invitations {locale}")))
+            page.click("#go-table")
+            page.wait_for_selector(".turn-banner")
+            print("\n".join(report(page, f"table colorcity {locale}")))
+            page.click("#show-invites")
+            page.wait_for_selector("#dialog .invite-row")
+            print("\n".join(report(page, f"table invite dialog {locale}")))
             made = create(
                 {
                     "game": "centrix",
-                    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "invite", "name": "Bo"}],
+                    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
                     "first": 0,
+                    "seed": 11,
                 }
             )
             page.goto(f"{base}/table/{made['id']}#token={made['seats'][0]['token']}")
-            page.wait_for_selector(".turn-banner")
-            print("\n".join(report(page, f"table centrix {locale}")))
+            page.wait_for_selector(".turn-banner.mine")
+            page.locator(".play-card:not([disabled])").first.click()
+            print("\n".join(report(page, f"table centrix, a card chosen {locale}")))
             page.context.close()
         browser.close()
 
