@@ -95,14 +95,19 @@ class Server:
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
         """A table made through the JSON API (for tests whose subject is not the home page)."""
-        request = urllib.request.Request(
-            f"{self.url}/api/tables",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            made: dict[str, Any] = json.loads(response.read())
-        return made
+        return create_table(self.url, body)
+
+
+def create_table(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A table made through the JSON API of the server at ``base``."""
+    request = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        made: dict[str, Any] = json.loads(response.read())
+    return made
 
 
 @pytest.fixture(scope="package")

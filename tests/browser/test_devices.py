@@ -14,18 +14,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS, ROOT, Console, Server, free_port
-from tests.browser.touch import PHONE, cut_off, report, too_small
+from tests.browser.touch import CENTRIX_VS_BOT, PHONE, cut_off, report, too_small
 from tests.web.bodies import CENTRIX_INVITE
 
 NewPage = Callable[..., Page]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 LOCALES = {"en": "en-US", "ko": "ko-KR"}
-CENTRIX_VS_BOT = {
-    "game": "centrix",
-    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
-    "first": 0,
-    "seed": 11,
-}
 
 
 def docs_shot(page: Page, screen: str, lang: str, at: str | None = None) -> None:

@@ -16,6 +16,13 @@ from playwright.sync_api import Page
 
 TARGET_PX = 44  # the least width and height of a touch target (WCAG 2.5.5, Apple's HIG)
 PHONE = {"width": 390, "height": 844}
+# Ann on this device, first, against a bot: her choices are on screen at once.
+CENTRIX_VS_BOT: dict[str, Any] = {
+    "game": "centrix",
+    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+    "first": 0,
+    "seed": 11,
+}
 
 MEASURE = """() => {
   const controls = "button, a[href], select, input, textarea, summary, [role=tab], [role=radio]";
@@ -99,22 +106,9 @@ def report(page: Page, where: str) -> list[str]:
 
 
 def main(base: str) -> None:
-    import json
-    import urllib.request
-
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-
-    def create(body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{base}/api/tables",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            made: dict[str, Any] = json.loads(response.read())
-        return made
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, create_table
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -137,14 +131,7 @@ def main(base: str) -> None:
             page.click("#show-invites")
             page.wait_for_selector("#dialog .invite-row")
             print("\n".join(report(page, f"table invite dialog {locale}")))
-            made = create(
-                {
-                    "game": "centrix",
-                    "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
-                    "first": 0,
-                    "seed": 11,
-                }
-            )
+            made = create_table(base, CENTRIX_VS_BOT)
             page.goto(f"{base}/table/{made['id']}#token={made['seats'][0]['token']}")
             page.wait_for_selector(".turn-banner.mine")
             page.locator(".play-card:not([disabled])").first.click()
