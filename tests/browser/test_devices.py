@@ -219,6 +219,12 @@ def test_on_a_phone_every_control_is_44_px_and_no_select_is_cut_off(
     page.locator(".play-card:not([disabled])").first.click()
     lines.extend(report(page, "table, Centrix, a card chosen"))
     assert too_small(page, besides=("button.tray",)) == [], "\n".join(lines)
+    page.goto(f"{lan_server.url}/replay/{made['id']}")
+    page.wait_for_selector(".replay-controls .btn")
+    measure("replay")
+    page.goto(f"{lan_server.url}/rules/colorcity")
+    page.wait_for_selector("#other-part")
+    measure("rules")
     with capsys.disabled():
         print("\n" + "\n".join(lines))
 
