@@ -47,6 +47,9 @@ class Server:
     data_dir: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    # More of ``gamenight serve``'s options, and of its environment (tests/browser/test_devices.py).
+    options: tuple[str, ...] = ()
+    environment: dict[str, str] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
@@ -56,9 +59,11 @@ class Server:
         env = {**os.environ, "GAMENIGHT_DATA_DIR": str(self.data_dir), "GAMENIGHT_BOT_WORKERS": "1"}
         env.pop("GAMENIGHT_DATABASE_URL", None)
         env.pop("GAMENIGHT_REDIS_URL", None)
+        env.pop("GAMENIGHT_PUBLIC_URL", None)
+        env.update(self.environment)
         log = (self.data_dir / "server.log").open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gamenight", "serve", "--port", str(self.port)],
+            [sys.executable, "-m", "gamenight", "serve", "--port", str(self.port), *self.options],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -90,14 +95,19 @@ class Server:
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
         """A table made through the JSON API (for tests whose subject is not the home page)."""
-        request = urllib.request.Request(
-            f"{self.url}/api/tables",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            made: dict[str, Any] = json.loads(response.read())
-        return made
+        return create_table(self.url, body)
+
+
+def create_table(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A table made through the JSON API of the server at ``base``."""
+    request = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        made: dict[str, Any] = json.loads(response.read())
+    return made
 
 
 @pytest.fixture(scope="package")

@@ -136,11 +136,13 @@ def test_an_invite_link_opens_its_seat_on_one_device_until_it_is_renewed(
     bo.wait_for_selector("body[data-seats='1']")
     assert bo.locator(".play-card").count() == 3
 
-    # The same link on a third device opens nothing, and the table is unlisted: no watching.
+    # The same link on a third device opens nothing, and says so; the table is unlisted: no
+    # watching.
     eve = new_page()
     eve.goto(link)
     eve.wait_for_selector("#main .form-error")
-    assert "unlisted" in (eve.text_content("#main .form-error") or "")
+    assert "already used on another device" in (eve.text_content("#main .form-error") or "")
+    assert eve.locator("#watch-instead").count() == 0
     bo.reload()  # Bo's device kept a token of its own
     bo.wait_for_selector("body[data-seats='1']")
 

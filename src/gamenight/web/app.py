@@ -21,6 +21,7 @@ from gamenight import __version__
 from gamenight.core.errors import GamenightError
 from gamenight.web import protocol
 from gamenight.web.guard import Guard
+from gamenight.web.links import InviteCheckIn, our_link, qr_svg
 from gamenight.web.privacy import may_watch, new_privacy, visibility_of
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
@@ -96,7 +97,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     app.state.manager = manager
     # Outermost: a body too big, a flood of requests or a socket from another site's page
     # is refused before anything else runs; every answer gets the security headers.
-    app.add_middleware(Guard, gate=gate, allowed_origins=settings.allowed_origins)
+    # A page opened at the public address (behind a proxy, which may rewrite the host) may
+    # open a table's socket too.
+    origins = settings.allowed_origins + ((settings.public_url,) if settings.public_url else ())
+    app.add_middleware(Guard, gate=gate, allowed_origins=origins)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ---------------------------------------------------------------- pages
@@ -191,6 +195,44 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             return {"token": await manager.renew_invite(table, seat, key)}
         except (ValidationError, GamenightError) as exc:
             raise refused(exc) from None
+
+    @app.post("/api/tables/{table_id}/check-invite")
+    async def check_invite(table_id: str, body: dict[str, Any]) -> dict[str, str]:
+        """What an invite link opens, before the page uses it (``invite``: open, yours,
+        taken, renewed or wrong: web.seats.LinkState), and whether the table is public (a
+        guest whose link opens nothing may still watch it). Changes nothing."""
+        table = await live(table_id)
+        try:
+            asked = InviteCheckIn.model_validate(body)
+        except ValidationError as exc:
+            raise refused(exc) from None
+        stored = table.referee.stored
+        return {
+            "invite": table.referee.seats.link_state(asked.token, asked.keys),
+            "visibility": visibility_of(stored.setup, stored.seats),
+        }
+
+    @app.get("/api/links")
+    async def links() -> dict[str, str | None]:
+        """The base of invite and spectator links (None: the address the page was opened
+        with): web.links."""
+        return {"public_url": settings.public_url}
+
+    @app.get("/api/qr")
+    async def qr(request: Request, text: str) -> Response:
+        """An invite or spectator link of this server as a QR code (SVG), for a phone's
+        camera; any other text is refused (``not_our_link``)."""
+        own = str(request.base_url).rstrip("/")
+        try:
+            link = our_link(text, [own, *([settings.public_url] if settings.public_url else [])])
+        except RefusedError as exc:
+            raise HttpRefusal(422, exc) from None
+        return Response(
+            qr_svg(link),
+            media_type="image/svg+xml",
+            # The link opens a seat: kept by no cache.
+            headers={"Cache-Control": "no-store"},
+        )
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:

@@ -41,6 +41,8 @@ class Code(StrEnum):
     TOO_MANY_SOCKETS = "too_many_sockets"
     TOO_BIG = "too_big"
     UNLISTED = "unlisted"
+    # Playing from another device (web.links).
+    NOT_OUR_LINK = "not_our_link"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"

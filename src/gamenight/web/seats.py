@@ -14,9 +14,12 @@ import hashlib
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from gamenight.web.refusals import Code, RefusedError
+
+# What an invite link opens now (SeatBook.link_state).
+LinkState = Literal["open", "yours", "taken", "renewed", "wrong"]
 
 
 def hash_token(token: str) -> str:
@@ -146,6 +149,23 @@ class SeatBook:
             i for i, s in enumerate(self.seats) if by_hash.keys() & set(s.retired) and i not in held
         ]
         return Opened(held, taken, revoked)
+
+    def link_state(self, token: str, keys: Iterable[str] = ()) -> LinkState:
+        """What an invite link's ``token`` opens, changing nothing: ``open`` (a seat no device
+        has taken yet), ``yours`` (a seat it, or one of the asking device's ``keys``, opens
+        now), ``taken`` (another device used the link first), ``renewed`` (its maker gave the
+        seat a new link since) or ``wrong`` (it never opened a seat here)."""
+        mine = {hash_token(k) for k in keys} | {hash_token(token)}
+        wanted = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash == wanted:
+                return "open" if seat.open_invite else "yours"
+        for seat in self.seats:
+            if seat.invite_hash == wanted:
+                return "yours" if seat.token_hash in mine else "taken"
+        if any(wanted in seat.retired for seat in self.seats):
+            return "renewed"
+        return "wrong"
 
     def renew(self, seat: int, key: str) -> str:
         """A new invite link's token for ``seat``, given its maker's key; the old link and

@@ -10,6 +10,7 @@ from typing import Any
 
 from gamenight.core.errors import RulesError
 from gamenight.core.numbers import read_decimal, read_whole_number
+from gamenight.web.links import read_public_url
 from gamenight.web.quotas import Limits
 
 
@@ -32,6 +33,9 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     # Pages of other origins whose scripts may open the table's socket (besides the server's own).
     allowed_origins: tuple[str, ...] = ()
+    # The base of the invite and spectator links (web.links): a proxy's address, or the
+    # machine's on the local network (``serve --lan``); None: the page's own address.
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -41,8 +45,9 @@ class Settings:
         many seconds a silent server's players still count as online; ``GAMENIGHT_BOT_WORKERS``
         sets how many processes think for bots, ``GAMENIGHT_BOT_SECONDS`` how many seconds
         (0.1 to 3600, default 20) a bot may think about one decision; ``GAMENIGHT_<LIMIT>``
-        sets each of the limits (web.quotas.Limits, docs/reliability.md) and
-        ``GAMENIGHT_ALLOWED_ORIGINS`` the other sites whose pages may open a table's socket."""
+        sets each of the limits (web.quotas.Limits, docs/reliability.md),
+        ``GAMENIGHT_ALLOWED_ORIGINS`` the other sites whose pages may open a table's socket and
+        ``GAMENIGHT_PUBLIC_URL`` the address invite links use (behind a proxy: web.links)."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -66,6 +71,9 @@ class Settings:
             float(_number("GAMENIGHT_BOT_SECONDS", cls.bot_seconds, 0.1, 3600)),
             limits_from_env(),
             _origins(os.environ.get("GAMENIGHT_ALLOWED_ORIGINS") or ""),
+            public_url=read_public_url(public)
+            if (public := os.environ.get("GAMENIGHT_PUBLIC_URL"))
+            else None,
         )
 
 

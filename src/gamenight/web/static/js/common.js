@@ -258,27 +258,58 @@ export function keyed(table, path) {
   return keys.length ? `${path}?${keys.map((key) => `key=${encodeURIComponent(key)}`).join("&")}` : path;
 }
 
-function inviteLink(table, token) {
-  return `${location.origin}/table/${table}#token=${encodeURIComponent(token)}`;
+let linkBase = null;
+
+/** Where invite and spectator links point: the address the server names (GAMENIGHT_PUBLIC_URL,
+ * or its address on the local network with ``gamenight serve --lan``: GET /api/links), else
+ * the one this page was opened with. Asked once per page. */
+function linkOrigin() {
+  linkBase ??= api("/api/links").then((links) => links.public_url || location.origin, () => location.origin);
+  return linkBase;
 }
 
-function spectatorLink(table, token) {
-  return `${location.origin}/table/${table}#watch=${encodeURIComponent(token)}`;
+function inviteLink(origin, table, token) {
+  return `${origin}/table/${table}#token=${encodeURIComponent(token)}`;
+}
+
+function spectatorLink(origin, table, token) {
+  return `${origin}/table/${table}#watch=${encodeURIComponent(token)}`;
+}
+
+/** The server's picture of ``link`` (one of its own links) as a QR code. */
+function qrSource(link) {
+  return `/api/qr?text=${encodeURIComponent(link)}`;
 }
 
 /** Move a token from the URL fragment (an invite or spectator link) into storage, and clean
- * the URL. */
+ * the URL. Returns the invite link's token when the link brought one this device did not
+ * hold (the page checks what it opens), else null. */
 export function claimTokenFromUrl(table) {
   const watch = location.hash.match(/watch=([^&]+)/);
   if (watch) keepWatch(table, decodeURIComponent(watch[1]));
   const match = location.hash.match(/token=([^&]+)/);
   if (watch || match) history.replaceState(null, "", location.pathname + location.search);
-  if (!match) return;
+  if (!match) return null;
   const token = decodeURIComponent(match[1]);
-  if (Object.values(heldTokens(table)).includes(token)) return;
+  if (Object.values(heldTokens(table)).includes(token)) return null;
   // Which seat the token opens is the server's secret, so it stays under a provisional key:
   // hello sends every token held for the table, whatever its key.
   keepToken(table, `invite-${Date.now()}`, token);
+  return token;
+}
+
+/** Forget an invite link's token that opens nothing (wrong, used elsewhere, renewed). */
+export function forgetToken(table, token) {
+  const all = heldTokens(table);
+  for (const [seat, held] of Object.entries(all)) if (held === token) delete all[seat];
+  localStorage.setItem(tokenKey(table), JSON.stringify(all));
+}
+
+/** What an invite link's ``token`` opens at ``table`` (web.seats.LinkState: open, yours,
+ * taken, renewed, wrong) and the table's visibility, asked without using it. */
+export function checkInvite(table, token) {
+  const keys = Object.values(heldTokens(table)).filter((held) => held !== token);
+  return api(`/api/tables/${encodeURIComponent(table)}/check-invite`, { method: "POST", body: { token, keys } });
 }
 
 // ---------------------------------------------------------------- the socket
@@ -403,31 +434,35 @@ export function ordinal(n) {
   return `${n}${suffix}`;
 }
 
-/** A row with a seat's invite link, a button that copies it and, when ``renew`` is given,
- * one that makes a new link (``renew()`` resolves to the new token). */
-export function inviteRow(table, seat, name, token, renew = null) {
-  const row = linkRow(name, inviteLink(table, token), t("invite_for", { name }), { seat });
+/** A row with a seat's invite link, its QR code, a button that copies it and, when ``renew``
+ * is given, one that makes a new link (``renew()`` resolves to the new token). */
+export async function inviteRow(table, seat, name, token, renew = null) {
+  const origin = await linkOrigin();
+  const row = linkRow(name, inviteLink(origin, table, token), t("invite_for", { name }), { seat });
   if (renew) {
     const input = row.querySelector("input");
     const renewButton = el("button", {
       type: "button", class: "btn", "data-renew": seat, onclick: async () => {
         if (!confirm(t("renew_confirm", { name }))) return;
         try {
-          input.value = inviteLink(table, await renew());
+          input.value = inviteLink(origin, table, await renew());
+          row.querySelector(".invite-qr").src = qrSource(input.value);
           toast(t("renewed", { name }));
         } catch (exc) {
           toast(refusalText(exc), "error");
         }
       },
     }, t("renew"));
-    input.after(renewButton);
+    row.querySelector(".invite-buttons").append(renewButton);
   }
   return row;
 }
 
-/** A row with an unlisted table's spectator link (watching, and no seat) and its copy button. */
-export function spectatorRow(table, token) {
-  return linkRow(t("spectator_link"), spectatorLink(table, token), t("spectator_link"), { spectator: "" });
+/** A row with an unlisted table's spectator link (watching, and no seat), its QR code and its
+ * copy button. */
+export async function spectatorRow(table, token) {
+  const link = spectatorLink(await linkOrigin(), table, token);
+  return linkRow(t("spectator_link"), link, t("spectator_link"), { spectator: "" });
 }
 
 function linkRow(name, link, label, dataset) {
@@ -435,16 +470,20 @@ function linkRow(name, link, label, dataset) {
   return el("div", { class: "invite-row", dataset },
     el("span", { class: "invite-name" }, name),
     input,
-    el("button", {
-      type: "button", class: "btn", onclick: async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(input.value);
-        } catch {
-          document.execCommand("copy");
-        }
-        toast(t("copied"));
-      },
-    }, t("copy")),
+    el("div", { class: "invite-buttons" },
+      el("button", {
+        type: "button", class: "btn", onclick: async () => {
+          input.select();
+          try {
+            await navigator.clipboard.writeText(input.value);
+          } catch {
+            document.execCommand("copy");
+          }
+          toast(t("copied"));
+        },
+      }, t("copy")),
+    ),
+    // Another device in the room opens the link by pointing its camera at the screen.
+    el("img", { class: "invite-qr", src: qrSource(link), alt: t("qr_of", { name }), width: 148, height: 148 }),
   );
 }

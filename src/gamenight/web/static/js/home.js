@@ -269,7 +269,7 @@ async function submit(event) {
         keepToken(made.id, seat.seat, seat.token);
       }
     }
-    if (invited.length) showInvites(made.id, invited, made.watch);
+    if (invited.length) await showInvites(made.id, invited, made.watch);
     else location.assign(`/table/${made.id}`);
   } catch (exc) {
     error.textContent = refusalText(exc);
@@ -279,12 +279,13 @@ async function submit(event) {
   }
 }
 
-function showInvites(table, seats, watch) {
+async function showInvites(table, seats, watch) {
   const panel = document.getElementById("invite-panel");
   const list = document.getElementById("invite-list");
   list.replaceChildren(
-    ...seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token)),
-    ...(watch ? [el("p", { class: "hint" }, t("spectator_help")), spectatorRow(table, watch)] : []),
+    ...await Promise.all(seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token))),
+    el("p", { class: "hint" }, t("qr_help")),
+    ...(watch ? [el("p", { class: "hint" }, t("spectator_help")), await spectatorRow(table, watch)] : []),
   );
   document.getElementById("go-table").href = `/table/${table}`;
   panel.hidden = false;

@@ -1,6 +1,6 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
-  TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites, keepInvite, keyed,
+  TableSocket, api, checkInvite, claimTokenFromUrl, el, forgetToken, initPage, inviteRow, invites, keepInvite, keyed,
   onLanguageChange, ordinal, refusalText, spectatorRow, t, toast, trackTopbar, watchToken,
 } from "./common.js";
 
@@ -28,20 +28,20 @@ function nav(info) {
   ].filter(Boolean));
 }
 
-function showInvites(info) {
+async function showInvites(info) {
   const mine = invites(tableId);
-  const rows = Object.entries(mine).map(([seat, { token, renew }]) => {
+  const rows = await Promise.all(Object.entries(mine).map(([seat, { token, renew }]) => {
     const again = async () => {
       const made = await api(`/api/tables/${encodeURIComponent(tableId)}/invites/${seat}`, { method: "POST", body: { renew } });
       keepInvite(tableId, seat, made.token, renew);
       return made.token;
     };
     return inviteRow(tableId, seat, info.seats[seat]?.name || `#${seat}`, token, renew ? again : null);
-  });
+  }));
   const watch = info.visibility === "unlisted" && watchToken(tableId);
-  const spectators = watch ? [el("p", { class: "hint" }, t("spectator_help")), spectatorRow(tableId, watch)] : [];
+  const spectators = watch ? [el("p", { class: "hint" }, t("spectator_help")), await spectatorRow(tableId, watch)] : [];
   const help = rows.length ? [el("p", {}, t("invite_help")), el("p", { class: "hint" }, t("invite_renew_help"))] : [];
-  openDialog(t("invite_title"), [...help, ...rows, ...spectators]);
+  openDialog(t("invite_title"), [...help, ...rows, el("p", { class: "hint" }, t("qr_help")), ...spectators]);
 }
 
 function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
@@ -97,19 +97,73 @@ function gameOver(message, describe) {
   });
 }
 
+/** The page in place of the table when its link does not lead to it: ``describe()`` gives
+ * what went wrong (``title``, ``text``) and what can be done (``actions``: buttons or links;
+ * the home page's is always there), asked again when the language changes. */
+let problem = null;
+let problemHeard = false;
+function showProblem(describe) {
+  if (!problemHeard) onLanguageChange(() => problem && renderProblem());
+  problemHeard = true;
+  problem = describe;
+  renderProblem();
+}
+
+function renderProblem() {
+  const { title, text, actions = [] } = problem();
+  document.getElementById("main").replaceChildren(
+    el("section", { class: "panel problem", id: "problem", role: "alert" },
+      el("h1", {}, title),
+      el("p", { class: "form-error" }, text),
+      el("div", { class: "form-actions" }, actions, el("a", { class: "btn", href: "/", id: "go-home" }, t("go_home"))),
+    ),
+  );
+  document.querySelector("#problem .btn-primary")?.focus();
+}
+
+/** When the invite link this page was opened with opens no seat, say why and wait: at a
+ * public table the guest may watch instead (resolves then); otherwise the page stays. A
+ * link that opens a seat (or a check that cannot be made) resolves at once. */
+async function checkArrival(token) {
+  let answer;
+  try {
+    answer = await checkInvite(tableId, token);
+  } catch (exc) {
+    if (exc.code === "no_table") forgetToken(tableId, token);
+    return; // the table's own request says what is wrong
+  }
+  if (answer.invite === "open" || answer.invite === "yours") return;
+  forgetToken(tableId, token);
+  const why = () => t(`invite_${answer.invite}_page`);
+  // A spectator link kept from before still lets this device watch an unlisted table.
+  if (answer.visibility !== "public" && !watchToken(tableId)) {
+    showProblem(() => ({ title: t("invite_problem"), text: `${why()} ${t("invite_no_watching")}` }));
+    await new Promise(() => {}); // nothing more to show here
+  }
+  await new Promise((resolve) => {
+    showProblem(() => ({
+      title: t("invite_problem"),
+      text: `${why()} ${t("invite_may_watch")}`,
+      actions: [el("button", { type: "button", class: "btn btn-primary", id: "watch-instead", onclick: resolve }, t("watch_instead"))],
+    }));
+  });
+  problem = null;
+}
+
 async function main() {
   await initPage();
   trackTopbar();
-  claimTokenFromUrl(tableId);
+  const arrived = claimTokenFromUrl(tableId);
   // An invite link pasted into this very page changes only the fragment: load it afresh.
   window.addEventListener("hashchange", () => {
     if (location.hash.includes("token=") || location.hash.includes("watch=")) location.reload();
   });
+  if (arrived) await checkArrival(arrived);
   let info;
   try {
     info = await api(keyed(tableId, `/api/tables/${encodeURIComponent(tableId)}`));
   } catch (exc) {
-    document.getElementById("main").replaceChildren(el("p", { class: "form-error" }, refusalText(exc)));
+    showProblem(() => ({ title: t(exc.code === "no_table" ? "no_table_title" : "table_problem"), text: refusalText(exc) }));
     return;
   }
   const title = document.getElementById("table-title");
