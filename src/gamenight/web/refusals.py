@@ -41,6 +41,8 @@ class Code(StrEnum):
     TOO_MANY_SOCKETS = "too_many_sockets"
     TOO_BIG = "too_big"
     UNLISTED = "unlisted"
+    # Issue 16, social: what only the table's host may do.
+    NOT_HOST = "not_host"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"
