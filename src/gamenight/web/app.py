@@ -294,6 +294,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             "revision": referee.revision,
             "status": referee.status()[0],
             "visibility": visibility_of(referee.stored.setup, referee.stored.seats),
+            # Invited seats whose link nobody has used yet: a spectator is told how to sit.
+            "free": [i for i, s in enumerate(referee.seats) if s.open_invite],
         }
 
     @app.get("/api/tables/{table_id}/record")
