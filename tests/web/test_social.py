@@ -4,16 +4,20 @@ the table chat (web.chat)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDisconnect, WebSocketTestSession
 
+from gamenight.web import sounds
 from gamenight.web.chat import KEPT, clean
-from gamenight.web.storage import Store, TableRow, upgrade
+from gamenight.web.storage import MIGRATIONS, Store, TableRow, upgrade
 from gamenight.web.yours import MINE
 
 from .bodies import CENTRIX_2, CENTRIX_BOTS, CENTRIX_INVITE
@@ -192,11 +196,6 @@ def test_the_host_and_archive_migration_goes_up_and_down(url: str) -> None:
             assert not store.delete("old")
         finally:
             store.engine.dispose()
-        from alembic import command
-        from alembic.config import Config
-
-        from gamenight.web.storage import MIGRATIONS
-
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with engine.begin() as connection:
@@ -279,3 +278,26 @@ def test_a_chat_keeps_its_latest_lines_and_cleans_text() -> None:
     assert clean("a\u2066b\u200f c\r\n\x07d") == "ab c d"
     assert clean("한국어 😀 👨‍👩‍👧") == "한국어 😀 👨‍👩‍👧"
     assert KEPT >= 20
+
+
+def test_a_spectator_is_told_which_invited_seats_are_still_free(
+    client: TestClient, join: Join
+) -> None:
+    made = create(client, {**CENTRIX_INVITE, "visibility": "public"})
+    info = f"/api/tables/{made['id']}"
+    assert client.get(info).json()["free"] == [1]
+    join(made["id"], made["seats"][1]["token"])  # Bo opens his link: the seat is his
+    assert client.get(info).json()["free"] == []
+
+
+# ---------------------------------------------------------------- sounds
+
+
+def test_the_sounds_shipped_are_the_ones_the_script_makes() -> None:
+    shipped = resources.files("gamenight.web") / "static" / "sounds"
+    for name, make in sounds.SOUNDS.items():
+        data = (shipped / f"{name}.wav").read_bytes()
+        assert data == sounds.wav(make()), f"{name}.wav: run python -m gamenight.web.sounds"
+        assert data[:4] == b"RIFF"
+        assert len(data) < 40_000
+    assert set(sounds.SOUNDS) == {"turn", "bump", "cube", "top"}  # Contract B's four
