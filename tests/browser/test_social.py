@@ -108,9 +108,14 @@ def test_the_home_page_lists_my_tables_by_group_and_the_host_archives_and_delete
     archived = f".mine-group[data-group='archived'] [data-table='{over['id']}']"
     ann.wait_for_selector(archived, state="attached")  # (in the archive's fold, shut)
     assert group(ann, "finished") == []
+    at_table = ann.context.new_page()  # the same browser, at the table being deleted
+    at_table.goto(f"{server.url}/table/{ours}")
+    at_table.wait_for_selector("body[data-version='0']")
     ann.on("dialog", lambda dialog: dialog.accept())
     ann.click(f"[data-delete='{ours}']")
     ann.wait_for_selector(f"#mine [data-table='{ours}']", state="detached")
+    at_table.wait_for_selector(".toast-error")
+    assert "There is no table" in at_table.inner_text(".toast-error")
     assert ann.evaluate(f"localStorage.getItem('gamenight.host.{ours}')") is None
     assert ann.request.get(f"{server.url}/api/tables/{ours}").status == 404
 

@@ -318,8 +318,9 @@ export class TableSocket {
       }
       if (message.type === "welcome") settleTokens(this.table, message);
       if (message.type === "revoked") dropToken(this.table, message.seat);
-      // An unlisted table this page may not watch: trying again would be refused again.
-      if (message.type === "error" && message.code === "unlisted") this.stopped = true;
+      // An unlisted table this page may not watch, or one its host deleted: trying again
+      // would be refused again.
+      if (message.type === "error" && ["unlisted", "no_table"].includes(message.code)) this.stopped = true;
       if (message.type === "accepted" || message.type === "error") this.pending = null;
       this.onMessage(message);
     });
