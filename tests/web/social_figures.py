@@ -73,6 +73,7 @@ def main() -> None:
             answer = cold.json()
             assert len(answer["tables"]) == MINE, answer
             assert all(t["actor"] is not None for t in answer["tables"])
+            assert warm.json() == answer
     line = {"type": "chat", "messages": [{"n": 999, "seat": 0, "text": "한" * CHAT_CHARS}]}
     print(f"POST /api/tables/mine, {MINE} tables in play of {len(actions)} actions each:")
     print(f"  first time (each loaded and replayed): {cold_ms:8.1f} ms")

@@ -3,6 +3,7 @@ the table chat (web.chat)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -23,6 +24,7 @@ from gamenight.web.yours import MINE
 from .bodies import CENTRIX_2, CENTRIX_BOTS, CENTRIX_INVITE
 from .postgres import postgres_database
 from .test_api import create, receive
+from .test_scale_out import two_servers
 
 Join = Callable[..., WebSocketTestSession]
 
@@ -301,3 +303,43 @@ def test_the_sounds_shipped_are_the_ones_the_script_makes() -> None:
         assert data[:4] == b"RIFF"
         assert len(data) < 40_000
     assert set(sounds.SOUNDS) == {"turn", "bump", "cube", "top"}  # Contract B's four
+
+
+def test_scaled_out_a_line_reaches_its_side_on_the_other_server() -> None:
+    with postgres_database("gn_social_") as database, two_servers(database, 180.0) as (one, two):
+        made = create(one, CENTRIX_2)
+        url = f"/ws/tables/{made['id']}"
+        with (
+            one.websocket_connect(url) as ann,
+            two.websocket_connect(url) as bo,
+            two.websocket_connect(url) as eve,
+        ):
+            for page, tokens in (
+                (ann, [made["seats"][0]["token"]]),
+                (bo, [made["seats"][1]["token"]]),
+                (eve, []),
+            ):
+                page.send_json({"type": "hello", "tokens": tokens})
+                receive(page, "state")
+            time.sleep(0.3)  # (both relays subscribed, as in test_scale_out)
+            ann.send_json({"type": "chat", "phrase": "hello"})
+            assert receive(bo, "chat")["messages"][0] | {"n": 0} == {
+                "n": 0,
+                "seat": 0,
+                "phrase": "hello",
+            }
+            eve.send_json({"type": "chat", "text": "hi all"})
+            assert receive(eve, "chat")["messages"][0]["text"] == "hi all"
+            ann.send_json({"type": "chat", "text": "after Eve"})
+            assert receive(ann, "chat")["messages"][0]["phrase"] == "hello"  # its own first
+            assert receive(bo, "chat")["messages"][0]["text"] == "after Eve"  # not Eve's
+            assert [m for m in until_pong(eve) if m["type"] == "chat"] == []
+            # A page coming to the other server later hears what was said on this one.
+            with two.websocket_connect(url) as cy:
+                cy.send_json({"type": "hello", "tokens": [made["seats"][1]["token"]]})
+                receive(cy, "state")
+                history = receive(cy, "chat")
+                assert [m.get("text") or m.get("phrase") for m in history["messages"]] == [
+                    "hello",
+                    "after Eve",
+                ]

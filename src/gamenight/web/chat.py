@@ -11,8 +11,10 @@ a player (lichess keeps its players' and spectators' chats apart the same way).
 Text is kept as text: control and bidirectional-override characters are taken out and runs
 of white space made one space; pages show it as text, never as markup. A page may say at
 most ``chat_per_minute`` lines in any minute. The latest ``KEPT`` lines of each side are
-kept in memory (not in the store) and sent to a page after its hello. A server's chat
-reaches the pages on that server.
+kept in memory (not in the store) and sent to a page after its hello. Scaled out, a line
+reaches the other servers' pages through the relay (web.relay), as it goes: one said while
+Redis cannot be reached is heard on its own server only, and each server numbers its own
+spectators.
 """
 
 from __future__ import annotations
@@ -81,8 +83,9 @@ class TableChat:
 
     def say(
         self, room: Room, connection: Connection, message: Chat, actor: int | None, per_minute: int
-    ) -> None:
-        """``connection``'s line, told to every page of its side (itself included)."""
+    ) -> tuple[Side, dict[str, Any]]:
+        """``connection``'s line, told to every page of its side here (itself included); its
+        side and the line, for the other servers."""
         if connection not in room.connections:
             detail = "chat: say hello before chatting"
             raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
@@ -108,6 +111,14 @@ class TableChat:
                 raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
             line["text"] = text
         said.append(now)
+        self.hear(room, side, line)
+        return side, line
+
+    def hear(self, room: Room, side: str, line: dict[str, Any]) -> None:
+        """Tell every page here of ``side`` a line said here or (scaled out) on another
+        server, and keep it for the pages to come."""
+        if side not in self.kept:
+            return
         self.kept[side].append(line)
         out = to_json({"type": "chat", "messages": [line]})
         for other in list(room.connections):

@@ -22,8 +22,8 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   a line of the table's chat (web.chat): text of at most 200 characters, shown as text
   (never as markup), or one of the quick phrases (``PHRASES``), which each page shows in
   its own language. A page holding a seat speaks to the players; one holding none, to the
-  spectators: each hears only its own side. Over a page's chat rate (``chat_per_minute``)
-  it is refused with ``rate_limited``.
+  spectators: each hears only its own side (on every server, scaled out). Over a page's
+  chat rate (``chat_per_minute``) it is refused with ``rate_limited``.
 - ``{"type": "ping"}``.
 
 Server → client: ``accepted`` (``id``, ``revision``: the act or undo with that id is stored,

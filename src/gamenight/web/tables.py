@@ -52,6 +52,10 @@ class TableEvents(Protocol):
         """Whether this server is the one to think for the bot at ``table_id`` at
         ``revision`` (the answer holds while the block runs; never raises)."""
 
+    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+        """A chat line was said here at ``table_id``: the pages of ``side`` on the other
+        servers hear it (web.chat; never raises, never waits)."""
+
 
 def unlisted() -> RefusedError:
     return RefusedError(
@@ -74,6 +78,9 @@ class NoEvents:
     @asynccontextmanager
     async def thinking(self, table_id: str, revision: int) -> AsyncIterator[bool]:
         yield True
+
+    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+        return None
 
 
 @dataclass
@@ -394,9 +401,16 @@ class TableManager:
     # ---------------------------------------------------------------- chat (web.chat)
 
     def say(self, table: LiveTable, connection: Connection, message: Chat) -> None:
-        table.chat.say(
+        side, line = table.chat.say(
             table.room, connection, message, table.referee.actor, self.limits.chat_per_minute
         )
+        self.events.chat(table.id, side, line)
+
+    def heard(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+        """A chat line said at ``table_id`` on another server (the relay's news)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.chat.hear(table.room, side, line)
 
     # ---------------------------------------------------------------- the host's (web.yours)
 
