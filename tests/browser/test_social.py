@@ -215,3 +215,28 @@ def test_the_sounds_are_off_until_turned_on_and_the_choice_is_remembered(
     page.reload()
     page.wait_for_selector("body[data-version='0']")
     assert page.get_attribute("#sound-switch", "aria-pressed") == "false"
+
+
+def test_a_color_city_spectator_sees_who_plays_and_whose_turn_it_is(
+    server: Server, new_page: NewPage
+) -> None:
+    made = server.create(
+        {
+            "game": "colorcity",
+            "seats": [
+                {"kind": "device", "name": "Gi", "role": "green"},
+                {"kind": "invite", "name": "Pa", "role": "purple"},
+            ],
+            "first": "green",
+            "visibility": "public",
+        }
+    )
+    eve = new_page("ko-KR")
+    eve.goto(f"{server.url}/table/{made['id']}")
+    eve.wait_for_selector("#watching:not([hidden]) #chat:not([hidden])")
+    assert eve.inner_text("#watching-turn") == "Gi의 차례"
+    seats = eve.inner_text("#watching .watching-seats")
+    assert "Gi" in seats
+    assert "Pa" in seats
+    assert "Pa 자리가 비어 있어요" in eve.inner_text("#watching-free")
+    screenshot(eve, "social-watching-colorcity.ko")

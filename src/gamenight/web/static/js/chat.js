@@ -50,6 +50,10 @@ export function mountChat({ send }) {
       log.replaceChildren(el("li", { class: "hint" }, t("chat_muted")));
       return;
     }
+    if (!lines.length) {
+      log.replaceChildren(el("li", { class: "hint chat-empty" }, t("chat_empty")));
+      return;
+    }
     log.replaceChildren(...lines.map((line) => el("li", { class: "chat-line", "data-n": line.n, ...(line.phrase ? { "data-phrase": line.phrase } : {}) },
       el("span", { class: "chat-who" }, `${speaker(line)}: `),
       el("span", { class: "chat-text" }, words(line)), // a text node: never markup
