@@ -446,6 +446,19 @@ def preview_message(rng: random.Random, table: Seated) -> Any:
     return gen.mutate_dict(message, rng) if rng.random() < 0.2 else message
 
 
+def chat_message(rng: random.Random, table: Seated) -> Any:
+    roll = rng.random()
+    if roll < 0.3:
+        message: dict[str, Any] = {"type": "chat", "text": gen.text(rng)}
+    elif roll < 0.5:
+        message = {"type": "chat", "phrase": rng.choice(("hello", "oops", "gg", "", "HELLO"))}
+    elif roll < 0.6:
+        message = {"type": "chat", "text": gen.huge_string(rng)}
+    else:
+        message = {"type": "chat", rng.choice(("text", "phrase")): gen.value(rng)}
+    return gen.mutate_dict(message, rng) if rng.random() < 0.2 else message
+
+
 def ping_message(rng: random.Random, table: Seated) -> Any:
     return gen.mutate_dict({"type": "ping"}, rng) if rng.random() < 0.7 else {"type": "ping"}
 
@@ -498,6 +511,7 @@ MESSAGES = {
     "undo": undo_message,
     "predict": predict_message,
     "preview": preview_message,
+    "chat": chat_message,
     "ping": ping_message,
 }
 
@@ -520,6 +534,7 @@ class Targets:
                 ("undo", 1.5),
                 ("predict", 1),
                 ("preview", 1),
+                ("chat", 1),
                 ("ping", 0.5),
             )
         }

@@ -29,10 +29,11 @@ from gamenight.web.refusals import Code, RefusedError, refusal
 from gamenight.web.replays import Replays
 from gamenight.web.room import Connection
 from gamenight.web.rules import Part, rules_html
-from gamenight.web.seats import SeatKeyError
+from gamenight.web.seats import SeatKeyError, hash_token, new_token
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
 from gamenight.web.tables import LiveTable, TableManager
+from gamenight.web.yours import ArchiveIn, HostIn, MineIn, is_host, summary
 
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
@@ -170,7 +171,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             table_in = TableIn.model_validate(body)
             gate.new_table(address(request))
             privacy, watch = new_privacy(table_in)
-            table, seats = manager.create(table_in, privacy)
+            host = new_token()  # (web.yours) archives and deletes the table
+            table, seats = manager.create(table_in, privacy, hash_token(host))
         except RefusedError as exc:
             status = 429 if exc.code in (Code.TOO_MANY_TABLES, Code.SERVER_FULL) else 422
             raise HttpRefusal(status, exc) from None
@@ -183,6 +185,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                 "seats": seats,
                 "visibility": privacy["visibility"],
                 "watch": watch,
+                "host": host,
             }
         )
 
@@ -238,7 +241,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     async def list_tables() -> list[dict[str, Any]]:
         """The latest public tables (an unlisted one is seen only through its links)."""
         recent = await asyncio.to_thread(store.recent, LISTED * 4)
-        stored = [t for t in recent if visibility_of(t.setup, t.seats) == "public"][:LISTED]
+        stored = [
+            t for t in recent if visibility_of(t.setup, t.seats) == "public" and not t.archived
+        ][:LISTED]
         return [
             {
                 "id": t.id,
@@ -253,6 +258,68 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             }
             for t in stored
         ]
+
+    @app.post("/api/tables/mine")
+    async def my_tables(body: dict[str, Any]) -> dict[str, Any]:
+        """The tables the keys a browser holds open (web.yours), and the ids none opens."""
+        try:
+            keys = MineIn.model_validate(body).tables
+        except ValidationError as exc:
+            raise refused(exc) from None
+        found = {t.id: t for t in await asyncio.to_thread(store.some, list(keys))}
+        tables = []
+        for table_id, table_keys in keys.items():
+            stored = found.get(table_id)
+            seen = None if stored is None else summary(stored, table_keys, None)
+            if stored is None or seen is None:
+                continue
+            if seen["status"] == "playing" and seen["held"]:
+                seen = summary(stored, table_keys, await actor_of(table_id)) or seen
+            tables.append(seen)
+        opened = {t["id"] for t in tables}
+        return {"tables": tables, "unknown": [i for i in keys if i not in opened]}
+
+    async def actor_of(table_id: str) -> int | None:
+        """Whose turn it is at a table in play (None: not known now, the server being full)."""
+        try:
+            return (await manager.get(table_id)).referee.actor
+        except GamenightError:
+            return None
+
+    async def hosted(table_id: str, keys: list[str]) -> None:
+        """Refuse unless ``keys`` show the asker is the table's host (or it does not exist)."""
+        found = await asyncio.to_thread(store.some, [table_id])
+        if not found:
+            raise HttpRefusal(
+                404, RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
+            )
+        if not is_host(found[0], keys):
+            raise HttpRefusal(
+                403,
+                RefusedError("only the table's host may archive or delete it", Code.NOT_HOST),
+            )
+
+    @app.post("/api/tables/{table_id}/archive")
+    async def archive_table(table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Archive the table (out of every list but its holders' archive), or bring it back."""
+        try:
+            asked = ArchiveIn.model_validate(body)
+        except ValidationError as exc:
+            raise refused(exc) from None
+        await hosted(table_id, asked.keys)
+        await manager.archive(table_id, asked.archived)
+        return {"id": table_id, "archived": asked.archived}
+
+    @app.post("/api/tables/{table_id}/delete")
+    async def delete_table(table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Delete the table and its record for good; pages open at it are let go."""
+        try:
+            asked = HostIn.model_validate(body)
+        except ValidationError as exc:
+            raise refused(exc) from None
+        await hosted(table_id, asked.keys)
+        await manager.delete(table_id)
+        return {"id": table_id, "deleted": True}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, key: Keys = []) -> dict[str, Any]:  # noqa: B006
@@ -269,6 +336,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             "revision": referee.revision,
             "status": referee.status()[0],
             "visibility": visibility_of(referee.stored.setup, referee.stored.seats),
+            # Invited seats whose link nobody has used yet: a spectator is told how to sit.
+            "free": [i for i, s in enumerate(referee.seats) if s.open_invite],
         }
 
     @app.get("/api/tables/{table_id}/record")
@@ -418,6 +487,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                         table.game.preview, table.state, message.rotation
                     )
                 connection.send({"type": "preview", **result})
+            elif isinstance(message, protocol.Chat):
+                manager.say(table, connection, message)
             else:
                 connection.send({"type": "pong"})
         except GamenightError as exc:

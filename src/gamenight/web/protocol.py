@@ -18,6 +18,12 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   (Centrix, within your turn).
 - ``{"type": "predict", "shot": "0 0 1.3 0"}`` — Color City: the noise-free flick.
 - ``{"type": "preview", "rotation": "3+2"}`` — Centrix: the board with a ring turned.
+- ``{"type": "chat", "text": "gg!"}`` or ``{"type": "chat", "phrase": "well_played"}`` —
+  a line of the table's chat (web.chat): text of at most 200 characters, shown as text
+  (never as markup), or one of the quick phrases (``PHRASES``), which each page shows in
+  its own language. A page holding a seat speaks to the players; one holding none, to the
+  spectators: each hears only its own side (on every server, scaled out). Over a page's
+  chat rate (``chat_per_minute``) it is refused with ``rate_limited``.
 - ``{"type": "ping"}``.
 
 Server → client: ``accepted`` (``id``, ``revision``: the act or undo with that id is stored,
@@ -26,7 +32,10 @@ sent to the page that sent it), ``welcome`` (``seats``; ``tokens``, the token to
 was given a new invite link), ``state`` (your view, legal actions, the last action for
 animation, ``version``: the number of actions, ``revision``: up by one on every action and
 every undo, ``online``: the seats with a page open), ``presence`` (``online`` changed),
-``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
+``chat`` (``messages``: the lines heard, each with ``n``, its number at the table, ``seat``
+or ``spectator``, the speaker, and ``text`` or ``phrase``; the latest lines of the page's side
+follow the state sent after a hello, marked ``history``), ``prediction``, ``preview``,
+``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; the table is never disturbed by a bad message).
 
@@ -51,7 +60,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from gamenight.core.validation import describe
 from gamenight.web.refusals import Code, RefusedError, refusal
@@ -102,8 +119,28 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+# The chat's quick phrases: sent as codes, each page shows them in its own language
+# (``chat_phrase_<code>`` in static/i18n).
+Phrase = Literal[
+    "hello", "good_luck", "nice_move", "oops", "thanks", "one_moment", "well_played", "bye"
+]
+CHAT_CHARS = 200
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: str | None = Field(default=None, min_length=1, max_length=CHAT_CHARS)
+    phrase: Phrase | None = None
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> Chat:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError("a chat message has either text or a phrase")
+        return self
+
+
 ClientMessage = Annotated[
-    Hello | Act | Undo | Predict | Preview | Ping, Field(discriminator="type")
+    Hello | Act | Undo | Predict | Preview | Chat | Ping, Field(discriminator="type")
 ]
 _client = TypeAdapter(ClientMessage)
 
@@ -112,7 +149,7 @@ class MessageError(RefusedError, ValueError):
     """A message that is not one of the protocol's; the text names the problem."""
 
 
-def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | Ping:
+def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | Chat | Ping:
     try:
         return _client.validate_json(raw)
     except ValidationError as exc:

@@ -31,6 +31,7 @@ class Limits:
     address_messages_per_second: int = 250  # the messages of all one address's sockets
     requests_per_second: int = 50  # one address's API requests in any second
     idle_seconds: float = 900.0  # a table with no page and no bot thinking leaves memory
+    chat_per_minute: int = 12  # one page's lines of table chat in any minute
 
 
 class FloodingError(RefusedError):

@@ -43,6 +43,8 @@ class Code(StrEnum):
     UNLISTED = "unlisted"
     # Playing from another device (web.links).
     NOT_OUR_LINK = "not_our_link"
+    # Issue 16, social: what only the table's host may do.
+    NOT_HOST = "not_host"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"

@@ -68,6 +68,7 @@ class RedisRelay:
         self._dirty: set[str] = set()  # tables where the seats held here may have changed
         self._stale: set[str] = set()  # tables where another server's seats changed
         self._unsent: dict[str, int] = {}  # table → its revision, changed but not yet relayed
+        self._sending: set[asyncio.Task[None]] = set()  # chat lines on their way to Redis
         self._wake = asyncio.Event()
         self._heard = 0.0  # (loop time) when presence was last read from Redis
         self._failing = False
@@ -83,7 +84,7 @@ class RedisRelay:
         self.manager.events = self
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._sending]:
             task.cancel()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=WAIT)
@@ -135,6 +136,21 @@ class RedisRelay:
                     await self.client.eval(CLAIM, 1, key, self.origin, ms)
             except Exception as exc:  # the referee still refuses a second copy's play
                 self._trouble(exc)
+
+    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+        """Relay a chat line said here, as it goes (not awaited: a line never waits on
+        Redis, and one Redis cannot take now is heard on this server only)."""
+        news = {"type": "chat", "table": table_id, "side": side, "line": line}
+        task = asyncio.create_task(self._publish(json.dumps({**news, "origin": self.origin})))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _publish(self, news: str) -> None:
+        try:
+            async with asyncio.timeout(WAIT):
+                await self.client.publish(CHANNEL, news)
+        except Exception as exc:
+            self._trouble(exc)
 
     def _change_news(self, table_id: str, revision: int) -> str:
         return json.dumps({"table": table_id, "revision": revision, "origin": self.origin})
@@ -189,6 +205,9 @@ class RedisRelay:
         try:
             data = json.loads(message["data"])
             if data["origin"] == self.origin:
+                return
+            if data.get("type") == "chat":
+                self.manager.heard(data["table"], data["side"], data["line"])
                 return
             if data.get("type") == "presence":
                 live = self.manager.tables.get(data["table"])

@@ -31,6 +31,7 @@ from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Engine,
     ForeignKey,
@@ -40,6 +41,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     insert,
     inspect,
@@ -68,6 +70,9 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # The hash of the host's token (None: a table stored before there was one, web.hosts).
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    archived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):
@@ -116,6 +121,8 @@ class StoredTable:
     updated: datetime
     revision: int = 0
     actions: list[Any] = field(default_factory=list)
+    host_hash: str | None = None
+    archived: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,6 +206,7 @@ class Store:
         seed: int,
         setup: dict[str, Any],
         seats: list[dict[str, Any]],
+        host_hash: str | None = None,
     ) -> StoredTable:
         now = datetime.now(UTC)
         row = TableRow(
@@ -213,6 +221,8 @@ class Store:
             created=now,
             updated=now,
             revision=0,
+            host_hash=host_hash,
+            archived=False,
         )
         with self.writing() as session:
             session.add(row)
@@ -397,6 +407,30 @@ class Store:
         with self.session() as session:
             return [self._stored(row, []) for row in session.scalars(query).all()]
 
+    def some(self, table_ids: list[str]) -> list[StoredTable]:
+        """The tables among ``table_ids`` that exist (without their actions), in no order."""
+        if not table_ids:
+            return []
+        query = select(TableRow).where(TableRow.id.in_(table_ids))
+        with self.session() as session:
+            return [self._stored(row, []) for row in session.scalars(query).all()]
+
+    def set_archived(self, table_id: str, archived: bool) -> bool:
+        """Archive the table or bring it back (False: no such table)."""
+        with self.writing() as session:
+            done = session.execute(
+                update(TableRow).where(TableRow.id == table_id).values(archived=archived)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def delete(self, table_id: str) -> bool:
+        """Delete the table, its actions and its receipts (False: no such table)."""
+        with self.writing() as session:
+            for row in (ReceiptRow, ActionRow):
+                session.execute(delete(row).where(row.table_id == table_id))
+            done = session.execute(delete(TableRow).where(TableRow.id == table_id))
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
     @staticmethod
     def _stored(row: TableRow, actions: list[Any]) -> StoredTable:
         return StoredTable(
@@ -412,6 +446,8 @@ class Store:
             updated=row.updated,
             revision=row.revision,
             actions=actions,
+            host_hash=row.host_hash,
+            archived=bool(row.archived),
         )
 
 

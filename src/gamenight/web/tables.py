@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gamenight.web.bots import BotRunner
+from gamenight.web.chat import TableChat
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
-from gamenight.web.protocol import TableIn, error
+from gamenight.web.protocol import Chat, TableIn, error
 from gamenight.web.quotas import Limits
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
@@ -51,6 +52,10 @@ class TableEvents(Protocol):
         """Whether this server is the one to think for the bot at ``table_id`` at
         ``revision`` (the answer holds while the block runs; never raises)."""
 
+    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+        """A chat line was said here at ``table_id``: the pages of ``side`` on the other
+        servers hear it (web.chat; never raises, never waits)."""
+
 
 def unlisted() -> RefusedError:
     return RefusedError(
@@ -74,11 +79,15 @@ class NoEvents:
     async def thinking(self, table_id: str, revision: int) -> AsyncIterator[bool]:
         yield True
 
+    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+        return None
+
 
 @dataclass
 class LiveTable:
     referee: Referee
     room: Room = field(default_factory=Room)
+    chat: TableChat = field(default_factory=TableChat)
 
     @property
     def id(self) -> str:
@@ -188,9 +197,13 @@ class TableManager:
     # ---------------------------------------------------------------- set-up
 
     def create(
-        self, body: TableIn, privacy: dict[str, str] | None = None
+        self,
+        body: TableIn,
+        privacy: dict[str, str] | None = None,
+        host_hash: str | None = None,
     ) -> tuple[LiveTable, list[dict[str, Any]]]:
-        """A new table; ``privacy`` (web.privacy) is kept in its stored set-up."""
+        """A new table; ``privacy`` (web.privacy) is kept in its stored set-up, ``host_hash``
+        (web.yours) names its host."""
         game = get_game(body.game)
         if not game.min_seats <= len(body.seats) <= game.max_seats:
             raise RefusedError(
@@ -254,6 +267,7 @@ class TableManager:
             seed,
             {**setup, **(privacy or {})},
             SeatBook(seats).to_dicts(),
+            host_hash,
         )
         table = self._live(Referee(self.store, stored, state))
         seats_out = [
@@ -292,6 +306,7 @@ class TableManager:
         if table is None:
             return None
         if not await table.referee.reload():
+            self.gone(table)  # deleted by its host through another server
             return None
         # An invite renewed on another server: the pages here that used its old token lose
         # the seat now, as they would there.
@@ -354,6 +369,7 @@ class TableManager:
             table.room.join(connection)
             connection.send(welcome)
             connection.send(self.state_message(table, connection.seats))
+            table.chat.welcome(connection)
             table.room.held_changed(before)
 
     async def _open(self, table: LiveTable, tokens: list[str]) -> Opened:
@@ -381,6 +397,52 @@ class TableManager:
             self._revoke(table)
         await self.events.changed(table.id, table.referee.revision)  # others revoke their pages
         return token
+
+    # ---------------------------------------------------------------- chat (web.chat)
+
+    def say(self, table: LiveTable, connection: Connection, message: Chat) -> None:
+        side, line = table.chat.say(
+            table.room, connection, message, table.referee.actor, self.limits.chat_per_minute
+        )
+        self.events.chat(table.id, side, line)
+
+    def heard(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+        """A chat line said at ``table_id`` on another server (the relay's news)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.chat.hear(table.room, side, line)
+
+    # ---------------------------------------------------------------- the host's (web.yours)
+
+    async def delete(self, table_id: str) -> bool:
+        """Delete the table from the store and from memory; its pages are told and let go
+        (False: there was no such table)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return await asyncio.to_thread(self.store.delete, table_id)
+        async with table.lock:
+            deleted = await asyncio.to_thread(self.store.delete, table_id)
+            self.gone(table)
+        await self.events.changed(table_id, table.referee.revision)  # others let theirs go
+        return deleted
+
+    def gone(self, table: LiveTable) -> None:
+        """The table is no longer in the store: every page hears so, and it leaves memory."""
+        refusal = error(
+            RefusedError(f"there is no table {table.id!r}", Code.NO_TABLE, table=table.id)
+        )
+        for connection in list(table.connections):
+            connection.end(refusal, 4404)
+        if self.tables.get(table.id) is table:
+            self._drop(table.id)
+
+    async def archive(self, table_id: str, archived: bool) -> bool:
+        """Archive the table, or bring it back (False: there is no such table)."""
+        done = await asyncio.to_thread(self.store.set_archived, table_id, archived)
+        table = self.tables.get(table_id)
+        if done and table is not None:
+            table.referee.stored.archived = archived
+        return done
 
     # ---------------------------------------------------------------- actions
 

@@ -349,8 +349,9 @@ export class TableSocket {
       }
       if (message.type === "welcome") settleTokens(this.table, message);
       if (message.type === "revoked") dropToken(this.table, message.seat);
-      // An unlisted table this page may not watch: trying again would be refused again.
-      if (message.type === "error" && message.code === "unlisted") this.stopped = true;
+      // An unlisted table this page may not watch, or one its host deleted: trying again
+      // would be refused again.
+      if (message.type === "error" && ["unlisted", "no_table"].includes(message.code)) this.stopped = true;
       if (message.type === "accepted" || message.type === "error") this.pending = null;
       this.onMessage(message);
     });
@@ -486,4 +487,39 @@ function linkRow(name, link, label, dataset) {
     // Another device in the room opens the link by pointing its camera at the screen.
     el("img", { class: "invite-qr", src: qrSource(link), alt: t("qr_of", { name }), width: 148, height: 148 }),
   );
+}
+
+// ---------------------------------------------------------------- the tables this browser holds (social)
+
+const hostKey = (table) => `gamenight.host.${table}`;
+const TABLE_KEYS = /^gamenight\.(tokens|invites|watch|host)\.(.+)$/;
+
+/** The host's token of a table made on this browser (it archives and deletes it). */
+export function keepHost(table, token) {
+  if (token) localStorage.setItem(hostKey(table), token);
+}
+
+/** Every table this browser holds something for: {table id: the keys to show for it} —
+ * its seats' tokens, the spectator link's, the host's, and the renewal keys of the invites
+ * it made (an invite's own link is for someone else). */
+export function heldTables() {
+  const tables = {};
+  for (let i = 0; i < localStorage.length; i++) {
+    const match = localStorage.key(i).match(TABLE_KEYS);
+    if (match) tables[match[2]] = [];
+  }
+  for (const table of Object.keys(tables)) {
+    tables[table] = [
+      localStorage.getItem(hostKey(table)),
+      watchToken(table),
+      ...Object.values(heldTokens(table)),
+      ...Object.values(invites(table)).map((invite) => invite.renew),
+    ].filter((key) => typeof key === "string" && key.length > 0 && key.length <= 200);
+  }
+  return tables;
+}
+
+/** Forget every key this browser holds for ``table`` (deleted, or opened by none of them). */
+export function forgetTable(table) {
+  for (const key of [tokenKey(table), inviteKey(table), watchKey(table), hostKey(table)]) localStorage.removeItem(key);
 }

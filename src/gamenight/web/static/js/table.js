@@ -3,6 +3,9 @@ import {
   TableSocket, api, checkInvite, claimTokenFromUrl, el, forgetToken, initPage, inviteRow, invites, keepInvite, keyed,
   onLanguageChange, ordinal, refusalText, spectatorRow, t, toast, trackTopbar, watchToken,
 } from "./common.js";
+import { mountChat } from "./chat.js";
+import { mountSounds } from "./sounds.js";
+import { mountWatching } from "./watching.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -191,6 +194,11 @@ async function main() {
     return socket.send(message);
   };
   const game = module.create({ root, send });
+  // Social (issue 16): the chat, the spectator's panel and the sounds' toggle.
+  const chat = mountChat({ send });
+  const side = root.querySelector(".side") || root;
+  const watching = mountWatching(side, { tableId, info, chat: chat.element, describe: (seat, m) => game.describe(seat, m) });
+  mountSounds(document.querySelector("header.topbar"));
   // States are shown one after another, each after the animation of the one before; when
   // they pile up (a bot playing fast, a slow device) the game is told to hurry.
   let queue = Promise.resolve();
@@ -207,6 +215,8 @@ async function main() {
       // Set once a state is on screen (after its animation): what the browser tests wait for.
       document.body.dataset.version = String(message.version);
       document.body.dataset.actor = String(message.actor);
+      watching.onState(message);
+      chat.onState(message);
       if (message.view.outcome) {
         if (info.status === "playing") {
           info.status = message.view.outcome.reason;
@@ -232,6 +242,9 @@ async function main() {
     } else if (message.type === "presence") {
       online = message.online;
       game.showPresence?.(online);
+      watching.onPresence(online);
+    } else if (message.type === "chat") {
+      chat.onMessage(message);
     } else if (message.type === "error") {
       toast(refusalText(message, names), "error");
       game.onError?.(message);

@@ -1,0 +1,126 @@
+"""A table's chat (issue 16): short lines and quick phrases, on two sides that never hear
+each other.
+
+A page holding a seat speaks for that seat (the seat to act, if it holds it, else its first)
+and is heard by every page holding a seat: the players. A page holding none speaks as
+"spectator <n>" (numbered at the table as it first speaks or listens) and is heard by the
+spectators only. So spectators chat among themselves, and do not read the players' chat
+either: what players say at their table stays between them, and nobody watching can coach
+a player (lichess keeps its players' and spectators' chats apart the same way).
+
+Text is kept as text: control and bidirectional-override characters are taken out and runs
+of white space made one space; pages show it as text, never as markup. A page may say at
+most ``chat_per_minute`` lines in any minute. The latest ``KEPT`` lines of each side are
+kept in memory (not in the store) and sent to a page after its hello. Scaled out, a line
+reaches the other servers' pages through the relay (web.relay), as it goes: one said while
+Redis cannot be reached is heard on its own server only, and each server numbers its own
+spectators.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+import unicodedata
+import weakref
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Literal
+
+from gamenight.web.protocol import Chat
+from gamenight.web.refusals import Code, RefusedError
+from gamenight.web.room import Connection, Room, to_json
+
+KEPT = 50  # lines of each side sent to a page after its hello
+WINDOW = 60.0  # seconds: the window of the chat's rate
+Side = Literal["players", "spectators"]
+# Characters that reorder or hide the text around them.
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def clean(text: str) -> str:
+    """``text`` as a chat line: no control or direction characters, single spaces."""
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in BIDI.sub("", text)
+        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs")
+    )
+    return " ".join(kept.split())
+
+
+def side_of(connection: Connection) -> Side:
+    return "players" if connection.seats else "spectators"
+
+
+class TableChat:
+    """The chat of one live table."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.kept: dict[Side, deque[dict[str, Any]]] = {
+            "players": deque(maxlen=KEPT),
+            "spectators": deque(maxlen=KEPT),
+        }
+        self.lines = itertools.count(1)
+        self.spectators = itertools.count(1)
+        self.numbers: weakref.WeakKeyDictionary[Connection, int] = weakref.WeakKeyDictionary()
+        self.said: weakref.WeakKeyDictionary[Connection, deque[float]] = weakref.WeakKeyDictionary()
+
+    def number(self, connection: Connection) -> int:
+        """The spectator's number at this table (kept while its page is open)."""
+        if connection not in self.numbers:
+            self.numbers[connection] = next(self.spectators)
+        return self.numbers[connection]
+
+    def welcome(self, connection: Connection) -> None:
+        """After a hello: the latest lines of the page's side, if any."""
+        kept = self.kept[side_of(connection)]
+        if side_of(connection) == "spectators":
+            self.number(connection)
+        if kept:
+            connection.send({"type": "chat", "messages": list(kept), "history": True})
+
+    def say(
+        self, room: Room, connection: Connection, message: Chat, actor: int | None, per_minute: int
+    ) -> tuple[Side, dict[str, Any]]:
+        """``connection``'s line, told to every page of its side here (itself included); its
+        side and the line, for the other servers."""
+        if connection not in room.connections:
+            detail = "chat: say hello before chatting"
+            raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
+        said = self.said.setdefault(connection, deque())
+        now = self.clock()
+        while said and said[0] <= now - WINDOW:
+            said.popleft()
+        if len(said) >= per_minute:
+            raise RefusedError("too many chat messages at once; wait a moment", Code.RATE_LIMITED)
+        line: dict[str, Any] = {"n": next(self.lines)}
+        side = side_of(connection)
+        if side == "players":
+            seats = connection.seats
+            line["seat"] = actor if actor in seats else seats[0]
+        else:
+            line["spectator"] = self.number(connection)
+        if message.phrase is not None:
+            line["phrase"] = message.phrase
+        else:
+            text = clean(message.text or "")
+            if not text:
+                detail = "text: nothing to say once control characters are taken out"
+                raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
+            line["text"] = text
+        said.append(now)
+        self.hear(room, side, line)
+        return side, line
+
+    def hear(self, room: Room, side: str, line: dict[str, Any]) -> None:
+        """Tell every page here of ``side`` a line said here or (scaled out) on another
+        server, and keep it for the pages to come."""
+        if side not in self.kept:
+            return
+        self.kept[side].append(line)
+        out = to_json({"type": "chat", "messages": [line]})
+        for other in list(room.connections):
+            if not other.gone and side_of(other) == side:
+                other.send(out)

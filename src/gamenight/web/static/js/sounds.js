@@ -1,0 +1,54 @@
+// Sounds (issue 16): off until the player turns them on; the choice is remembered on this
+// browser. Pages ask for a sound with an event (Contract B), so no game module imports this:
+//   document.dispatchEvent(new CustomEvent("gamenight:sound", { detail: "bump" }))
+// with detail "turn", "bump", "cube" (a cube landing) or "top" (a pawn reaching the top).
+import { el, onLanguageChange, t } from "./common.js";
+
+const KEY = "gamenight.sounds";
+export const SOUNDS = ["turn", "bump", "cube", "top"];
+const audio = {};
+
+export function soundsOn() {
+  return localStorage.getItem(KEY) === "on";
+}
+
+function play(name) {
+  audio[name] ||= new Audio(`/static/sounds/${name}.wav`);
+  const sound = audio[name];
+  sound.currentTime = 0;
+  // What was asked for last, and how many were: for whoever wants to know (the tests).
+  document.body.dataset.sound = name;
+  document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
+  sound.play().catch(() => {}); // a browser that allows no sound before a click: silence
+}
+
+let listening = false;
+
+/** Play the sounds asked for, while they are on; and a toggle for them in ``container``
+ * (put before the language switch when there is one). Returns the toggle. */
+export function mountSounds(container) {
+  if (!listening) {
+    listening = true;
+    document.addEventListener("gamenight:sound", (event) => {
+      if (soundsOn() && SOUNDS.includes(event.detail)) play(event.detail);
+    });
+  }
+  const button = el("button", { type: "button", class: "sound-switch", id: "sound-switch" });
+  const draw = () => {
+    const on = soundsOn();
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = `♪ ${t(on ? "sound_on" : "sound_off")}`;
+    button.title = t("sound_help");
+  };
+  button.addEventListener("click", () => {
+    localStorage.setItem(KEY, soundsOn() ? "off" : "on");
+    draw();
+    if (soundsOn()) play("turn"); // what it sounds like, and the click lets the page play
+  });
+  const lang = container.querySelector("#lang-switch");
+  if (lang) lang.before(button);
+  else container.append(button);
+  onLanguageChange(draw);
+  draw();
+  return button;
+}
