@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import ARTIFACTS, ROOT, Console, Server, free_port
 from tests.browser.touch import CENTRIX_VS_BOT, PHONE, cut_off, report, too_small
@@ -51,7 +52,16 @@ def lan_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def qr_drawn(page: Page, selector: str) -> bool:
-    return bool(page.locator(selector).evaluate("img => img.complete && img.naturalWidth > 0"))
+    """The QR code's image has loaded (it is fetched after its row appears, so wait for it)."""
+    script = (
+        "s => { const img = document.querySelector(s);"
+        " return !!img && img.complete && img.naturalWidth > 0; }"
+    )
+    try:
+        page.wait_for_function(script, arg=selector, timeout=15_000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def set_up_with_an_invite(page: Page, base: str) -> str:
