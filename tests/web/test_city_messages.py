@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from gamenight.bots.registry import game_bots
-from gamenight.colorcity import Gang
+from gamenight.colorcity import ColorCityState, Gang
 from gamenight.colorcity.frame import aim
 from gamenight.web.games import SeatSpec, get_game
 
@@ -121,6 +121,7 @@ def test_the_view_is_data_not_svg() -> None:
 def test_the_log_tells_what_a_pitch_covered_and_took() -> None:
     specs = [SeatSpec("human", "a", skill="exact"), SeatSpec("human", "b", skill="exact")]
     state, _ = GAME.new(specs, 0, {}, 4)
+    assert isinstance(state, ColorCityState)
     table = state.table
     e5 = table.parse_square("e5")
     GAME.act(state, str(aim(table, Gang.GREEN, *table.square_centre(e5))))
