@@ -170,6 +170,8 @@ def test_the_log_and_the_result_in_korean(server: Server, new_page: NewPage) -> 
     assert entries[0] == f"Gi: {result}"
     assert entries[1] == "Gi: 초록 갱이 파워를 아껴 두었어요"
     screenshot(page, "log.ko")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "phone.ko")
 
 
 def test_a_spectator_sees_who_is_at_the_table(server: Server, new_page: NewPage) -> None:
