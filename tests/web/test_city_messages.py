@@ -143,8 +143,17 @@ def test_the_log_tells_what_a_pitch_covered_and_took() -> None:
 
 if __name__ == "__main__":
     for seed in (1, 2, 3):
-        firsts, changes, _ = bot_game(seed)
+        firsts, changes, log = bot_game(seed)
         print(
             f"seed {seed}: {len(changes) // 3} actions; whole messages {min(firsts)}–{max(firsts)}"
             f" bytes; change messages max {max(changes)}, mean {sum(changes) // len(changes)}"
+        )
+        # Green's clicks had a person played its seat: a pitch each turn and, asked on every
+        # turn, a power answer each; asked once, one answer in all.
+        mine = [e for e in log if (e["seat"] if isinstance(e, dict) else None) == 0]
+        pitches = sum("covered" in e for e in mine)
+        answers = len(mine) - pitches
+        print(
+            f"  Green: {pitches} pitches, asked about the power {answers} times:"
+            f" {pitches + answers} clicks asked every turn, {pitches + min(answers, 1)} asked once"
         )
