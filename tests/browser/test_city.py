@@ -102,13 +102,13 @@ def test_a_game_against_a_bot_shows_every_flick_words_the_log_and_asks_once(
     pitches = 0
     asked = 0
     while True:
+        # Our turn to pitch (a power phase of ours passes by itself), or the end.
         page.wait_for_function(
-            "() => document.querySelector('.turn-banner.mine')"
+            "() => document.querySelector('#pitch:not([disabled])')"
             " || document.getElementById('game-over')"
         )
         if page.locator("#game-over").count():
             break
-        page.wait_for_selector("#pitch:not([disabled])")
         before = version(page)
         page.click("#pitch")
         pitches += 1
@@ -151,6 +151,12 @@ def test_a_game_against_a_bot_shows_every_flick_words_the_log_and_asks_once(
     assert {colour for seen in drawn for *_, colour in seen} == {"#1f7a3a", "#5e2b80"}
     page.click("#game-over .btn:not(.btn-primary):has-text('Close'), #game-over button")
     screenshot(page, "log.en")
+    # The replay draws the same city from the same data and words the same log.
+    total = version(page)
+    page.goto(f"{server.url}/replay/{made['id']}")
+    page.wait_for_selector(f"body[data-step='{total}']")
+    assert page.locator("#board rect.square").count() == 81
+    assert page.locator("#log li").all_inner_texts() == words
 
 
 def test_the_log_and_the_result_in_korean(server: Server, new_page: NewPage) -> None:
