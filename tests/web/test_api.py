@@ -463,7 +463,8 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     both.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0"})
     state = receive(both, "state")
     flight = state["last"]["flight"]
-    assert flight["dt"] > 0 and len(flight["poses"]) > 10
+    assert flight["dt"] > 0
+    assert len(flight["poses"]) > 10
     assert flight["poses"][-1] == state["view"]["stop"]
     # Exact skill: the pitch lands where the prediction said.
     assert state["view"]["covered"] == prediction["covered"]
