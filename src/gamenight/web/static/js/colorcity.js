@@ -179,10 +179,19 @@ export function create(ctx) {
     if (msg && !drag) drawAim();
   }).observe(board);
   root.append(
-    // The shot's result (and the power, when there is one to use) under the banner, by the board.
-    el("section", { class: "board-col" }, banner, powerBox, el("div", { class: "board-wrap" }, board)),
+    el("section", { class: "board-col" }, banner, el("div", { class: "board-wrap" }, board)),
     el("aside", { class: "side" }, aimBox, el("div", { class: "card-box" }, watching, gangs, threatToggle, stillToggle), el("div", { class: "card-box" }, logTitle, log)),
   );
+  // The shot's result (and the power, when there is one to use) where the eye is after the
+  // flick: beside the board at the top of the side panel, or under the banner on a narrow
+  // screen, where the side panel is below the board.
+  const wide = window.matchMedia("(min-width: 901px)");
+  const placeResult = () => {
+    if (wide.matches) root.querySelector(".side").prepend(powerBox);
+    else banner.after(powerBox);
+  };
+  placeResult();
+  wide.addEventListener("change", placeResult);
 
   const gangOf = (seat) => msg.view.seats[seat].gang;
   const myGang = () => (mySeat(msg) === null ? null : gangOf(mySeat(msg)));
