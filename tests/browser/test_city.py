@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
+from gamenight.web.games import SeatSpec
 from tests.browser.conftest import Console, Server
 from tests.browser.helpers import version, wait_my_turn, wait_version, wait_version_past
 from tests.web.bodies import COLORCITY, COLORCITY_VS_BOT
+from tests.web.test_city_messages import GAME, message
 
 NewPage = Callable[..., Page]
 SCREENSHOTS = "docs/screenshots"
@@ -318,3 +320,66 @@ def test_a_phone_has_big_enough_targets_and_scrolls_off_the_cube(
     for name, found in measured.items():
         assert found, name
         assert all(w >= 44 and h >= 44 for w, h in found), (name, found)
+
+
+# The table's module driven as table.js drives it (contract A), with two states of a real game:
+# the start, then the state after a pitch. Each way of showing it gets a fresh table.
+PACES = """
+async ([start, pitched]) => {
+  const { create } = await import("/static/js/colorcity.js");
+  const runs = {};
+  for (const pace of ["instant", "aborted", "normal"]) {
+    const root = document.createElement("div");
+    document.body.append(root);
+    const game = create({ root, send: () => true });
+    await game.applyState(structuredClone(start), { factor: 1 });
+    const control = new AbortController();
+    const drawn = [];
+    const watch = new MutationObserver(() => {
+      const cube = root.querySelector(".flying-cube");
+      const at = cube?.getAttribute("transform");
+      if (at && at !== drawn.at(-1)) drawn.push(at);
+      if (pace === "aborted" && drawn.length === 1) control.abort();  // at the first pose drawn
+    });
+    watch.observe(root, { subtree: true, attributes: true, childList: true });
+    const sounds = [];
+    const hear = (event) => sounds.push(event.detail);
+    document.addEventListener("gamenight:sound", hear);
+    const options = pace === "instant" ? { factor: 0 } : { factor: 1, signal: control.signal };
+    await game.applyState(structuredClone(pitched), options);
+    watch.disconnect();
+    document.removeEventListener("gamenight:sound", hear);
+    runs[pace] = {
+      drawn: drawn.length, sounds, log: root.querySelectorAll("#log li").length,
+      flying: root.querySelectorAll(".flying-cube").length,
+    };
+    root.remove();
+  }
+  return runs;
+}
+"""
+
+
+def test_the_flick_goes_at_the_pace_asked_and_ends_when_told(
+    server: Server, new_page: NewPage
+) -> None:
+    specs = [SeatSpec("human", "a", skill="exact"), SeatSpec("human", "b", skill="exact")]
+    state, _ = GAME.new(specs, 0, {}, 4)
+    start = message(state, 0, 0)
+    GAME.act(state, "0 0 1.3 0")
+    pitched = message(state, 0, 1)
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#lang-switch")
+    runs = page.evaluate(PACES, [start, pitched])
+    poses = len(pitched["last"]["flight"]["poses"])
+    # At the normal pace the cube is drawn at place after place along its flight ...
+    assert runs["normal"]["drawn"] >= 3, runs
+    # ... at pace "instant" not at all, and when told to stop it stops at once.
+    assert runs["instant"]["drawn"] == 0, runs
+    assert runs["aborted"]["drawn"] == 1, runs
+    for run in runs.values():
+        assert run["log"] == 1, "the state is shown however the flick was"
+        assert run["flying"] == 0, "and the flying cube is gone"
+        assert run["sounds"] == ["cube"], "the cube lands with its sound"
+    assert runs["normal"]["drawn"] <= poses * 10

@@ -164,8 +164,10 @@ def city_speeds(table: Table) -> list[float]:
 
 def quantised(pose: Pose) -> list[int]:
     """A pose as the page draws it: x, y and z in whole millimetres, the yaw in whole degrees
-    (z below 0: the cube fell off the table)."""
-    return [round(pose.x), round(pose.y), math.floor(pose.z), round(pose.yaw_deg)]
+    (z below 0: the cube fell off the table, D5)."""
+    # z keeps its sign, which says whether the cube is on the table (D5).
+    z = max(1, round(pose.z)) if pose.on_table else min(-1, round(pose.z))
+    return [round(pose.x), round(pose.y), z, round(pose.yaw_deg)]
 
 
 def flight(rows: list[list[float]], most: int) -> JSON:

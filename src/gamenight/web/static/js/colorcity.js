@@ -150,6 +150,7 @@ export function create(ctx) {
   let svg = null;
   let world = null;
   let aimLayer = null;
+  let flightLayer = null; // the flying cube's, apart from the aim's (redrawn at any time)
   let sliders = {}; // the aim's sliders on screen: {key: {input, output}}
   const aim = { position: 0, direction: 0, speed: 1.3, spin: 0 };
   let drag = null;
@@ -300,7 +301,8 @@ export function create(ctx) {
     }
     world.append(threats);
     aimLayer = svgNode("g", { class: "aim-layer" });
-    world.append(aimLayer);
+    flightLayer = svgNode("g", { class: "flight-layer" });
+    world.append(aimLayer, flightLayer);
     // The launch cube's touch target: an element of the page over the cube, 48 px a side
     // however small the board is drawn, the only place a drag aims: a swipe anywhere else on
     // the board scrolls the page (the board lets the browser pan; the target does not).
@@ -578,7 +580,7 @@ export function create(ctx) {
         rx: 1.5, fill: GANG_COLOUR[gang], stroke: "#111", "stroke-width": 0.8,
       });
       const trail = svgNode("polyline", { class: "trail", points: "" });
-      aimLayer.append(trail, cube);
+      flightLayer.append(trail, cube);
       const frame = dt * factor; // ms between two poses on screen
       const duration = frame * (poses.length - 1);
       const start = performance.now();
@@ -587,6 +589,8 @@ export function create(ctx) {
         if (done) return;
         done = true;
         signal?.removeEventListener("abort", finish);
+        cube.remove();
+        trail.remove();
         resolve();
       };
       signal?.addEventListener("abort", finish);
