@@ -213,7 +213,9 @@ def test_a_shared_screen_keeps_the_city_still_when_asked(server: Server, new_pag
     wait_my_turn(page)
     page.wait_for_selector("#board svg.view-green #launch-cube")
     assert not page.is_checked("#keep-still")
-    page.check("#keep-still")
+    # (Clicked, not checked: news of who is online may draw the box anew meanwhile.)
+    page.click("#keep-still")
+    expect(page.locator("#keep-still")).to_be_checked()
     page.click("#pitch")
     wait_version(page, 1)
     page.click("[data-decision='pass']:not([data-quiet])")
@@ -228,8 +230,8 @@ def test_a_shared_screen_keeps_the_city_still_when_asked(server: Server, new_pag
     page.reload()  # remembered
     wait_my_turn(page)
     page.wait_for_selector("#board svg.view-green #launch-cube")
-    assert page.is_checked("#keep-still")
-    page.uncheck("#keep-still")
+    expect(page.locator("#keep-still")).to_be_checked()
+    page.click("#keep-still")
     page.wait_for_selector("#board svg.view-purple #launch-cube")
 
 

@@ -662,7 +662,13 @@ export function create(ctx) {
     if (stored(quietKey(msg.table, v.to_move)) !== "1" || !v.decisions.includes("pass")) return false;
     if (passedFor !== msg.version) {
       passedFor = msg.version;
-      send({ type: "act", seat: mySeat(msg), action: "pass" });
+      // Sent once this state is on screen (the page sends nothing while it shows plays), and
+      // only if it still is; a send the page held back is tried again at the next drawing.
+      const shown = msg;
+      setTimeout(() => {
+        if (msg !== shown) return;
+        if (!send({ type: "act", seat: mySeat(msg), action: "pass" })) passedFor = null;
+      }, 0);
     }
     return true;
   }
