@@ -209,10 +209,10 @@ def covered_by(table: Table, pose: Pose) -> tuple[int, ...]:
 
 
 def log_entries(state: ColorCityState) -> list[JSON]:
-    """Every action so far as the log shows it: the seat and the notation (a shot's rounded
-    as ``shot_text``, a decision's name), and for a
-    pitch its effects, the squares the cube covered and those of the other gang among them
-    (lost if the pitch stands: Lucky Day may void it, the next entry). An entry never changes
+    """Every action so far as the log shows it: the seat and the notation (a shot's rounded as
+    ``shot_text``, a decision's name), and for a pitch its effects: the squares the cube
+    covered and those of the other gang among them (lost if the pitch stands: Lucky Day may
+    void it, the next entry), and ``fell`` if it fell off the table. An entry never changes
     once written, so that a new play is one more entry."""
     t = state.table
     actions = state.actions
