@@ -80,20 +80,22 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     page.mouse.up()
     wait_version(page, 1)
     assert page.locator("#log li").count() == 1
-    # The log reads like a sentence; the exact notation stays in the record and the tooltip.
+    # The log reads like a sentence; the notation stays in the record and the tooltip.
     entry = page.locator("#log li").first
-    assert " m/s · " in entry.inner_text()
-    assert entry.inner_text().startswith("Player 1: "), "the log says who pitched"
+    words = entry.inner_text()
+    assert words.startswith(f"Player 1: {gang.title()}'s cube covered "), words
+    assert all(square in words for square in predicted), (words, predicted)
     assert len(entry.get_attribute("title").split()) == 4
 
-    # Each gang's power is offered after its own pitch, with its rule: after the first pitch
-    # both gangs still have theirs.
+    # Each gang's power is offered in its own shot's result, with its rule: after the first
+    # pitch both gangs still have theirs.
     expect(page.locator("#power-box")).to_be_visible()
+    assert page.locator("#shot-result").inner_text() == words.removeprefix("Player 1: ")
     power = "lucky-day" if gang == "green" else "purple-pain"
     assert page.locator(f"[data-decision='{power}']").count() == 1
     assert page.locator(".power-choice .rule").text_content()
     shot(page, f"colorcity-{gang}-03-power")
-    page.click("[data-decision='pass']")
+    page.click("[data-decision='pass']:not([data-quiet])")
     wait_version(page, 2)
     assert page.locator("#log li.log-quiet").count() == 1  # a declined power, dimmed
     # The squares the cube covered are painted in the gang's colour.

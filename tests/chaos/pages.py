@@ -221,10 +221,14 @@ class Page:
     def infer(self, pending: Pending, message: dict[str, Any]) -> None:
         """The older protocol: an action counts as accepted once a state shows it."""
         view = message["view"]
-        log, movers = view["log"], view["log_seats"]
+        log = view["log"]
+        # A log entry is its notation (older pages: with the seats beside, in log_seats) or
+        # an object with the seat and the notation.
+        movers = view.get("log_seats") or [entry["seat"] for entry in log]
+        texts = [entry if isinstance(entry, str) else entry["notation"] for entry in log]
         if pending.kind == "act":
             for number in range(pending.base, len(log)):
-                if log[number] == pending.text and movers[number] == pending.seat:
+                if texts[number] == pending.text and movers[number] == pending.seat:
                     self.accept(pending, number)
                     return
         else:
@@ -349,12 +353,12 @@ class Page:
         low = max(table["min_speed"], near * 0.9)
         high = min(table["max_speed"], far * 1.1)
         text = " ".join(
-            f"{value:.3f}"
-            for value in (
-                self.rng.uniform(-0.8, 0.8) * table["launch_half_width"],
-                self.rng.uniform(-0.5, 0.5) * table["max_direction"],
-                self.rng.uniform(low, high),
-                self.rng.uniform(-0.3, 0.3) * table["max_spin"],
+            f"{value:.{digits}f}"
+            for value, digits in (
+                (self.rng.uniform(-0.8, 0.8) * table["launch_half_width"], 1),
+                (self.rng.uniform(-0.5, 0.5) * table["max_direction"], 1),
+                (self.rng.uniform(low, high), 2),
+                (self.rng.uniform(-0.3, 0.3) * table["max_spin"], 1),
             )
         )
         return str(parse_action(text))

@@ -462,8 +462,10 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     assert "speed" in receive(both, "error")["message"]
     both.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0"})
     state = receive(both, "state")
-    assert state["last"]["trajectory"][0][0] == 0.0
-    assert len(state["last"]["trajectory"]) > 10
+    flight = state["last"]["flight"]
+    assert flight["dt"] > 0
+    assert len(flight["poses"]) > 10
+    assert flight["poses"][-1] == state["view"]["stop"]
     # Exact skill: the pitch lands where the prediction said.
     assert state["view"]["covered"] == prediction["covered"]
     assert state["view"]["expects"] == "decision"

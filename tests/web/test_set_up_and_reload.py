@@ -81,9 +81,9 @@ def test_the_last_shot_is_drawn_the_same_after_a_restart(database: str) -> None:
     with server(database) as client:
         made = create(client, COLORCITY)
         live = pitch(client, made, "5 -2 1.35 3")
-    assert len(live["last"]["trajectory"]) > 10
+    assert len(live["last"]["flight"]["poses"]) > 10
     with server(database) as client:
         again = reopen(client, made)
     assert again["version"] == live["version"] == 1
     assert again["last"] == live["last"]
-    assert again["view"]["svg"] == live["view"]["svg"]  # the path drawn on the board too
+    assert again["view"]["trail"] == live["view"]["trail"]  # the path drawn on the board too

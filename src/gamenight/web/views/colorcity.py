@@ -1,11 +1,24 @@
 """Color City for the web: seat views as JSON, pitches and power decisions, the aiming
-aids (predicted flicks, the city's speeds)."""
+aids (predicted flicks, the city's speeds).
+
+The page draws the city from data (static/js/colorcity.js): the squares' colours, the HQs'
+cubes, where the last cube stopped and the path it took, each in whole millimetres and
+degrees, so that a change of the table is a message of a few kilobytes. The Python SVG
+(gamenight.colorcity.svg) stays for Jupyter and the command line. Every play reaches the log
+as data (who, the shot, the squares covered and lost, the power used), which the page words
+in its language."""
 
 from __future__ import annotations
 
-from gamenight.colorcity import ColorCityState, Decision, Gang, Shot, Table
+import math
+from functools import lru_cache
+from typing import Any
+
+from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, Table
+from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.frame import aim
-from gamenight.colorcity.svg import board_svg
+from gamenight.colorcity.physics import Pose
+from gamenight.colorcity.position import EMPTY
 from gamenight.core.errors import RulesError
 from gamenight.core.game import registry
 from gamenight.core.record import GameRecord
@@ -15,6 +28,10 @@ from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
 # registry's count is one seat per gang, for games set up by count; the home page offers
 # up to this many.
 MAX_TABLE_SEATS = 8
+# At most this many poses of a flight reach the page (a long slide or a fall is sub-sampled:
+# the page moves the cube straight between two), and this many points of its trail.
+FLIGHT_POSES = 80
+TRAIL_POINTS = 40
 
 
 class ColorCityGame(WebGame[ColorCityState]):
@@ -65,18 +82,19 @@ class ColorCityGame(WebGame[ColorCityState]):
         action = state.peek()
         if action is None:
             return None
-        seat = state.movers[-1]
+        entry = log_entries(state)[-1]
         if isinstance(action, Decision):
-            return {"seat": seat, "decision": action.value}
+            return entry
         # A replayed state re-simulates its last flick, identical to the live one (D17).
         flick = state.last_flick
-        trajectory = [] if flick is None else frames(flick.trajectory.tolist())
-        return {"seat": seat, **action.to_json(), "trajectory": trajectory}
+        poses = flight([] if flick is None else flick.trajectory.tolist(), FLIGHT_POSES)
+        return {**entry, "flight": poses}
 
     def view(self, state: ColorCityState, seat: int | None) -> JSON:
         v = state.view(seat)
         t = v.table
         pose = state.pending or (state.last_pitch.pose if state.last_pitch else None)
+        flick = state.last_flick
         acting = state.pitcher
         return {
             "game": "colorcity",
@@ -99,7 +117,8 @@ class ColorCityGame(WebGame[ColorCityState]):
                 gang.label: sorted(t.square_name(q) for q in squares)
                 for gang, squares in v.threats().items()
             },
-            "pose": list(pose) if pose is not None else None,
+            "stop": quantised(pose) if pose is not None else None,
+            "trail": trail(flick.trajectory.tolist()) if flick is not None else [],
             "covered": [t.square_name(q) for q in state.covered(pose)] if pose else [],
             "turn": v.turn,
             "status": "playing" if v.outcome is None else v.outcome.reason,
@@ -111,6 +130,7 @@ class ColorCityGame(WebGame[ColorCityState]):
                 "square_mm": t.square_mm,
                 "city_size": t.city_size,
                 "cube_mm": t.cube_mm,
+                "cubes_per_gang": t.cubes_per_gang,
                 "launch_y": t.launch_y,
                 "launch_half_width": t.launch_half_width,
                 "max_direction": t.max_direction_deg,
@@ -119,9 +139,7 @@ class ColorCityGame(WebGame[ColorCityState]):
                 "max_spin": t.max_spin,
                 "city_speeds": city_speeds(t),
             },
-            "log": [str(a) for a in state.actions],
-            "log_seats": state.movers,
-            "svg": board_svg(state, width=520),
+            "log": log_entries(state),
         }
 
     def predict(self, state: ColorCityState, text: str) -> JSON:
@@ -144,9 +162,87 @@ def city_speeds(table: Table) -> list[float]:
     return [round(aim(table, Gang.GREEN, 0.0, y).speed, 3) for y in edges]
 
 
-def frames(rows: list[list[float]]) -> list[list[float]]:
-    """A flick's trajectory as the page animates it, to four decimals."""
-    return [[round(v, 4) for v in row] for row in rows]
+def quantised(pose: Pose) -> list[int]:
+    """A pose as the page draws it: x, y and z in whole millimetres, the yaw in whole degrees
+    (z below 0: the cube fell off the table, D5)."""
+    # z keeps its sign, which says whether the cube is on the table (D5).
+    z = max(1, round(pose.z)) if pose.on_table else min(-1, round(pose.z))
+    return [round(pose.x), round(pose.y), z, round(pose.yaw_deg)]
+
+
+def flight(rows: list[list[float]], most: int) -> JSON:
+    """A flick's trajectory as the page animates it: ``dt`` milliseconds between poses, each
+    ``quantised``, at most ``most`` of them (every ``k``-th frame, and the last)."""
+    if not rows:
+        return {"dt": 0, "poses": []}
+    k = max(1, math.ceil((len(rows) - 1) / (most - 1)))
+    picked = rows[::k]
+    if picked[-1] is not rows[-1]:
+        picked.append(rows[-1])
+    dt = round(1000 * (rows[min(k, len(rows) - 1)][0] - rows[0][0]))
+    return {"dt": dt, "poses": [quantised(Pose(*row[1:8])) for row in picked]}
+
+
+def trail(rows: list[list[float]]) -> list[list[int]]:
+    """The path the last cube took, as the board shows it: at most ``TRAIL_POINTS`` points in
+    whole millimetres."""
+    return [pose[:2] for pose in flight(rows, TRAIL_POINTS)["poses"]]
+
+
+def shot_text(shot: Shot) -> str:
+    """A shot's notation as people read it (the record keeps every digit): the position and
+    direction to a tenth, the speed to a hundredth, the spin to a tenth."""
+    return str(
+        Shot(
+            round(shot.position, 1) + 0.0,
+            round(shot.direction, 1) + 0.0,
+            round(shot.speed, 2),
+            round(shot.spin, 1) + 0.0,
+        )
+    )
+
+
+@lru_cache(maxsize=4096)
+def covered_by(table: Table, pose: Pose) -> tuple[int, ...]:
+    """The squares a pitch's cube covers, kept: every view words the whole log again."""
+    return covered_squares(table, pose)
+
+
+def log_entries(state: ColorCityState) -> list[JSON]:
+    """Every action so far as the log shows it: the seat and the notation (a shot's rounded as
+    ``shot_text``, a decision's name), and for a pitch its effects: the squares the cube
+    covered and those of the other gang among them (lost if the pitch stands: Lucky Day may
+    void it, the next entry), and ``fell`` if it fell off the table. An entry never changes
+    once written, so that a new play is one more entry."""
+    t = state.table
+    actions = state.actions
+    movers = state.movers
+    before: list[list[int]] = []
+    back = state.copy()
+    for _ in actions:
+        back.pop()
+        before.append(back.cells[:])
+    before.reverse()
+    out: list[JSON] = []
+    for i, action in enumerate(actions):
+        seat = movers[i]
+        if isinstance(action, Pitch):
+            gang = state.seats[seat][0]
+            squares = covered_by(t, action.pose)
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "notation": shot_text(action.shot),
+                "covered": [t.square_name(q) for q in squares],
+                "lost": [
+                    t.square_name(q) for q in squares if before[i][q] not in (EMPTY, int(gang))
+                ],
+            }
+            if not action.pose.on_table:
+                entry["fell"] = True
+            out.append(entry)
+        else:
+            out.append({"seat": seat, "notation": Decision(action).value})
+    return out
 
 
 VIEW = ColorCityGame(registry["colorcity"])

@@ -1,10 +1,19 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
+// The city is drawn here from the view's data (the server sends no picture).
 import {
-  el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, svgElement, t,
+  el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, t,
 } from "./common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GANG_COLOUR = { green: "#1f7a3a", purple: "#5e2b80" };
+const FILL = { "-1": "#f4efe4", 0: "#2e9d4f", 1: "#7b3fa0" }; // a square: empty, Green's, Purple's
+const GANG_INDEX = { green: 0, purple: 1 };
+const FILES = "abcdefghijklmnopqrstuvwxyz";
+const MARGIN = 10; // mm of paper around the board
+const LABEL_GAP = 2.5; // mm between the city's edge and its files' and ranks' labels
+const HANDLE_PX = 48; // the launch cube's touch target, CSS px a side (at least 44)
+const STILL_KEY = "gamenight.city.still"; // hot seat: keep the city still between turns
+const quietKey = (table, gang) => `gamenight.city.quiet.${table}.${gang}`; // don't ask about the power
 const DEAD_ZONE = 10; // mm of pull that still means "no shot": let go here to cancel
 const PULL_RANGE = 110; // mm of pull beyond the dead zone from the slowest to the fastest shot
 // The share of that pull spent between the speeds that reach the city's near and far edges
@@ -25,8 +34,114 @@ const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 const round = (x, step) => Math.round(x / step) * step;
 const fmt = (x, digits) => String(Number(x.toFixed(digits)));
 
-function yaw(qw, qx, qy, qz) {
-  return Math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz));
+const other = (gang) => (gang === "green" ? "purple" : "green");
+const sound = (detail) => document.dispatchEvent(new CustomEvent("gamenight:sound", { detail }));
+const stored = (key) => {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+};
+const store = (key, value) => {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // private mode: remembered for this page only
+  }
+};
+
+/** The board seen from above as an SVG element, north up, one unit a millimetre: the city's
+ * squares in their gangs' colours, both HQs with their cubes, the last cube's path and where
+ * it stopped. Everything is drawn inside ``svg.world`` (a <g>), which the table turns round
+ * for Purple. (The Python drawing, gamenight.colorcity.svg, is the same board for Jupyter.) */
+export function boardSvg(view) {
+  const tb = view.table;
+  const [bw, bl] = [tb.board_width, tb.board_length];
+  const svg = svgNode("svg", {
+    viewBox: `${-bw / 2 - MARGIN} ${-bl / 2 - MARGIN} ${bw + 2 * MARGIN} ${bl + 2 * MARGIN}`,
+    "font-family": "sans-serif", role: "img", "aria-label": t("city_aria"),
+  });
+  const world = svgNode("g", { class: "world" });
+  svg.append(world);
+  svg.world = world;
+  world.append(svgNode("rect", { x: -bw / 2, y: -bl / 2, width: bw, height: bl, fill: "#d9b98c", stroke: "#8a6a3c", "stroke-width": 2 }));
+  const half = tb.city_mm / 2;
+  const cubes = tb.cubes_per_gang ?? 4;
+  for (const gang of ["green", "purple"]) {
+    const sign = gang === "green" ? 1 : -1; // SVG y grows southward; Green's HQ is south
+    const near = sign * (tb.launch_y - tb.cube_mm / 2);
+    const far = (sign * bl) / 2;
+    world.append(svgNode("rect", {
+      class: `hq-${gang}`, x: -half, y: Math.min(near, far), width: tb.city_mm, height: Math.abs(far - near),
+      fill: FILL[GANG_INDEX[gang]], "fill-opacity": 0.18,
+    }));
+    world.append(svgNode("line", { x1: -half, y1: sign * tb.launch_y, x2: half, y2: sign * tb.launch_y, stroke: GANG_COLOUR[gang], "stroke-dasharray": "4 3" }));
+    for (let i = 0; i < cubes; i += 1) {
+      const cx = (i - (cubes - 1) / 2) * tb.cube_mm * 1.6;
+      const cy = sign * (tb.launch_y + tb.cube_mm * 1.2);
+      const box = { x: cx - tb.cube_mm / 2, y: cy - tb.cube_mm / 2, width: tb.cube_mm, height: tb.cube_mm };
+      world.append(i < view.cubes[gang]
+        ? svgNode("rect", { class: `cube-${gang}`, ...box, fill: GANG_COLOUR[gang] })
+        : svgNode("rect", { class: `lost-${gang}`, ...box, fill: "none", stroke: GANG_COLOUR[gang], "stroke-dasharray": "2 2" }));
+    }
+  }
+  const n = tb.city_size;
+  const sq = tb.square_mm;
+  view.cells.forEach((cell, square) => {
+    const [row, col] = [Math.floor(square / n), square % n];
+    world.append(svgNode("rect", {
+      class: "square", "data-square": squareName(square, n), x: -half + col * sq, y: -(-half + (row + 1) * sq),
+      width: sq, height: sq, fill: FILL[cell], stroke: "#555", "stroke-width": 0.6,
+    }));
+  });
+  // The labels hang off the city's edge (files below it, ranks left of it): drawn larger on a
+  // small screen, they grow away from the squares.
+  for (let c = 0; c < n; c += 1) {
+    const label = svgNode("text", { class: "file", x: -half + (c + 0.5) * sq, y: half + LABEL_GAP, "font-size": 7, "text-anchor": "middle", "dominant-baseline": "text-before-edge", fill: "#333" });
+    label.textContent = FILES[c] ?? `c${c}`;
+    world.append(label);
+  }
+  for (let r = 0; r < n; r += 1) {
+    const label = svgNode("text", { class: "rank", x: -half - LABEL_GAP, y: -(-half + (r + 0.5) * sq), "font-size": 7, "text-anchor": "end", "dominant-baseline": "central", fill: "#333" });
+    label.textContent = String(r + 1);
+    world.append(label);
+  }
+  if (view.trail?.length) {
+    world.append(svgNode("polyline", {
+      class: "trajectory", points: view.trail.map(([x, y]) => `${x},${-y}`).join(" "),
+      fill: "none", stroke: "#c0392b", "stroke-width": 1.2, "stroke-dasharray": "3 2",
+    }));
+  }
+  const stop = view.stop;
+  if (stop && stop[2] > 0) {
+    const [x, y, , yawDeg] = stop;
+    world.append(svgNode("rect", {
+      class: "footprint", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2, width: tb.cube_mm, height: tb.cube_mm,
+      transform: `rotate(${-yawDeg} ${x} ${-y})`, fill: "#c0392b", "fill-opacity": 0.35, stroke: "#c0392b", "stroke-width": 1,
+    }));
+  }
+  return svg;
+}
+
+/** A square's name, file letter then row: ``a1`` (south-west). */
+function squareName(square, n) {
+  const [row, col] = [Math.floor(square / n), square % n];
+  return `${FILES[col] ?? `c${col}`}${row + 1}`;
+}
+
+/** A log entry of the view (or the ``last`` of a state) in words: who pitched and what the cube
+ * covered and took, or the power decided. ``gang`` is the acting seat's. */
+export function entryWords(entry, gang) {
+  const who = t(`city_gang_${gang}`);
+  if (!("covered" in entry)) return t(`city_log_${entry.notation}`, { gang: who, other: t(`city_gang_${other(gang)}`) });
+  if (entry.fell) return t("city_log_fell", { gang: who });
+  if (!entry.covered.length) return t("city_log_outside", { gang: who });
+  const n = entry.covered.length;
+  const covered = t(n === 1 ? "city_log_covered_one" : "city_log_covered", { gang: who, squares: entry.covered.join(", "), n });
+  if (!entry.lost.length) return covered;
+  return `${covered}${t("city_log_then")}${t("city_log_lost", { gang: t(`city_gang_${other(gang)}`), squares: entry.lost.join(", ") })}`;
 }
 
 export function create(ctx) {
@@ -35,6 +150,7 @@ export function create(ctx) {
   let svg = null;
   let world = null;
   let aimLayer = null;
+  let flightLayer = null; // the flying cube's, apart from the aim's (redrawn at any time)
   let sliders = {}; // the aim's sliders on screen: {key: {input, output}}
   const aim = { position: 0, direction: 0, speed: 1.3, spin: 0 };
   let drag = null;
@@ -44,30 +160,53 @@ export function create(ctx) {
   const predictionsAsked = []; // shots sent for prediction, answered in order
   let sentShot = false;
   let showThreats = true;
-
+  let passedFor = null; // the version whose power this page declined by itself (don't ask again)
+  let handle = null; // the launch cube's touch target, over the board
   const banner = el("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" });
   const board = el("div", { class: "board colorcity-board-box", id: "board" });
   const aimBox = el("div", { class: "card-box aim-box", id: "aim-box" });
   const powerBox = el("div", { class: "card-box power-box", id: "power-box", hidden: true });
   const gangs = el("div", { class: "gangs", id: "gangs" });
+  const watching = el("p", { class: "watching hint", id: "watching", hidden: true });
+  const stillToggle = el("label", { class: "toggle", id: "keep-still-toggle", hidden: true });
   const log = el("ol", { class: "log", id: "log" });
   const logTitle = el("h3", {});
   const threatToggle = el("label", { class: "toggle" });
 
   root.classList.add("colorcity-table");
   const fitWords = keepWordsLegible(board);
+  // The launch cube's touch target follows the cube when the board is drawn another size.
+  new ResizeObserver(() => {
+    if (msg && !drag) drawAim();
+  }).observe(board);
   root.append(
     el("section", { class: "board-col" }, banner, el("div", { class: "board-wrap" }, board)),
-    el("aside", { class: "side" }, powerBox, aimBox, el("div", { class: "card-box" }, gangs, threatToggle), el("div", { class: "card-box" }, logTitle, log)),
+    el("aside", { class: "side" }, aimBox, el("div", { class: "card-box" }, watching, gangs, threatToggle, stillToggle), el("div", { class: "card-box" }, logTitle, log)),
   );
+  // The shot's result (and the power, when there is one to use) where the eye is after the
+  // flick: beside the board at the top of the side panel, or under the banner on a narrow
+  // screen, where the side panel is below the board.
+  const wide = window.matchMedia("(min-width: 901px)");
+  const placeResult = () => {
+    if (wide.matches) root.querySelector(".side").prepend(powerBox);
+    else banner.after(powerBox);
+  };
+  placeResult();
+  wide.addEventListener("change", placeResult);
 
   const gangOf = (seat) => msg.view.seats[seat].gang;
   const myGang = () => (mySeat(msg) === null ? null : gangOf(mySeat(msg)));
   const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat(msg);
   const canShoot = () => myTurn() && msg.view.expects === "shot" && !sentShot;
   const table = () => msg.view.table;
-  // Whose HQ is at the bottom of the screen: your own, or Green's for a spectator.
-  const viewGang = () => myGang() || "green";
+  // A shared screen (hot seat) holds seats of both gangs.
+  const hotSeat = () => new Set(msg.seats.map(gangOf)).size > 1;
+  // Whose HQ is at the bottom of the screen: your own, or Green's for a spectator; on a shared
+  // screen the pitcher's, unless the players keep the city still (the first seat's then).
+  const viewGang = () => {
+    if (hotSeat() && stored(STILL_KEY) === "1") return gangOf(msg.seats[0]);
+    return myGang() || "green";
+  };
   const pitcherGang = () => msg.view.to_move;
 
   // ---------------------------------------------------------------- geometry
@@ -96,15 +235,19 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- state
 
-  /** Show a new state, animating the flick that led to it unless told to ``hurry``. */
-  async function applyState(message, hurry) {
+  /** Show a new state, animating the flick that led to it along its recorded poses, each
+   * duration times ``options.factor`` (0: no animation), jumping to the end when
+   * ``options.signal`` aborts. (An older caller passes ``true`` to hurry.) */
+  async function applyState(message, options = {}) {
+    const { factor = 1, signal = null } = typeof options === "object" && options !== null ? options : { factor: options ? 0 : 1 };
     const previous = msg;
     const last = message.last;
-    const next = previous && message.version === previous.version + 1 && last && last.trajectory;
-    if (next && last.trajectory.length && !hurry && !reduceMotion && svg) {
+    const pitched = previous && message.version === previous.version + 1 && last && last.flight;
+    if (pitched && last.flight.poses.length > 1 && factor > 0 && !reduceMotion && !signal?.aborted && svg) {
       aimLayer.replaceChildren();
-      await animateFlick(last.trajectory, previous.view.seats[last.seat].gang);
+      await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal);
     }
+    if (pitched && message.view.stop && message.view.stop[2] > 0) sound("cube");
     const turnChanged = !previous || previous.actor !== message.actor || previous.version !== message.version;
     msg = message;
     if (turnChanged) {
@@ -120,21 +263,18 @@ export function create(ctx) {
 
   function render() {
     if (!msg) return;
+    const quiet = declineQuietly();
     drawBoard();
     renderBanner();
     renderAim();
-    renderPower();
+    renderPower(quiet);
     renderGangs();
     renderLog();
   }
 
   function drawBoard() {
-    svg = svgElement(msg.view.svg);
-    svg.setAttribute("aria-label", t("city_aria"));
-    svg.setAttribute("role", "img");
-    world = svgNode("g", { class: "world" });
-    world.append(...[...svg.childNodes].filter((n) => n.nodeName !== "title"));
-    svg.append(world);
+    svg = boardSvg(msg.view);
+    world = svg.world;
     const defs = svgNode("defs");
     const marker = svgNode("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
     marker.append(svgNode("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
@@ -161,14 +301,22 @@ export function create(ctx) {
     }
     world.append(threats);
     aimLayer = svgNode("g", { class: "aim-layer" });
-    world.append(aimLayer);
-    board.replaceChildren(svg);
+    flightLayer = svgNode("g", { class: "flight-layer" });
+    world.append(aimLayer, flightLayer);
+    // The launch cube's touch target: an element of the page over the cube, 48 px a side
+    // however small the board is drawn, the only place a drag aims: a swipe anywhere else on
+    // the board scrolls the page (the board lets the browser pan; the target does not).
+    handle = el("div", { class: "launch-handle", id: "launch-handle", "aria-hidden": "true", hidden: true });
+    handle.addEventListener("pointerdown", pointerDown);
+    handle.addEventListener("pointermove", pointerMove);
+    handle.addEventListener("pointerup", pointerUp);
+    handle.addEventListener("pointercancel", () => {
+      drag = null;
+      drawAim();
+    });
+    board.replaceChildren(svg, handle);
     setBoardAspect(root, svg);
     fitWords();
-    svg.addEventListener("pointerdown", pointerDown);
-    svg.addEventListener("pointermove", pointerMove);
-    svg.addEventListener("pointerup", pointerUp);
-    svg.addEventListener("pointercancel", () => (drag = null));
     drawAim();
   }
 
@@ -267,6 +415,7 @@ export function create(ctx) {
     aimLayer.replaceChildren();
     for (const node of world.querySelectorAll("rect.square.predicted")) node.classList.remove("predicted");
     for (const node of world.querySelectorAll("rect.in-hand")) node.classList.remove("in-hand");
+    if (handle) handle.hidden = true;
     if (!canShoot()) return;
     const gang = pitcherGang();
     // The cube on the launch line is one of the gang's: its place in the HQ shows empty.
@@ -315,6 +464,21 @@ export function create(ctx) {
       role: "img", "aria-label": t("cube_aria"),
     });
     aimLayer.append(cube);
+    placeHandle(x, y);
+  }
+
+  /** Put the launch cube's touch target over the cube at board point (x, y). */
+  function placeHandle(x, y) {
+    const matrix = world.getScreenCTM();
+    if (!handle || !matrix) return;
+    const at = svg.createSVGPoint();
+    at.x = x;
+    at.y = -y;
+    const screen = at.matrixTransform(matrix);
+    const box = board.getBoundingClientRect();
+    handle.hidden = false;
+    handle.style.left = `${screen.x - box.left - HANDLE_PX / 2}px`;
+    handle.style.top = `${screen.y - box.top - HANDLE_PX / 2}px`;
   }
 
   /** Put the speed label just beyond the arrow's tip (``tip`` in SVG units), clear of it
@@ -343,12 +507,9 @@ export function create(ctx) {
 
   function pointerDown(event) {
     if (!canShoot()) return;
-    const p = boardPoint(event);
-    const [x, y] = launchPoint(pitcherGang(), aim.position);
-    if (Math.hypot(p[0] - x, p[1] - y) > table().cube_mm * 1.6) return;
     event.preventDefault();
-    svg.setPointerCapture(event.pointerId);
-    drag = { mode: "place", pointer: p };
+    handle.setPointerCapture?.(event.pointerId);
+    drag = { mode: "place", pointer: boardPoint(event) };
   }
 
   function pointerMove(event) {
@@ -392,7 +553,7 @@ export function create(ctx) {
     if (!drag) return;
     const done = drag;
     drag = null;
-    svg.releasePointerCapture?.(event.pointerId);
+    handle.releasePointerCapture?.(event.pointerId);
     if (done.mode === "aim" && done.length >= DEAD_ZONE) pitch();
     else drawAim();
   }
@@ -408,32 +569,47 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- the flick
 
-  function animateFlick(rows, gang) {
+  /** The cube flying along the recorded ``flight`` (poses ``dt`` ms apart: x, y, z in mm,
+   * yaw in degrees), ``factor`` times as long; an abort of ``signal`` ends it at once. */
+  function animateFlick(flight, gang, factor, signal) {
     return new Promise((resolve) => {
       const tb = table();
+      const { dt, poses } = flight;
       const cube = svgNode("rect", {
         class: "flying-cube", width: tb.cube_mm, height: tb.cube_mm, x: -tb.cube_mm / 2, y: -tb.cube_mm / 2,
         rx: 1.5, fill: GANG_COLOUR[gang], stroke: "#111", "stroke-width": 0.8,
       });
       const trail = svgNode("polyline", { class: "trail", points: "" });
-      aimLayer.append(trail, cube);
-      const duration = rows[rows.length - 1][0];
+      flightLayer.append(trail, cube);
+      const frame = dt * factor; // ms between two poses on screen
+      const duration = frame * (poses.length - 1);
       const start = performance.now();
-      let index = 0;
-      const points = [];
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        signal?.removeEventListener("abort", finish);
+        cube.remove();
+        trail.remove();
+        resolve();
+      };
+      signal?.addEventListener("abort", finish);
       const step = (now) => {
-        const time = Math.min((now - start) / 1000, duration);
-        while (index < rows.length - 1 && rows[index + 1][0] <= time) {
-          index += 1;
-          points.push(`${rows[index][1]},${-rows[index][2]}`);
-        }
-        const [, x, y, z, qw, qx, qy, qz] = rows[index];
-        const deg = -(yaw(qw, qx, qy, qz) * 180) / Math.PI;
-        cube.setAttribute("transform", `translate(${x} ${-y}) rotate(${deg})`);
+        if (done) return;
+        const time = clamp(now - start, 0, duration); // a frame's time may precede the start
+        const at = duration ? (time / duration) * (poses.length - 1) : poses.length - 1;
+        const i = Math.min(Math.floor(at), poses.length - 2);
+        const share = at - i;
+        const [a, b] = [poses[i], poses[i + 1]];
+        const mix = (k) => a[k] + (b[k] - a[k]) * share;
+        // The yaw the short way round between two poses.
+        const turn = ((((b[3] - a[3]) % 360) + 540) % 360) - 180;
+        const [x, y, z] = [mix(0), mix(1), mix(2)];
+        cube.setAttribute("transform", `translate(${x} ${-y}) rotate(${-(a[3] + turn * share)})`);
         cube.setAttribute("opacity", z < 0 ? Math.max(0, 1 + z / 20) : 1);
-        trail.setAttribute("points", points.join(" "));
+        trail.setAttribute("points", [...poses.slice(0, i + 1), [x, y]].map(([px, py]) => `${px},${-py}`).join(" "));
         if (time >= duration) {
-          setTimeout(resolve, 250);
+          setTimeout(finish, 250 * factor);
           return;
         }
         requestAnimationFrame(step);
@@ -444,27 +620,57 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- powers and the side panel
 
-  function renderPower() {
+  /** The shot's result while its gang decides on the power: what the cube covered and would
+   * take, and for the pitcher the power with its rule, to use or not, or never to be asked
+   * again this game (the page then declines it by itself: the record is the same). */
+  function renderPower(quiet) {
     const v = msg.view;
     if (v.phase !== "power" || v.outcome) {
       powerBox.hidden = true;
       return;
     }
     powerBox.hidden = false;
-    const covered = v.covered.length ? t("stopped_on", { squares: v.covered.join(", ") }) : t("stopped_outside");
-    if (!myTurn()) {
-      powerBox.replaceChildren(el("h3", {}, t("power")), el("p", {}, covered), el("p", { class: "hint" }, t("wait_power", { name: msg.names[msg.actor] })));
+    const entry = v.log.at(-1);
+    const result = el("p", { class: "shot-result", id: "shot-result" }, entry && "covered" in entry ? entryWords(entry, v.to_move) : "");
+    if (!myTurn() || quiet) {
+      const hint = quiet ? t("city_passing") : t("wait_power", { name: msg.names[msg.actor] });
+      powerBox.replaceChildren(el("h3", {}, t("city_result_title")), result, el("p", { class: "hint" }, hint));
       return;
     }
     powerBox.replaceChildren(
-      el("h3", {}, t("power")),
-      el("p", {}, covered),
+      el("h3", {}, t("city_result_title")),
+      result,
       ...v.decisions.filter((d) => d !== "pass").map((d) => el("div", { class: "power-choice" },
         el("p", { class: "rule" }, t(`rule_${d}`)),
         el("button", { type: "button", class: `btn btn-primary power-${d}`, "data-decision": d, onclick: () => decide(d) }, t(`power_${d}`)),
       )),
-      el("button", { type: "button", class: "btn", "data-decision": "pass", onclick: () => decide("pass") }, t("power_pass")),
+      el("div", { class: "power-pass" },
+        el("button", { type: "button", class: "btn", "data-decision": "pass", onclick: () => decide("pass") }, t("city_carry_on")),
+        el("button", { type: "button", class: "btn", id: "pass-quietly", "data-decision": "pass", "data-quiet": "", onclick: () => {
+          store(quietKey(msg.table, v.to_move), "1");
+          decide("pass");
+        } }, t("city_carry_on_quiet")),
+      ),
     );
+  }
+
+  /** When this device's gang asked not to be asked about its power again this game, decline
+   * it now, as the player would have (once per state), and show nothing to decide. */
+  function declineQuietly() {
+    const v = msg.view;
+    if (v.phase !== "power" || !myTurn() || v.outcome) return false;
+    if (stored(quietKey(msg.table, v.to_move)) !== "1" || !v.decisions.includes("pass")) return false;
+    if (passedFor !== msg.version) {
+      passedFor = msg.version;
+      // Sent once this state is on screen (the page sends nothing while it shows plays), and
+      // only if it still is; a send the page held back is tried again at the next drawing.
+      const shown = msg;
+      setTimeout(() => {
+        if (msg !== shown) return;
+        if (!send({ type: "act", seat: mySeat(msg), action: "pass" })) passedFor = null;
+      }, 0);
+    }
+    return true;
   }
 
   function decide(decision) {
@@ -502,15 +708,27 @@ export function create(ctx) {
       drawBoard();
     });
     threatToggle.replaceChildren(box, el("span", {}, t("show_threats")));
+    // A spectator is told so, and who is at the table (the badges say who is away).
+    watching.hidden = msg.seats.length > 0;
+    watching.textContent = watching.hidden ? "" : t("city_watching", { n: (msg.online || []).length, total: v.seats.length });
+    stillToggle.hidden = !hotSeat();
+    if (!stillToggle.hidden) {
+      const still = el("input", { type: "checkbox", id: "keep-still", checked: stored(STILL_KEY) === "1" });
+      still.addEventListener("change", () => {
+        store(STILL_KEY, still.checked ? "1" : null);
+        drawBoard();
+      });
+      stillToggle.replaceChildren(still, el("span", {}, t("city_keep_still")));
+    }
   }
 
   function renderLog() {
     logTitle.textContent = t("log");
-    const { log: entries, log_seats: seats } = msg.view;
-    log.replaceChildren(...entries.map((entry, i) => logEntry(msg, seats[i], gangOf(seats[i]),
-      /^[a-z-]+$/.test(entry) ? t(`power_${entry}`) : shotLabel(entry),
-      // A declined power is no news: it stays in the record, and dimmed here.
-      { "data-step": i + 1, title: entry, class: entry === "pass" ? "log-quiet" : null })));
+    log.replaceChildren(...msg.view.log.map((entry, i) => logEntry(msg, entry.seat, gangOf(entry.seat),
+      entryWords(entry, gangOf(entry.seat)),
+      // The notation as the record writes it, in the tooltip; a declined power is no news: it
+      // stays in the record, and dimmed here.
+      { "data-step": i + 1, title: entry.notation, class: entry.notation === "pass" ? "log-quiet" : null })));
     log.scrollTop = log.scrollHeight;
   }
 
@@ -558,13 +776,4 @@ function speedOfPull(share, tb) {
     if (share <= s1) return v0 + ((share - s0) / (s1 - s0)) * (v1 - v0);
   }
   return tb.max_speed;
-}
-
-/** A shot's notation ("position direction speed spin", full precision for the record) as a
- * short line for people: "−3 mm · 0° · 1.15 m/s · Spin +40". */
-function shotLabel(notation) {
-  const [position, direction, speed, spin] = notation.split(" ").map(Number);
-  if ([position, direction, speed, spin].some((x) => !Number.isFinite(x))) return notation;
-  const signed = (x) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${Math.abs(Math.round(x))}`;
-  return `${signed(position)} mm · ${signed(direction)}° · ${speed.toFixed(2)} m/s · ${t("aim_spin")} ${signed(spin)}`;
 }

@@ -3,6 +3,7 @@ import {
   api, el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
   svgElement, t, toast, trackTopbar,
 } from "./common.js";
+import { boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const cache = new Map();
@@ -43,7 +44,8 @@ async function show(n) {
 function render() {
   if (!current) return;
   const v = current.view;
-  const svg = svgElement(v.svg);
+  // Color City's view is data, drawn by its table's module.
+  const svg = v.svg ? svgElement(v.svg) : cityBoard(v);
   svg.setAttribute("aria-label", t(v.game === "colorcity" ? "city_aria" : "board_aria"));
   const board = document.getElementById("board");
   // Drawn as at the table: the board's words sized by the game's rules in the stylesheet, the
@@ -83,8 +85,11 @@ function render() {
   );
   const log = document.getElementById("log");
   const roleOf = (seat) => (v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang);
-  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, v.log_seats[i], roleOf(v.log_seats[i]), entry,
-    { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : null })));
+  // An entry is its notation beside log_seats, or (Color City) data with its seat, in words.
+  const seatOf = (entry, i) => (typeof entry === "string" ? v.log_seats[i] : entry.seat);
+  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)),
+    typeof entry === "string" ? entry : cityWords(entry, roleOf(entry.seat)),
+    { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : null, title: typeof entry === "string" ? null : entry.notation })));
   log.scrollTop = log.scrollHeight;
 }
 
