@@ -190,14 +190,18 @@ def test_a_spectator_sees_who_is_at_the_table(server: Server, new_page: NewPage)
     watcher = new_page()
     watcher.goto(f"{server.url}/table/{made['id']}")
     watcher.wait_for_selector("body[data-version='0']")
-    expect(watcher.locator("#watching")).to_have_text("You are watching: 1 of 2 seats online.")
+    expect(watcher.locator("#watching-online")).to_have_text(
+        "You are watching: 1 of 2 seats online."
+    )
     # Gi's page is open, Pa's is not.
     assert watcher.locator(".gang-green .badge-away").count() == 0
     assert watcher.locator(".gang-purple .badge-away").count() == 1
-    assert player.locator("#watching").is_hidden(), "a player is not watching"
+    assert player.locator("#watching-online").is_hidden(), "a player is not watching"
     player.close()
     expect(watcher.locator(".gang-green .badge-away")).to_have_count(1)
-    expect(watcher.locator("#watching")).to_have_text("You are watching: 0 of 2 seats online.")
+    expect(watcher.locator("#watching-online")).to_have_text(
+        "You are watching: 0 of 2 seats online."
+    )
 
 
 def test_a_shared_screen_keeps_the_city_still_when_asked(server: Server, new_page: NewPage) -> None:

@@ -167,7 +167,7 @@ export function create(ctx) {
   const aimBox = el("div", { class: "card-box aim-box", id: "aim-box" });
   const powerBox = el("div", { class: "card-box power-box", id: "power-box", hidden: true });
   const gangs = el("div", { class: "gangs", id: "gangs" });
-  const watching = el("p", { class: "watching hint", id: "watching", hidden: true });
+  const watching = el("p", { class: "watching hint", id: "watching-online", hidden: true });
   const stillToggle = el("label", { class: "toggle", id: "keep-still-toggle", hidden: true });
   const log = el("ol", { class: "log", id: "log" });
   const logTitle = el("h3", {});
