@@ -21,6 +21,7 @@ from gamenight.core.game import (
     ContinuousActionsError,
     Game,
     GameState,
+    SeatSetup,
     registry,
 )
 from gamenight.core.record import GameRecord
@@ -74,6 +75,30 @@ def test_new_refuses_a_player_count_the_game_is_not_for(game: Game) -> None:
     for players in (game.min_players - 1, game.max_players + 1):
         with pytest.raises(GamenightError, match=f"is for {game.players_text} players"):
             game.new(players)
+
+
+def test_seats_set_up_one_by_one_are_the_game_set_up_by_count(game: Game) -> None:
+    # A table sets its game up seat by seat (the web: each seat's colour or gang, and
+    # hand); seats that leave their part to the game are the very game a count sets up.
+    for players in range(game.min_players, game.max_players + 1):
+        first = players - 1
+        by_count = game.new(players, {"max_turns": 5}, 11, first)
+        by_seat = game.new([SeatSetup()] * players, {"max_turns": 5}, 11, first)
+        assert by_seat.position() == by_count.position()
+        assert by_seat.record() == by_count.record()
+        assert game.replay(by_seat.record()).position() == by_seat.position()
+    for players in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(GamenightError, match=f"is for {game.players_text} players"):
+            game.new([SeatSetup()] * players)
+
+
+def test_a_seat_set_up_the_game_cannot_read_is_refused(game: Game) -> None:
+    seats = [SeatSetup()] * game.min_players
+    for bad in (SeatSetup(role="zzz"), SeatSetup(role="{}")):
+        with pytest.raises(GamenightError):
+            game.new([bad, *seats[1:]])
+    with pytest.raises(GamenightError):
+        game.new(seats, None, 0, game.min_players)  # no such seat starts
 
 
 def test_random_games_run_to_an_outcome_with_the_actor_always_a_seat(game: Game) -> None:
