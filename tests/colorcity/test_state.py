@@ -242,7 +242,7 @@ def test_places_rank_a_gangs_seats_together_as_every_outcome_ranks() -> None:
     # third ("1, 3, 1"), the competition ranking every Outcome keeps (D1).
     seats = ((G, Skill.NORMAL), (P, Skill.NORMAL), (G, Skill.NORMAL))
     size = DEFAULT_TABLE.city_size
-    state = make_state({q: G for q in range(1, size)}, powers=(False, False), seats=seats)
+    state = make_state(dict.fromkeys(range(1, size), G), powers=(False, False), seats=seats)
     pitch_to_square(state, 0)
     assert state.winner is G
     assert state.outcome is not None
