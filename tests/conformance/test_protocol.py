@@ -27,6 +27,7 @@ from gamenight.core.game import (
 from gamenight.core.record import GameRecord
 
 SEEDS = range(4)
+GAMES = 20  # set-ups per game, spread over its player counts
 BAD_TEXTS = ("", "   ", "zzz", "1 2 3 4 5 6 7", "{}", "draw 7", "x9>zz")
 
 
@@ -36,9 +37,11 @@ def game(request: pytest.FixtureRequest) -> Game:
 
 
 def setups(game: Game) -> Iterator[tuple[int, dict[str, Any] | None, int]]:
-    """(players, rules, seed): every player count, with and without a short turn cap."""
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in SEEDS:
+    """(players, rules, seed): every player count, with and without a short turn cap; about
+    twenty games in all (a game of many counts plays fewer seeds of each)."""
+    counts = range(game.min_players, game.max_players + 1)
+    for players in counts:
+        for seed in SEEDS[: max(2, GAMES // len(counts))]:
             rules = {"max_turns": 3 + 3 * seed} if seed % 2 else None
             yield players, rules, 1000 * players + seed
 

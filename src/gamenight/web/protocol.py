@@ -53,6 +53,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from gamenight.core.game import registry
 from gamenight.core.validation import describe
 from gamenight.web.refusals import Code, RefusedError, refusal
 
@@ -137,9 +138,14 @@ class SeatIn(_Message):
     skill: str = Field(default="normal", max_length=20)
 
 
+# The fewest and the most seats of any registered game: a list outside them is refused
+# before it is read; each game's own counts are held when its table is set up.
+SEAT_BOUNDS = (min(g.min_players for g in registry), max(g.max_players for g in registry))
+
+
 class TableIn(_Message):
     game: Literal["centrix", "colorcity"]
-    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+    seats: list[SeatIn] = Field(min_length=SEAT_BOUNDS[0], max_length=SEAT_BOUNDS[1])
     first: StrictInt | str = 0
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
