@@ -77,10 +77,10 @@ def test_a_tables_seat_count_is_its_games_in_the_registry(tmp_path: Path) -> Non
 
     asyncio.run(create())
     manager.close()
-    assert SEAT_BOUNDS == (
+    assert (
         min(g.min_players for g in registry),
         max(g.max_players for g in registry),
-    )
+    ) == SEAT_BOUNDS
     assert registry["colorcity"].max_players == 8
     with pytest.raises(ValidationError):
         body("colorcity", SEAT_BOUNDS[1] + 1)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from gamenight.centrix.board import Colour
+from gamenight.centrix.position import MAX_PLAYERS, MIN_PLAYERS
 from gamenight.centrix.rules import Rules
-from gamenight.centrix.state import MAX_PLAYERS, MIN_PLAYERS, CentrixState
+from gamenight.centrix.state import CentrixState
 from gamenight.core.errors import RulesError
 from gamenight.core.game import Game, Seats
 

@@ -39,7 +39,9 @@ def register(games: Any) -> None:
 
     play = commands.add_parser("play", help="a game in the terminal against bots")
     play.add_argument(
-        "--players", type=int, help="2–6 players (default 4, or one per --colours letter)"
+        "--players",
+        type=int,
+        help=f"{registry['centrix'].players_text} players (default 4, or one per --colours letter)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, 0 first (default 0)")
     play.add_argument(
