@@ -51,7 +51,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from gamenight.core.game import registry
 from gamenight.core.validation import describe
@@ -144,13 +152,21 @@ SEAT_BOUNDS = (min(g.min_players for g in registry), max(g.max_players for g in 
 
 
 class TableIn(_Message):
-    game: Literal["centrix", "colorcity"]
+    game: str = Field(max_length=40)  # a registered game's name
     seats: list[SeatIn] = Field(min_length=SEAT_BOUNDS[0], max_length=SEAT_BOUNDS[1])
     first: StrictInt | str = 0
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
     # None: unlisted if a seat is invited, else public (web.privacy).
     visibility: Literal["public", "unlisted"] | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        # The registry's names, not a second list of the games.
+        if name not in registry:
+            raise ValueError(f"one of {', '.join(registry.names())}, not {name!r}")
+        return name
 
 
 class RenewIn(_Message):
