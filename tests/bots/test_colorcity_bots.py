@@ -34,6 +34,7 @@ from gamenight.colorcity import (
 )
 from gamenight.colorcity.position import EMPTY, Position
 from gamenight.colorcity.shots import Skill
+from gamenight.colorcity.state import winning_sets
 from gamenight.core.errors import NotationError
 from gamenight.core.game import registry
 from gamenight.tournament.runner import play_game
@@ -161,6 +162,33 @@ def test_seeded_bots_with_an_iteration_budget_repeat_their_choices(index: int) -
     if index != 1:  # the simple bot's choices rarely depend on its seed
         other = make_bots(8)[index]
         assert first != [str(other.choose(s.view(s.to_move))) for s in positions(4, seed=3)]  # type: ignore[arg-type]
+
+
+# What a seeded Planner chose on main before its set gaps became the engine's set_gaps
+# (issue 15): one piece of code counts them now, and the choices are the same.
+PLANNER_CHOICES = [
+    "24.99999999999999 0 1.0904523810484363 0",
+    "24.999999999999982 0 1.431410489395908 0",
+    "72.0320842365138 0 1.145901969470552 40",
+    "-74.99999999999999 0 1.30599978028473 0",
+    "-75.00000000000001 0 1.2382020846920705 0",
+    "25.00000000000001 0 1.166723201898939 0",
+]
+
+
+def test_the_planner_chooses_as_before_its_reading_used_the_engines_set_gaps() -> None:
+    chosen = [str(small_planner(5).choose(s.view(s.to_move))) for s in positions(6, seed=11)]  # type: ignore[arg-type]
+    assert chosen == PLANNER_CHOICES
+
+
+def test_missing_counts_each_sets_squares_not_the_gangs() -> None:
+    rng = random.Random(3)
+    size = T.city_size
+    sets = [squares for _, squares in winning_sets(size)]
+    for _ in range(200):
+        cells = [rng.choice((EMPTY, G, P)) for _ in range(size * size)]
+        for gang in Gang:
+            assert missing(cells, gang) == [sum(cells[q] != gang for q in s) for s in sets]
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])

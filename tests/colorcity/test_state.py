@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -234,6 +235,21 @@ def test_purple_pain_can_win_by_taking_the_last_cube() -> None:
     assert state.outcome is not None
     assert state.outcome.reason == "elimination"
     assert state.outcome.places == (2, 1)
+
+
+def test_places_rank_a_gangs_seats_together_as_every_outcome_ranks() -> None:
+    # Two Green seats and one Purple's: Green's line puts Purple's seat behind both, so
+    # third ("1, 3, 1"), the competition ranking every Outcome keeps (D1).
+    seats = ((G, Skill.NORMAL), (P, Skill.NORMAL), (G, Skill.NORMAL))
+    size = DEFAULT_TABLE.city_size
+    state = make_state(dict.fromkeys(range(1, size), G), powers=(False, False), seats=seats)
+    pitch_to_square(state, 0)
+    assert state.winner is G
+    assert state.outcome is not None
+    assert state.outcome.reason == "line"
+    assert state.outcome.places == (1, 3, 1)
+    # A gang of several seats wins with several seats first: a view dealt anew keeps it.
+    assert state.view(1).sample(random.Random(0)).outcome == state.outcome
 
 
 def test_mutual_elimination_is_a_draw() -> None:

@@ -21,11 +21,13 @@ from gamenight.core.game import (
     ContinuousActionsError,
     Game,
     GameState,
+    SeatSetup,
     registry,
 )
 from gamenight.core.record import GameRecord
 
 SEEDS = range(4)
+GAMES = 20  # set-ups per game, spread over its player counts
 BAD_TEXTS = ("", "   ", "zzz", "1 2 3 4 5 6 7", "{}", "draw 7", "x9>zz")
 
 
@@ -35,9 +37,11 @@ def game(request: pytest.FixtureRequest) -> Game:
 
 
 def setups(game: Game) -> Iterator[tuple[int, dict[str, Any] | None, int]]:
-    """(players, rules, seed): every player count, with and without a short turn cap."""
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in SEEDS:
+    """(players, rules, seed): every player count, with and without a short turn cap; about
+    twenty games in all (a game of many counts plays fewer seeds of each)."""
+    counts = range(game.min_players, game.max_players + 1)
+    for players in counts:
+        for seed in SEEDS[: max(2, GAMES // len(counts))]:
             rules = {"max_turns": 3 + 3 * seed} if seed % 2 else None
             yield players, rules, 1000 * players + seed
 
@@ -74,6 +78,30 @@ def test_new_refuses_a_player_count_the_game_is_not_for(game: Game) -> None:
     for players in (game.min_players - 1, game.max_players + 1):
         with pytest.raises(GamenightError, match=f"is for {game.players_text} players"):
             game.new(players)
+
+
+def test_seats_set_up_one_by_one_are_the_game_set_up_by_count(game: Game) -> None:
+    # A table sets its game up seat by seat (the web: each seat's colour or gang, and
+    # hand); seats that leave their part to the game are the very game a count sets up.
+    for players in range(game.min_players, game.max_players + 1):
+        first = players - 1
+        by_count = game.new(players, {"max_turns": 5}, 11, first)
+        by_seat = game.new([SeatSetup()] * players, {"max_turns": 5}, 11, first)
+        assert by_seat.position() == by_count.position()
+        assert by_seat.record() == by_count.record()
+        assert game.replay(by_seat.record()).position() == by_seat.position()
+    for players in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(GamenightError, match=f"is for {game.players_text} players"):
+            game.new([SeatSetup()] * players)
+
+
+def test_a_seat_set_up_the_game_cannot_read_is_refused(game: Game) -> None:
+    seats = [SeatSetup()] * game.min_players
+    for bad in (SeatSetup(role="zzz"), SeatSetup(role="{}")):
+        with pytest.raises(GamenightError):
+            game.new([bad, *seats[1:]])
+    with pytest.raises(GamenightError):
+        game.new(seats, None, 0, game.min_players)  # no such seat starts
 
 
 def test_random_games_run_to_an_outcome_with_the_actor_always_a_seat(game: Game) -> None:

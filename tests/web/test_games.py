@@ -3,12 +3,20 @@ and replay are the registry's, and the adapter only turns its states into JSON."
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
+from pydantic import ValidationError
 
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import registry
 from gamenight.web.games import SeatSpec, get_game
+from gamenight.web.protocol import SEAT_BOUNDS, TableIn
+from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.rules import rules_html
+from gamenight.web.storage import Store
+from gamenight.web.tables import TableManager
 
 
 @pytest.mark.parametrize("name", registry.names())
@@ -18,11 +26,11 @@ def test_every_registered_game_has_web_pages_read_from_the_registry(name: str) -
     assert adapter.game is game
     assert adapter.name == name
     assert adapter.min_seats == game.min_players
-    assert adapter.max_seats >= game.max_players
+    assert adapter.max_seats == game.max_players
     seats = [SeatSpec("human", f"seat {i}") for i in range(game.min_players)]
     state, _ = adapter.new(seats, 0, {}, seed=7)
     assert isinstance(state.actor, int)
-    assert isinstance(adapter.checked_rules({}), game.rules_type)
+    assert isinstance(game.rules_type.from_dict(adapter.rules_of(state)), game.rules_type)
     record = adapter.record(state, [{"name": s.name} for s in seats])
     assert game.replay(record).position() == state.position()
     assert rules_html(name)
@@ -46,3 +54,33 @@ def test_an_adapter_refuses_another_games_state() -> None:
     centrix_state, _ = get_game("centrix").new([SeatSpec("human", "a")] * 2, 0, {}, seed=1)
     with pytest.raises(TypeError, match="colorcity cannot show a CentrixState"):
         get_game("colorcity").own(centrix_state)
+
+
+def test_a_tables_seat_count_is_its_games_in_the_registry(tmp_path: Path) -> None:
+    # One place holds each game's player counts: its registry value (Color City's eight
+    # seats included); the web's bounds on a request are the registry's extremes.
+    manager = TableManager(Store(f"sqlite:///{tmp_path / 'g.sqlite3'}"))
+
+    def body(name: str, seats: int) -> TableIn:
+        return TableIn.model_validate({"game": name, "seats": [{"kind": "device"}] * seats})
+
+    async def create() -> None:
+        for game in registry:
+            table, _ = manager.create(body(game.name, game.max_players))
+            assert table.referee.state.num_players == game.max_players
+            for seats in (game.min_players - 1, game.max_players + 1):
+                if SEAT_BOUNDS[0] <= seats <= SEAT_BOUNDS[1]:
+                    with pytest.raises(RefusedError) as refused:
+                        manager.create(body(game.name, seats))
+                    assert refused.value.code == Code.SEAT_COUNT
+                    assert refused.value.params["high"] == game.max_players
+
+    asyncio.run(create())
+    manager.close()
+    assert (
+        min(g.min_players for g in registry),
+        max(g.max_players for g in registry),
+    ) == SEAT_BOUNDS
+    assert registry["colorcity"].max_players == 8
+    with pytest.raises(ValidationError):
+        body("colorcity", SEAT_BOUNDS[1] + 1)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamenight.centrix.board import Colour
+from gamenight.centrix.position import MAX_PLAYERS, MIN_PLAYERS
 from gamenight.centrix.rules import Rules
-from gamenight.centrix.state import MAX_PLAYERS, MIN_PLAYERS, CentrixState
+from gamenight.centrix.state import CentrixState
 from gamenight.core.errors import RulesError
-from gamenight.core.game import Game
+from gamenight.core.game import Game, Seats
 
 
 def read_rules(rules: Rules | dict[str, Any] | None) -> Rules:
@@ -19,9 +21,16 @@ def read_rules(rules: Rules | dict[str, Any] | None) -> Rules:
     return Rules.from_dict(rules or {})
 
 
-def _setup(players: int, rules: Any, seed: int, first: int) -> CentrixState:
-    # A game set up through the registry (a tournament, a measurement) is set up from rules
-    # a user gave: they are held to the set-up bounds (D17).
+def _setup(seats: Seats, rules: Any, seed: int | None, first: int | str) -> CentrixState:
+    players: int | list[Colour] = (
+        seats
+        if isinstance(seats, int)
+        else [Colour.parse(s.role) if s.role else Colour(i) for i, s in enumerate(seats)]
+    )
+    if not isinstance(first, int):
+        raise RulesError("first must be a seat number")
+    # A game set up through the registry (a table, a tournament, a measurement) is set up
+    # from rules a user gave: they are held to the set-up bounds (D17).
     rules_value = read_rules(rules).check_bounds()
     return CentrixState.new(players, seed=seed, first=first, rules=rules_value)
 

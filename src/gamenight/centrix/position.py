@@ -41,6 +41,7 @@ from gamenight.core.numbers import read_whole_number
 from gamenight.core.outcome import Outcome
 
 PAWNS = 3
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # the rulebook's; the Game value's player counts
 _DIGITS = "0123456789ab"
 _STATUSES = ("playing", "finished", "turn_cap", "stalemate")
 _EMPTY = -1
@@ -116,8 +117,10 @@ class Position:
             # Upper case tells a seat's colour from its pawns on the rings (lower case).
             raise PositionError(f"seats: pawn colour letters in upper case, not {shown(seats)}")
         n = len(players)
-        if not 2 <= n <= 6 or len(set(players)) != n:
-            raise PositionError(f"seats: 2–6 distinct pawn colours, not {shown(seats)}")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS or len(set(players)) != n:
+            raise PositionError(
+                f"seats: {MIN_PLAYERS}–{MAX_PLAYERS} distinct pawn colours, not {shown(seats)}"
+            )
         seat_by_letter = {c.letter.lower(): i for i, c in enumerate(players)}
 
         if len(offsets) != NUM_RINGS or any(d not in _DIGITS for d in offsets):

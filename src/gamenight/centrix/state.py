@@ -31,6 +31,8 @@ from gamenight.centrix.movegen import SPIN_AMOUNTS as SPIN_AMOUNTS
 from gamenight.centrix.movegen import TOP_GROUP as TOP_GROUP
 from gamenight.centrix.native import colour_table
 from gamenight.centrix.plays import Move, Play, parse_play
+from gamenight.centrix.position import MAX_PLAYERS as MAX_PLAYERS  # re-exported
+from gamenight.centrix.position import MIN_PLAYERS as MIN_PLAYERS
 from gamenight.centrix.position import PAWNS as PAWNS  # re-exported: bots and views use it
 from gamenight.centrix.position import Position, PositionError
 from gamenight.centrix.rules import Bottom, Rules
@@ -42,7 +44,6 @@ from gamenight.core.state import StackedState
 
 HAND_SIZE = 3
 PLAYS_PER_TURN = 3
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 PLAYING = "playing"
 FINISHED = "finished"  # at most one player left unfinished (D15)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import centrix, colorcity, envs, lab, serve, tournament
+from gamenight.cli import envs, lab, serve, tournament
 from gamenight.core.errors import GamenightError
+from gamenight.core.game import registry
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,8 +21,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"gamenight {__version__}")
     games = parser.add_subparsers(dest="game", metavar="COMMAND")
-    centrix.register(games)
-    colorcity.register(games)
+    # A command per registered game that has one (its module here, as the web's pages).
+    for name in registry.names():
+        module = f"gamenight.cli.{name}"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).register(games)
     tournament.register(games)
     serve.register(games)
     envs.register(games)

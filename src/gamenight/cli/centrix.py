@@ -22,7 +22,7 @@ from gamenight.cli.counts import count, depth, seconds
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
 from gamenight.core.errors import GamenightError, NotationError, RecordError, RulesError, read_field
-from gamenight.core.game import registry
+from gamenight.core.game import SeatSetup, registry
 from gamenight.core.numbers import read_whole_number
 
 BOTTOM_HELP = (
@@ -39,7 +39,9 @@ def register(games: Any) -> None:
 
     play = commands.add_parser("play", help="a game in the terminal against bots")
     play.add_argument(
-        "--players", type=int, help="2–6 players (default 4, or one per --colours letter)"
+        "--players",
+        type=int,
+        help=f"{registry['centrix'].players_text} players (default 4, or one per --colours letter)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, 0 first (default 0)")
     play.add_argument(
@@ -141,7 +143,8 @@ def run_play(ns: argparse.Namespace) -> int:
     first = ns.first
     if first is None:
         first = _ask_first(console, count)
-    state = CentrixState.new(colours, seed=ns.seed, first=first, rules=rules)
+    seats = colours if isinstance(colours, int) else [SeatSetup(c.name.lower()) for c in colours]
+    state: CentrixState = game.new(seats, rules, ns.seed, first)
     seeds = random.Random(state.seed)
     bots = [bot_spec.bot(ns.bot, seeds.getrandbits(32)) for _ in range(count)]
     names = ["you" if i == ns.seat else f"bot {i}" for i in range(count)]
@@ -305,7 +308,7 @@ def run_replay(ns: argparse.Namespace) -> int:
 def run_perft(ns: argparse.Namespace) -> int:
     rules = Rules(bottom=Bottom(ns.bottom))
     if ns.position == "new":
-        state = CentrixState.new(4, seed=0, rules=rules)
+        state = registry["centrix"].new(4, rules, 0)
     else:
         state = CentrixState.from_position(ns.position, rules)
     if ns.divide and ns.depth < 1:

@@ -16,6 +16,7 @@ from gamenight.cli.counts import count
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
 from gamenight.core.errors import GamenightError, NotationError, RecordError, read_field
+from gamenight.core.game import SeatSetup, registry
 
 QUIT = ("quit", "q", "exit")
 UNFINISHED = "Game left unfinished."
@@ -144,10 +145,10 @@ def _play(ns: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         from gamenight.colorcity.table import Table
 
         table = Table(max_turns=ns.max_turns).check_bounds()
-    seats = [(me, skill), (me.other, bot_skill)]
+    seats = [SeatSetup(me.label, skill.value), SeatSetup(me.other.label, bot_skill.value)]
     if me is Gang.PURPLE:
         seats.reverse()
-    state = ColorCityState.new(seed=ns.seed, first=first, seats=seats, table=table)
+    state: ColorCityState = registry["colorcity"].new(seats, table, ns.seed, first.label)
     bot = bot_spec.bot(ns.bot, state.seed)
     guide = (
         "A shot is: position (mm, + to your right, within ±"

@@ -123,12 +123,16 @@ def winning_sets(size: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
 _GANGS = tuple((gang, int(gang)) for gang in Gang)
 
 
-def set_gaps(cells: Sequence[int], size: int, within: int) -> Iterator[tuple[str, Gang, list[int]]]:
-    """For every winning set in ``winning_sets`` order and each gang in turn that lacks at
-    most ``within`` of its squares: the set's reason, the gang and the squares it lacks. A
-    set lacking none is completed (D11); one lacking a square or two is a threat."""
+def set_gaps(
+    cells: Sequence[int], size: int, within: int, gang: Gang | None = None
+) -> Iterator[tuple[str, Gang, list[int]]]:
+    """For every winning set in ``winning_sets`` order and each gang in turn (only ``gang``,
+    if given) that lacks at most ``within`` of its squares: the set's reason, the gang and
+    the squares it lacks, in order. A set lacking none is completed (D11); one lacking a
+    square or two is a threat; with ``within`` the city's size squared, every set."""
+    gangs = _GANGS if gang is None else ((gang, int(gang)),)
     for reason, squares in winning_sets(size):
-        for gang, own in _GANGS:
+        for gang_, own in gangs:
             gaps: list[int] = []
             for q in squares:
                 if cells[q] != own:
@@ -136,7 +140,7 @@ def set_gaps(cells: Sequence[int], size: int, within: int) -> Iterator[tuple[str
                     if len(gaps) > within:
                         break
             else:
-                yield reason, gang, gaps
+                yield reason, gang_, gaps
 
 
 def completed_sets(cells: Sequence[int], size: int) -> dict[Gang, str]:
@@ -195,8 +199,9 @@ class ColorCityView:
         leaves out, drawn with ``rng``."""
         outcome = self.outcome
         winner = None
-        if outcome is not None and outcome.winner is not None:
-            winner = self.seats[outcome.winner][0]
+        if outcome is not None and len(set(outcome.places)) > 1:
+            # Not a draw: the winning gang's seats are first, and any of them names it.
+            winner = self.seats[outcome.places.index(1)][0]
         position = Position(
             cells=self.cells,
             cubes=self.cubes,
@@ -387,14 +392,16 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
 
     @property
     def outcome(self) -> Outcome | None:
-        """Places by seat (a gang's seats share its place) and the reason once the game is
-        over: ``line``, ``block``, ``elimination`` or ``turn_cap``; None before."""
+        """Places by seat (a gang's seats share its place, ranked as every outcome is: the
+        losing gang's seats come after all of the winning gang's, D1) and the reason once
+        the game is over: ``line``, ``block``, ``elimination`` or ``turn_cap``; None
+        before."""
         if self.reason is None:
             return None
-        places = tuple(
-            1 if self.winner is None or gang is self.winner else 2 for gang, _ in self.seats
-        )
-        return Outcome(places, self.reason)
+        won: list[tuple[float, ...]] = [
+            (float(self.winner is None or gang is self.winner),) for gang, _ in self.seats
+        ]
+        return Outcome(tuple(Outcome.places_from_scores(won)), self.reason)
 
     def record(self, names: Sequence[str] | None = None) -> GameRecord:
         """The JSON game record of this game so far (see gamenight.colorcity.record);

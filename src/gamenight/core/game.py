@@ -38,6 +38,7 @@ from gamenight.core.record import GameRecord
 
 T = TypeVar("T")
 A_co = TypeVar("A_co", covariant=True)
+S = TypeVar("S", bound="GameState")
 
 
 class ContinuousActionsError(GamenightError, ValueError):
@@ -189,12 +190,34 @@ class GameState(Protocol):
 
 
 @dataclass(frozen=True)
-class Game:
-    """One game as the layers above the engines see it.
+class SeatSetup:
+    """One seat of a game being set up, in the game's own words.
 
-    ``new(players, rules, seed, first=0)`` sets up a game; ``rules`` is a ``rules_type``
-    value, its dict form (``rules_type.from_dict``) or None for the rulebook's, and is held
-    to the game's set-up bounds (a game set up here is set up from what a user gave).
+    ``role`` is the seat's part: a pawn colour in Centrix (``red``, ``blue``…), a gang in
+    Color City (``green`` or ``purple``); "" leaves it to the game (Centrix: seat *i* the
+    *i*-th colour of the rulebook's order; Color City: Green, Purple, Green… by seat).
+    ``skill`` is the seat's hand where the game has hands (Color City: ``exact``,
+    ``steady``, ``normal``, ``shaky``); a game without hands (Centrix) has no use for it.
+    """
+
+    role: str = ""
+    skill: str = "normal"
+
+
+Seats = int | tuple[SeatSetup, ...]  # a count of seats the game sets up itself, or each seat
+
+
+@dataclass(frozen=True)
+class Game(Generic[S]):
+    """One game as the layers above the engines see it, its states of type ``S`` (the
+    registry's are ``Game[Any]``: a layer that needs an engine's own type names it).
+
+    ``new(players, rules, seed, first=0)`` sets up a game: ``players`` is a count, or a
+    :class:`SeatSetup` per seat (a table that chooses each seat's colour or gang and skill);
+    ``rules`` is a ``rules_type`` value, its dict form (``rules_type.from_dict``) or None for
+    the rulebook's, and is held to the game's set-up bounds (a game set up here is set up
+    from what a user gave); ``seed`` None draws one; ``first`` is the seat that starts (Color
+    City also takes a gang's name).
     """
 
     name: str
@@ -202,15 +225,22 @@ class Game:
     min_players: int
     max_players: int
     rules_type: type[Any]
-    setup: Callable[[int, Any, int, int], GameState]
-    from_position: Callable[[str], GameState]
-    replay: Callable[[GameRecord | str], GameState]
+    setup: Callable[[Seats, Any, int | None, int | str], S]
+    from_position: Callable[[str], S]
+    replay: Callable[[GameRecord | str], S]
 
-    def new(self, players: int, rules: Any = None, seed: int = 0, first: int = 0) -> GameState:
-        """A new game of ``players`` seats; raises RulesError for a count the game does not
-        take or rules that do not read."""
-        self.check_players(players)
-        return self.setup(players, rules, seed, first)
+    def new(
+        self,
+        players: int | Sequence[SeatSetup],
+        rules: Any = None,
+        seed: int | None = 0,
+        first: int | str = 0,
+    ) -> S:
+        """A new game of ``players`` seats (a count or each seat's set-up); raises RulesError
+        for a count the game does not take or rules that do not read."""
+        seats: Seats = players if isinstance(players, int) else tuple(players)
+        self.check_players(seats if isinstance(seats, int) else len(seats))
+        return self.setup(seats, rules, seed, first)
 
     def check_players(self, players: int) -> None:
         """RulesError unless the game is for ``players`` players."""
@@ -237,19 +267,19 @@ class Registry:
 
     def __init__(self, entries: dict[str, str]) -> None:
         self._entries = dict(entries)
-        self._games: dict[str, Game] = {}
+        self._games: dict[str, Game[Any]] = {}
 
     def names(self) -> list[str]:
         """The games' names, in registration order."""
         return list(self._entries)
 
-    def __iter__(self) -> Iterator[Game]:
+    def __iter__(self) -> Iterator[Game[Any]]:
         return (self[name] for name in self._entries)
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries
 
-    def __getitem__(self, name: str) -> Game:
+    def __getitem__(self, name: str) -> Game[Any]:
         game = self._games.get(name)
         if game is None:
             module = self._entries.get(name)

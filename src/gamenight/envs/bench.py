@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gamenight.core.game import registry
+
 if TYPE_CHECKING:
     from gamenight.envs.gym import CentrixEnv, ColorCityEnv
 
@@ -115,8 +117,10 @@ def _gymnasium(rng: random.Random, env: CentrixEnv | ColorCityEnv) -> Measure:
 def centrix_native(rng: random.Random) -> Measure:
     from gamenight.centrix import CentrixState, Rules
 
+    centrix, rules = registry["centrix"], Rules(max_turns=200)
+
     def game() -> tuple[int, int]:
-        state = CentrixState.new(2, seed=rng.getrandbits(32), rules=Rules(max_turns=200))
+        state: CentrixState = centrix.new(2, rules, rng.getrandbits(32))
         plays = 0
         while not state.is_over:
             state.push_unchecked(rng.choice(state.legal_plays()))
@@ -157,7 +161,7 @@ def colorcity_native(rng: random.Random) -> Measure:
     grid = ShotGrid(table)
 
     def game() -> tuple[int, int]:
-        state = ColorCityState.new(seed=rng.getrandbits(32), table=table)
+        state: ColorCityState = registry["colorcity"].new(2, table, rng.getrandbits(32))
         actions = 0
         while not state.is_over:
             if state.expects() == "shot":

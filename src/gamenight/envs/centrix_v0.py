@@ -26,6 +26,7 @@ from gymnasium import spaces
 from gamenight.centrix.plays import Play
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
+from gamenight.core.game import registry
 from gamenight.core.outcome import Outcome
 from gamenight.envs import centrix_codec as codec
 from gamenight.envs.aec import GameAECEnv
@@ -95,7 +96,7 @@ class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — Petting
         rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules or {})
         if rules.max_turns is None:
             rules = rules.with_(max_turns=max_turns)
-        CentrixState.new(num_players, seed=0, rules=rules)  # checks the player count
+        registry["centrix"].new(num_players, rules, 0)  # checks the player count and rules
         self.rules = rules
         self.num_players = num_players
         size = codec.observation_size(num_players)
@@ -115,7 +116,8 @@ class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — Petting
 
     def _new_state(self, seed: int) -> CentrixState:
         self._builder.reset()
-        return CentrixState.new(self.num_players, seed=seed, rules=self.rules)
+        state: CentrixState = registry["centrix"].new(self.num_players, self.rules, seed)
+        return state
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state

@@ -31,7 +31,8 @@ from gymnasium import spaces
 from gamenight.colorcity.actions import Decision, Pitch
 from gamenight.colorcity.shots import Shot, Skill
 from gamenight.colorcity.state import ColorCityState, Phase
-from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
+from gamenight.colorcity.table import DEFAULT_TABLE, Table
+from gamenight.core.game import SeatSetup, registry
 from gamenight.core.outcome import Outcome
 from gamenight.envs import colorcity_codec as codec
 from gamenight.envs.aec import GameAECEnv
@@ -181,11 +182,9 @@ class raw_env(ColorCityParts, GameAECEnv[ColorCityState]):  # noqa: N801 — Pet
         self._set_agents(2, agent_spaces)  # seat 0 Green, seat 1 Purple
 
     def _new_state(self, seed: int) -> ColorCityState:
-        return ColorCityState.new(
-            seed=seed,
-            seats=[(Gang.GREEN, self.skill), (Gang.PURPLE, self.skill)],
-            table=self.table,
-        )
+        seats = [SeatSetup(skill=self.skill.value)] * 2  # seat 0 Green, seat 1 Purple
+        state: ColorCityState = registry["colorcity"].new(seats, self.table, seed)
+        return state
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state

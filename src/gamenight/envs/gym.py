@@ -37,6 +37,7 @@ from gamenight.centrix.state import CentrixState
 from gamenight.colorcity.shots import Skill
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
+from gamenight.core.game import SeatSetup, registry
 from gamenight.core.outcome import Outcome
 from gamenight.envs import centrix_codec, colorcity_codec
 from gamenight.envs.centrix_v0 import CentrixParts
@@ -200,7 +201,7 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
     ) -> None:
         rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules or {})
         self.rules = rules if rules.max_turns is not None else rules.with_(max_turns=max_turns)
-        CentrixState.new(num_players, seed=0, rules=self.rules)  # checks the player count
+        registry["centrix"].new(num_players, self.rules, 0)  # checks the player count and rules
         self.fixed_seat = _seat_option(seat, num_players)
         self.seat = self.fixed_seat or 0
         self.num_seats = num_players
@@ -220,7 +221,7 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
         self._opponents: dict[int, Opponent] = {}
 
     def _new_episode(self, rng: np.random.Generator) -> CentrixState:
-        state = CentrixState.new(self.num_players, seed=seed_from(rng), rules=self.rules)
+        state: CentrixState = registry["centrix"].new(self.num_players, self.rules, seed_from(rng))
         others = [s for s in range(self.num_players) if s != self.seat]
         self._opponents = {
             s: centrix_opponent(spec, seed_from(rng))
@@ -290,10 +291,10 @@ class ColorCityEnv(ColorCityParts, _SeatEnv[ColorCityState, Any]):
 
     def _new_episode(self, rng: np.random.Generator) -> ColorCityState:
         mine, theirs = self.skills
-        seats = [(Gang.GREEN, mine), (Gang.PURPLE, theirs)]
-        if self.seat == int(Gang.PURPLE):
-            seats = [(Gang.GREEN, theirs), (Gang.PURPLE, mine)]
-        state = ColorCityState.new(seed=seed_from(rng), seats=seats, table=self.table)
+        # Seat i plays gang i: the agent's seat has its hand, the other the opponent's.
+        skills = (mine, theirs) if self.seat == int(Gang.GREEN) else (theirs, mine)
+        seats = [SeatSetup(skill=skill.value) for skill in skills]
+        state: ColorCityState = registry["colorcity"].new(seats, self.table, seed_from(rng))
         self._bot = colorcity_opponent(self.opponent_spec, seed_from(rng))
         return state
 

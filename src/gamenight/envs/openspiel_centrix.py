@@ -27,7 +27,8 @@ import pyspiel
 from gamenight.centrix.cards import DECK, Card
 from gamenight.centrix.plays import Play
 from gamenight.centrix.rules import Bottom, Rules
-from gamenight.centrix.state import MAX_PLAYERS, MIN_PLAYERS, PLAYS_PER_TURN
+from gamenight.centrix.state import PLAYS_PER_TURN
+from gamenight.core.game import registry
 from gamenight.envs import centrix_codec as codec
 from gamenight.envs.centrix_chance import (
     DealtCentrix,
@@ -52,7 +53,7 @@ GAME_TYPE = game_type(
     SHORT_NAME,
     "gamenight Centrix",
     pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    (MIN_PLAYERS, MAX_PLAYERS),
+    (registry["centrix"].min_players, registry["centrix"].max_players),
     _DEFAULTS,
 )
 
@@ -66,8 +67,7 @@ class CentrixGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
         self.num_seats = int(params["players"])
-        if not MIN_PLAYERS <= self.num_seats <= MAX_PLAYERS:
-            raise ValueError(f"Centrix is for {MIN_PLAYERS}–{MAX_PLAYERS} players")
+        registry["centrix"].check_players(self.num_seats)  # a RulesError is a ValueError
         self.rules = Rules(bottom=Bottom(str(params["bottom"])), max_turns=int(params["max_turns"]))
         info = game_info(
             codec.NUM_ACTIONS,

@@ -40,6 +40,7 @@ from gamenight.colorcity.shots import (
 )
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
+from gamenight.core.game import SeatSetup, registry
 from gamenight.envs import colorcity_codec as codec
 from gamenight.envs.openspiel_common import (
     TensorObserver,
@@ -152,11 +153,8 @@ class ColorCityGameState(pyspiel.State):  # type: ignore[misc]
         self._grid = game.grid
         self._noise = game.noise
         # The engine's hands are exact: the adapter adds the noise as chance outcomes.
-        self.engine = ColorCityState.new(
-            seed=0,
-            seats=[(Gang(i % 2), Skill.EXACT) for i in range(game.num_seats)],
-            table=game.table,
-        )
+        seats = [SeatSetup(skill=Skill.EXACT.value)] * game.num_seats  # gang i mod 2
+        self.engine: ColorCityState = registry["colorcity"].new(seats, game.table, 0)
         self._shot: Shot | None = None  # a shot waiting for its noise
 
     def current_player(self) -> int:

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from gamenight.bots.registry import game_bots
 from gamenight.core.errors import GamenightError
-from gamenight.core.game import Game, GameState, View, registry
+from gamenight.core.game import Game, GameState, SeatSetup, View, registry
 from gamenight.core.record import GameRecord
 
 S = TypeVar("S", bound=GameState)
@@ -50,7 +50,7 @@ class WebGame(Generic[S]):
     state_type: type[S]
     simulates = False  # whether an action runs a simulation (kept off the event loop)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game[Any]) -> None:
         self.game = game
 
     @property
@@ -65,10 +65,10 @@ class WebGame(Generic[S]):
     def max_seats(self) -> int:
         return self.game.max_players
 
-    def checked_rules(self, rules: JSON) -> Any:
-        """The game's rules value from a table's rules, held to the set-up bounds: a table
-        set up here is set up from what a user gave (a stored one replays without them)."""
-        return self.game.rules_type.from_dict(rules).check_bounds()
+    @staticmethod
+    def seat_setups(seats: list[SeatSpec]) -> list[SeatSetup]:
+        """The seats as the game sets them up (their part and hand; the rest is the web's)."""
+        return [SeatSetup(seat.role, seat.skill) for seat in seats]
 
     def own(self, state: GameState) -> S:
         """``state`` as this game's state (TypeError for another game's)."""
@@ -79,7 +79,9 @@ class WebGame(Generic[S]):
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: JSON, seed: int
     ) -> tuple[S, JSON]:
-        """The new state, and the stored ``setup`` that rebuilds it."""
+        """The new state, set up through the registry's game (which holds the rules to the
+        set-up bounds: a stored table replays without them), and the stored ``setup`` that
+        rebuilds it."""
         raise NotImplementedError
 
     def replay(

@@ -67,9 +67,11 @@ from pydantic import (
     StrictInt,
     TypeAdapter,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
+from gamenight.core.game import registry
 from gamenight.core.validation import describe
 from gamenight.web.refusals import Code, RefusedError, refusal
 
@@ -174,14 +176,27 @@ class SeatIn(_Message):
     skill: str = Field(default="normal", max_length=20)
 
 
+# The fewest and the most seats of any registered game: a list outside them is refused
+# before it is read; each game's own counts are held when its table is set up.
+SEAT_BOUNDS = (min(g.min_players for g in registry), max(g.max_players for g in registry))
+
+
 class TableIn(_Message):
-    game: Literal["centrix", "colorcity"]
-    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+    game: str = Field(max_length=40)  # a registered game's name
+    seats: list[SeatIn] = Field(min_length=SEAT_BOUNDS[0], max_length=SEAT_BOUNDS[1])
     first: StrictInt | str = 0
     rules: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
     # None: unlisted if a seat is invited, else public (web.privacy).
     visibility: Literal["public", "unlisted"] | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        # The registry's names, not a second list of the games.
+        if name not in registry:
+            raise ValueError(f"one of {', '.join(registry.names())}, not {name!r}")
+        return name
 
 
 class RenewIn(_Message):

@@ -4,13 +4,13 @@ the evaluator the Planner's values come from."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from gamenight.colorcity.frame import from_board
 from gamenight.colorcity.shots import SIGMAS, Skill
-from gamenight.colorcity.state import ColorCityView, winning_sets
+from gamenight.colorcity.state import ColorCityView, set_gaps, winning_sets
 from gamenight.colorcity.table import Gang, Table
 
 WIN = 1000.0  # the value of a won game; everything else is measured against it
@@ -51,11 +51,18 @@ def _sets(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...]
 
 
 def missing(cells: Sequence[int], gang: Gang) -> list[int]:
-    """For each row, column and 4×4 block, how many of its squares are not ``gang``'s."""
-    size = math.isqrt(len(cells))
-    sets, _ = _sets(size)
-    own = int(gang)
-    return [sum(1 for s in squares if cells[s] != own) for squares in sets]
+    """For each row, column and 4×4 block, how many of its squares are not ``gang``'s: the
+    engine's ``set_gaps``, by which it sees a set completed."""
+    return [len(gaps) for gaps in _gaps(cells, math.isqrt(len(cells)), gang)]
+
+
+def _gaps(
+    cells: Sequence[int], size: int, gang: Gang, within: int | None = None
+) -> Iterator[list[int]]:
+    """The squares ``gang`` lacks in each set lacking at most ``within`` (default: every
+    set), in ``winning_sets`` order."""
+    for _, _, gaps in set_gaps(cells, size, len(cells) if within is None else within, gang):
+        yield gaps
 
 
 @lru_cache(maxsize=64)
@@ -91,12 +98,9 @@ def finish_chance(size: int, cells: Sequence[int], gang: Gang, chances: Sequence
     """The chance that ``gang`` completes a row, column or block with its next pitch: a
     set one square short needs that square hit; two squares sharing an edge need the cube
     on that edge; four around a corner need it on the corner."""
-    sets, _ = _sets(size)
-    own = int(gang)
     best = 0.0
-    for squares in sets:
-        lacking = [s for s in squares if cells[s] != own]
-        if not lacking or len(lacking) > 4:
+    for lacking in _gaps(cells, size, gang, 4):
+        if not lacking:
             continue
         if len(lacking) == 1:
             p = chances[lacking[0]]
@@ -186,8 +190,7 @@ class Evaluator:
         self.cache: dict[tuple[tuple[int, ...], int], float] = {}
 
     def _efforts(self, gang: Gang, effort: Sequence[float]) -> list[float]:
-        own = int(gang)
-        return [sum(effort[s] for s in squares if self.cells[s] != own) for squares in self.sets]
+        return [sum(effort[s] for s in gaps) for gaps in _gaps(self.cells, self.size, gang)]
 
     def value(self, covered: tuple[int, ...], their_cubes_lost: int = 0) -> float:
         key = (covered, their_cubes_lost)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from gamenight.centrix import CentrixState, Colour, Play, square_name
+from gamenight.centrix import CentrixState, Play, square_name
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS
 from gamenight.centrix.plays import parse_rotation
 from gamenight.centrix.svg import board_svg
-from gamenight.core.errors import RulesError
 from gamenight.core.game import registry
 from gamenight.web.games import JSON, SeatSpec, WebGame
 
@@ -17,13 +16,8 @@ class CentrixGame(WebGame[CentrixState]):
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: JSON, seed: int
     ) -> tuple[CentrixState, JSON]:
-        colours = [Colour.parse(s.role) if s.role else Colour(i) for i, s in enumerate(seats)]
-        if not isinstance(first, int):
-            raise RulesError("first must be a seat number")
-        # Set-up checks the bounds; a stored table is replayed without them (D17).
-        checked = self.checked_rules(rules)
-        state = CentrixState.new(colours, seed=seed, first=first, rules=checked)
-        return state, {"first": first}
+        state = self.own(self.game.new(self.seat_setups(seats), rules, seed, first))
+        return state, {"first": state.first}
 
     def record_seat(self, seat: JSON) -> JSON:
         return {"colour": seat["role"], "name": seat.get("name", "")}

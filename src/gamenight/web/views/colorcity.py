@@ -19,15 +19,10 @@ from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.frame import aim
 from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.position import EMPTY
-from gamenight.core.errors import RulesError
 from gamenight.core.game import registry
 from gamenight.core.record import GameRecord
 from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
 
-# A table's seats: a gang may have several, which take its turns in rotation (D1). The
-# registry's count is one seat per gang, for games set up by count; the home page offers
-# up to this many.
-MAX_TABLE_SEATS = 8
 # At most this many poses of a flight reach the page (a long slide or a fall is sub-sampled:
 # the page moves the cube straight between two), and this many points of its trail.
 FLIGHT_POSES = 80
@@ -38,23 +33,12 @@ class ColorCityGame(WebGame[ColorCityState]):
     state_type = ColorCityState
     simulates = True  # every shot is a physics simulation
 
-    @property
-    def max_seats(self) -> int:
-        return MAX_TABLE_SEATS
-
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: JSON, seed: int
     ) -> tuple[ColorCityState, JSON]:
-        gangs = [
-            (s.role or ("green" if i % 2 == 0 else "purple"), s.skill) for i, s in enumerate(seats)
-        ]
-        if isinstance(first, int) and not 0 <= first < len(gangs):
-            raise RulesError(f"first must be a seat from 0 to {len(gangs) - 1}, not {first}")
-        first_gang = first if isinstance(first, str) else gangs[first][0]
-        # Set-up checks the bounds; a stored table is replayed without them (D21).
-        table = self.checked_rules(rules) if rules else None
-        state = ColorCityState.new(seed=seed, first=first_gang, seats=gangs, table=table)
-        return state, {"first": Gang.parse(first_gang).label}
+        state = self.own(self.game.new(self.seat_setups(seats), rules, seed, first))
+        assert state.first is not None  # a new game's starting gang
+        return state, {"first": state.first.label}
 
     def record_seat(self, seat: JSON) -> JSON:
         return {"gang": seat["role"], "skill": seat["skill"], "name": seat.get("name", "")}
