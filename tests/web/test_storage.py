@@ -430,7 +430,7 @@ def test_a_new_database_gets_the_schema_of_the_models(
 ) -> None:
     stores()
     assert schema_differences(url, Base.metadata) == []
-    assert alembic_version(url) == "0002"
+    assert alembic_version(url) == "0003"
 
 
 def test_revision_1_is_the_schema_create_all_made(url: str) -> None:
@@ -497,7 +497,7 @@ def test_a_database_the_old_code_made_is_upgraded_with_its_tables(url: str, tmp_
         assert play(store, played.id, played.actions[-1]) == 1
     finally:
         store.engine.dispose()
-    assert alembic_version(url) == "0002"
+    assert alembic_version(url) == "0003"
     assert schema_differences(url, Base.metadata) == []
 
 
@@ -550,7 +550,7 @@ def test_servers_started_together_on_an_empty_database_all_start(
                     assert server.stdout is not None
                     if server.stdout.readline() != "started\n":
                         raise AssertionError(server.communicate(timeout=30)[1])
-                assert alembic_version(url) == "0002"
+                assert alembic_version(url) == "0003"
     finally:
         for server in servers:
             server.kill()

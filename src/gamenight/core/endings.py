@@ -31,7 +31,9 @@ def table_outcome(
     for an abandonment (which nobody loses alone)."""
     lost = tuple(sorted(set(losers)))
     if reason not in TABLE_REASONS:
-        raise RecordError(f"a table ends a game as one of {', '.join(TABLE_REASONS)}, not {reason!r}")
+        raise RecordError(
+            f"a table ends a game as one of {', '.join(TABLE_REASONS)}, not {reason!r}"
+        )
     if any(not 0 <= seat < len(standing) for seat in lost):
         raise RecordError(f"{reason}: there is no seat {lost} at a table of {len(standing)}")
     if (reason == ABANDONED) == bool(lost):
@@ -54,4 +56,6 @@ def check_table_outcome(recorded: Outcome, standing: Sequence[tuple[int, ...]]) 
     position of this ``standing`` (a record's replay, T5)."""
     expected = table_outcome(recorded.reason, standing, recorded.seats)
     if expected != recorded:
-        raise RecordError(f"the table's ending at this position is {expected}, the record says {recorded}")
+        raise RecordError(
+            f"the table's ending at this position is {expected}, the record says {recorded}"
+        )

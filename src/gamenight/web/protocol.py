@@ -18,6 +18,14 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   (Centrix, within your turn).
 - ``{"type": "predict", "shot": "0 0 1.3 0"}`` — Color City: the noise-free flick.
 - ``{"type": "preview", "rotation": "3+2"}`` — Centrix: the board with a ring turned.
+- ``{"type": "resign", "seat": 0}`` — give the game up: in a two-seat game it ends with the
+  other seat winning (``resigned``), at a larger table a bot takes the seat for good
+  (docs/rules/table.md, T1).
+- ``{"type": "reclaim", "seat": 0}`` — take back a seat a stand-in bot plays since its time
+  ran out or its page was away (T9).
+- ``{"type": "rematch"}`` — once the game is over, propose (or accept) a rematch for every
+  seat the page holds; when every seat has accepted (bots at once), each page is sent
+  ``moved_to`` (``table``: the new table's id, ``tokens``: its seats' new tokens) (T10).
 - ``{"type": "ping"}``.
 
 Server → client: ``accepted`` (``id``, ``revision``: the act or undo with that id is stored,
@@ -25,7 +33,10 @@ sent to the page that sent it), ``welcome`` (``seats``; ``tokens``, the token to
 ``taken``, seats whose invite link another device used first), ``revoked`` (a seat of yours
 was given a new invite link), ``state`` (your view, legal actions, the last action for
 animation, ``version``: the number of actions, ``revision``: up by one on every action and
-every undo, ``online``: the seats with a page open), ``presence`` (``online`` changed),
+every undo, ``online``: the seats with a page open; ``clock``: null, or ``kind``, ``left``
+(each seat's time left in ms at ``at``, the server's time in ms since 1970; the actor's
+runs down from then), ``actor``, ``stand_ins`` (seats a bot plays for their owner) and
+``rematch`` (seats that accepted one)), ``moved_to``, ``presence`` (``online`` changed),
 ``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; the table is never disturbed by a bad message).
@@ -102,9 +113,22 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    Hello | Act | Undo | Predict | Preview | Ping, Field(discriminator="type")
-]
+class Resign(_Message):
+    type: Literal["resign"]
+    seat: StrictInt = Field(ge=0, le=15)
+
+
+class Reclaim(_Message):
+    type: Literal["reclaim"]
+    seat: StrictInt = Field(ge=0, le=15)
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+Client = Hello | Act | Undo | Predict | Preview | Ping | Resign | Reclaim | Rematch
+ClientMessage = Annotated[Client, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
 
@@ -112,7 +136,7 @@ class MessageError(RefusedError, ValueError):
     """A message that is not one of the protocol's; the text names the problem."""
 
 
-def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | Ping:
+def parse_client(raw: str | bytes) -> Client:
     try:
         return _client.validate_json(raw)
     except ValidationError as exc:
@@ -137,6 +161,23 @@ class SeatIn(_Message):
     skill: str = Field(default="normal", max_length=20)
 
 
+Number = StrictInt | float
+
+
+class ClockIn(_Message):
+    """A table's clock and what happens to a seat that is not there (docs/rules/table.md,
+    T6–T8); held to web.referee.CLOCK_BOUNDS at set-up."""
+
+    kind: str = Field(default="none", max_length=20)  # none | realtime | turn
+    bank_seconds: Number = 300  # real-time: each seat's bank
+    increment_seconds: Number = 5  # real-time: added after each of the seat's turns
+    turn_hours: Number = 24  # turn-based: the time for one turn
+    grace_seconds: Number = 120  # an invited seat's page away this long: a bot plays it
+    bot_level: Number = 2  # the stand-in bots' level
+    on_timeout: str = Field(default="bot", max_length=20)  # bot | lose
+    abandon_hours: Number = 72  # nobody there and nothing played this long: the game ends
+
+
 class TableIn(_Message):
     game: Literal["centrix", "colorcity"]
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
@@ -145,12 +186,19 @@ class TableIn(_Message):
     seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
     # None: unlisted if a seat is invited, else public (web.privacy).
     visibility: Literal["public", "unlisted"] | None = None
+    clock: ClockIn = Field(default_factory=ClockIn)
 
 
 class RenewIn(_Message):
     """``POST /api/tables/{id}/invites/{seat}``: the key the invite's maker was given."""
 
     renew: str = Field(min_length=1, max_length=200)
+
+
+def moved_to(table_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """The ``moved_to`` message: the rematch is at ``table_id``, and ``tokens`` open the
+    page's seats there."""
+    return {"type": "moved_to", "table": table_id, "tokens": tokens}
 
 
 def accepted(message_id: str | None, revision: int) -> dict[str, Any]:

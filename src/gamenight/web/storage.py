@@ -68,6 +68,12 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # The clock as it stood after the latest change, and the next moment the table must act
+    # of itself (web.referee: a flag, a stand-in bot, an abandonment); none without a clock.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class ActionRow(Base):
@@ -116,6 +122,16 @@ class StoredTable:
     updated: datetime
     revision: int = 0
     actions: list[Any] = field(default_factory=list)
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Timing:
+    """What a write stores of the table's clock (web.referee): the clock, and the deadline."""
+
+    clock: dict[str, Any]
+    deadline: datetime | None
 
 
 @dataclass(frozen=True)
@@ -199,6 +215,7 @@ class Store:
         seed: int,
         setup: dict[str, Any],
         seats: list[dict[str, Any]],
+        timing: Timing | None = None,
     ) -> StoredTable:
         now = datetime.now(UTC)
         row = TableRow(
@@ -213,6 +230,8 @@ class Store:
             created=now,
             updated=now,
             revision=0,
+            clock=None if timing is None else timing.clock,
+            deadline=None if timing is None else timing.deadline,
         )
         with self.writing() as session:
             session.add(row)
@@ -230,16 +249,20 @@ class Store:
         seat: int | None = None,
         token_hash: str | None = None,
         message_id: str | None = None,
+        timing: Timing | None = None,
     ) -> int:
-        """Store action ``number`` if the table has exactly ``number`` actions and is at
-        ``revision`` (MovedOnError), ``seat``'s token is still ``token_hash`` when one is
-        given (SeatLostError) and ``message_id`` is new here (DuplicateError); KeyError if
-        there is no such table. Returns the table's new revision."""
+        """Store action ``number`` (and ``timing``, the clock after it, if given) if the
+        table has exactly ``number`` actions and is at ``revision`` (MovedOnError),
+        ``seat``'s token is still ``token_hash`` when one is given (SeatLostError) and
+        ``message_id`` is new here (DuplicateError); KeyError if there is no such table.
+        Returns the new revision."""
         with self.writing() as session:
             self._check(session, table_id, number, revision, seat, token_hash, message_id)
             session.execute(
                 insert(ActionRow).values(table_id=table_id, number=number, payload=payload)
             )
+            if timing is not None:
+                self._time(session, table_id, timing)
             return self._moved(
                 session, table_id, revision, number, status, outcome, "act", message_id
             )
@@ -264,6 +287,73 @@ class Store:
             return self._moved(
                 session, table_id, revision, number, "playing", None, "undo", message_id
             )
+
+    def end(
+        self,
+        table_id: str,
+        *,
+        revision: int,
+        status: str,
+        outcome: dict[str, Any],
+        timing: Timing | None = None,
+    ) -> int:
+        """End the game at the table for a reason of the table's (core.endings), if it is
+        at ``revision`` (MovedOnError) and still in play (MovedOnError too: it ended
+        meanwhile, perhaps on another server); no action is stored. The new revision."""
+        with self.writing() as session:
+            row = session.execute(
+                select(TableRow.revision, TableRow.status)
+                .where(TableRow.id == table_id)
+                .with_for_update()
+            ).one_or_none()
+            if row is None:
+                raise KeyError(table_id)
+            if row.revision != revision or row.status != "playing":
+                raise MovedOnError(
+                    f"table {table_id} is at revision {row.revision} ({row.status}),"
+                    f" not in play at revision {revision}"
+                )
+            new = revision + 1
+            session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(
+                    revision=new,
+                    status=status,
+                    outcome=outcome,
+                    updated=datetime.now(UTC),
+                    deadline=None,
+                    **({} if timing is None else {"clock": timing.clock}),
+                )
+            )
+            return new
+
+    def set_timing(self, table_id: str, timing: Timing) -> None:
+        """Store the table's clock and deadline as they are now (a stand-in came or went,
+        the last page left): no revision, since no action or seat changed with it."""
+        with self.writing() as session:
+            if session.get(TableRow, table_id, with_for_update=True) is None:
+                raise KeyError(table_id)
+            self._time(session, table_id, timing)
+
+    @staticmethod
+    def _time(session: Session, table_id: str, timing: Timing) -> None:
+        session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id)
+            .values(clock=timing.clock, deadline=timing.deadline)
+        )
+
+    def due(self, now: datetime, limit: int = 100) -> list[str]:
+        """The tables in play whose deadline has come by ``now``, the most overdue first."""
+        query = (
+            select(TableRow.id)
+            .where(TableRow.status == "playing", TableRow.deadline <= now)
+            .order_by(TableRow.deadline)
+            .limit(limit)
+        )
+        with self.session() as session:
+            return list(session.scalars(query).all())
 
     def receipt(self, table_id: str, message_id: str) -> Receipt | None:
         with self.session() as session:
@@ -412,7 +502,16 @@ class Store:
             updated=row.updated,
             revision=row.revision,
             actions=actions,
+            clock=row.clock,
+            deadline=_aware(row.deadline),
         )
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    # SQLite hands back the naive UTC time it stored.
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 def _serialise_sqlite_writes(engine: Engine) -> None:
