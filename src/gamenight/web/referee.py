@@ -19,7 +19,7 @@ import functools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -236,6 +236,8 @@ class Referee:
         # server counts from the restart), and the seats that accepted a rematch.
         self.seen: dict[int, int] = {}
         self.rematch: set[int] = set()
+        self._timing_lock = asyncio.Lock()
+        self._timings = self._written = 0  # pictures of the clock taken, and the latest stored
         # The latest action, as the pages animate and draw it: derived from the state (so a
         # reloaded table shows it as the live one did), once per change.
         self.last: dict[str, Any] | None = self.game.last(state)
@@ -545,16 +547,25 @@ class Referee:
         self.ending = outcome
         return True
 
-    async def store_timing(self, online: list[int]) -> None:
-        """Store the clock and deadline as they are (never raises: the next write fixes
-        it)."""
+    def store_timing(self, online: list[int]) -> Coroutine[Any, Any, None]:
+        """Store the clock and deadline as they are now, with who is ``online`` (never
+        raises: the next write fixes it). The picture is taken at the call, and an older
+        one never lands after a newer one, so it may be awaited later (in a task)."""
         timing = self.timing(online)
+        self._timings += 1
+        return self._write_timing(self._timings, timing)
+
+    async def _write_timing(self, taken: int, timing: Timing | None) -> None:
         if timing is None:
             return
-        try:
-            await asyncio.to_thread(self.store.set_timing, self.id, timing)
-        except Exception:
-            log.exception("the clock of table %s could not be stored", self.id)
+        async with self._timing_lock:
+            if taken <= self._written:
+                return
+            try:
+                await asyncio.to_thread(self.store.set_timing, self.id, timing)
+            except Exception:
+                log.exception("the clock of table %s could not be stored", self.id)
+            self._written = taken
 
     async def change_seats(self, change: Callable[[SeatBook], T]) -> T:
         """Let ``change`` edit the seats, in the store's transaction (where they are current:

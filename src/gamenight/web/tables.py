@@ -10,7 +10,6 @@ its own seat's view. Other server processes hear of changes through the events i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import time
@@ -490,8 +489,11 @@ class TableManager:
                 referee.seen[seat] = now
         if referee.clock is not None and referee.outcome is None:
             referee.clock = referee.clock.touched(now)
-            with contextlib.suppress(RuntimeError):
-                asyncio.get_running_loop().create_task(referee.store_timing(online))
+            write = referee.store_timing(online)  # (the picture is taken now)
+            try:
+                asyncio.get_running_loop().create_task(write)
+            except RuntimeError:
+                write.close()
         self.arm(table)
 
     async def tick(self, table: LiveTable) -> None:
