@@ -68,7 +68,7 @@ CLOCK_BOUNDS: dict[str, Bound] = {
     "kind": Bound(
         "none, lichess's real-time or Board Game Arena's turn-based", choices=(NONE, REALTIME, TURN)
     ),
-    "bank_seconds": Bound("half a minute to two hours a seat", 30, 7200),
+    "bank_seconds": Bound("a quarter of a minute (lichess's least) to two hours a seat", 15, 7200),
     "increment_seconds": Bound("lichess's range", 0, 180),
     "turn_hours": Bound("three minutes to two weeks a turn", 0.05, 336),
     "grace_seconds": Bound("long enough to reload, short enough to keep a game going", 10, 86400),

@@ -3,6 +3,7 @@ import {
   TableSocket, api, claimTokenFromUrl, el, initPage, inviteRow, invites, keepInvite, keyed,
   onLanguageChange, ordinal, refusalText, spectatorRow, t, toast, trackTopbar, watchToken,
 } from "./common.js";
+import { createEndings } from "./endings.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -62,8 +63,9 @@ function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
   return dialog;
 }
 
-/** The game-over screen: every seat by place. ``describe(seat)`` gives its colour or gang. */
-function gameOver(message, describe) {
+/** The game-over screen: every seat by place. ``describe(seat)`` gives its colour or gang;
+ * ``extra``, more buttons (the rematch: endings.js). */
+function gameOver(message, describe, extra = []) {
   const outcome = message.view.outcome;
   if (!outcome || document.getElementById("game-over")) return;
   const order = outcome.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
@@ -90,6 +92,7 @@ function gameOver(message, describe) {
   ], {
     id: "game-over",
     actions: [
+      ...extra,
       el("a", { class: "btn", href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${message.view.game}-${tableId}.json` }, t("download_record")),
       el("a", { class: "btn", href: `/replay/${tableId}` }, t("replay")),
       el("a", { class: "btn btn-primary", href: "/" }, t("new_game")),
@@ -137,6 +140,7 @@ async function main() {
     return socket.send(message);
   };
   const game = module.create({ root, send });
+  const endings = createEndings({ tableId, send: (message) => socket.send(message) });
   // States are shown one after another, each after the animation of the one before; when
   // they pile up (a bot playing fast, a slow device) the game is told to hurry.
   let queue = Promise.resolve();
@@ -149,16 +153,18 @@ async function main() {
     queue = queue.then(async () => {
       message.online = online;
       shown = message.revision ?? null;
-      await game.applyState(message, waiting > 3);
+      await game.applyState(endings.shown(message), waiting > 3);
       // Set once a state is on screen (after its animation): what the browser tests wait for.
       document.body.dataset.version = String(message.version);
       document.body.dataset.actor = String(message.actor);
+      endings.onState(message);
       if (message.view.outcome) {
         if (info.status === "playing") {
           info.status = message.view.outcome.reason;
           nav(info);
         }
-        gameOver(message, (seat) => game.describe(seat, message));
+        gameOver(message, (seat) => game.describe(seat, message), endings.gameOverActions(message));
+        endings.afterGameOver();
       }
     }).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
   };
@@ -178,6 +184,8 @@ async function main() {
     } else if (message.type === "presence") {
       online = message.online;
       game.showPresence?.(online);
+    } else if (endings.onMessage(message)) {
+      // (the rematch's table: the page goes there)
     } else if (message.type === "error") {
       toast(refusalText(message, names), "error");
       game.onError?.(message);
@@ -189,6 +197,7 @@ async function main() {
     setTitle();
     nav(info);
     game.rerender?.();
+    endings.rerender();
   });
 }
 
