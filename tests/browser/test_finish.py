@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import ARTIFACTS, Server, shot
+from tests.browser.conftest import ARTIFACTS, Console, Server, shot
 
 NewPage = Any
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -111,3 +111,27 @@ def test_resigning_a_two_seat_game_and_a_rematch_with_the_next_first_player(
     page.wait_for_selector("body[data-seats='0,1']")
     assert page.get_attribute("body", "data-actor") == "1"
     assert page.locator("#game-over").count() == 0
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_home_page_sets_up_a_clock_and_refuses_one_out_of_bounds(
+    server: Server, new_page: NewPage, console: Console, language: str
+) -> None:
+    console.allowed.append("status of 422")  # the clock out of bounds, refused
+    page = new_page(locale="ko-KR" if language == "ko" else "en-US")
+    page.goto(f"{server.url}/")
+    page.select_option("#clock-kind", "realtime")
+    page.fill("#clock-bank", "0.1")  # six seconds: below lichess's least
+    page.click("#start")
+    page.wait_for_selector("#setup-error:not([hidden])")
+    assert "15" in (page.text_content("#setup-error") or "")
+    page.fill("#clock-bank", "3")
+    page.fill("#clock-increment", "2")
+    keep(page, "setup", language)
+    page.click("#start")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector(".endings-clock[data-seat='0']")
+    assert page.locator(".endings-clock").count() == 2
+    table = page.url.rsplit("/", 1)[1]
+    info = json.loads(page.evaluate(f"fetch('/api/tables/{table}').then(r => r.text())"))
+    assert info["status"] == "playing"

@@ -182,7 +182,7 @@ def test_t7_the_api_refuses_a_clock_out_of_bounds(tmp_path: Path) -> None:
         )
         assert answer.status_code == 422
         assert answer.json()["code"] == "clock_bounds"
-        assert answer.json()["params"] == {"field": "bank_seconds", "allowed": "from 15 to 7200"}
+        assert answer.json()["params"] == {"field": "bank_seconds", "allowed": "15–7200"}
 
 
 # ---------------------------------------------------------------- stand-ins

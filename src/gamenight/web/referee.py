@@ -87,6 +87,13 @@ def moment(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, UTC)
 
 
+def _allowed(bound: Bound) -> str:
+    """A bound as a page shows it in any language: ``15–7200`` or ``bot, lose``."""
+    if bound.choices:
+        return ", ".join(bound.choices)
+    return f"{bound.low:g}–{bound.high:g}"
+
+
 @dataclass(frozen=True)
 class ClockSettings:
     """A table's clock as set up (kept in its stored ``setup`` as ``clock``)."""
@@ -111,7 +118,7 @@ class ClockSettings:
                     f"clock.{name} must be {bound.text()} ({bound.reason}), not {values[name]!r}",
                     Code.CLOCK_BOUNDS,
                     field=name,
-                    allowed=bound.text(),
+                    allowed=_allowed(bound),
                 )
         return cls(
             kind=given.kind,

@@ -1,7 +1,7 @@
 // Finishing every game (docs/rules/table.md): a clock per seat, ticking here from the
 // server's figures; resign or leave, with a confirm; a seat's stand-in bot and taking the
 // seat back; the rematch in the game-over dialog, and following the table to it.
-import { el, heldTokens, keepToken, keepWatch, mySeat, t, watchToken } from "./common.js";
+import { el, heldTokens, keepToken, keepWatch, mySeat, onLanguageChange, t, watchToken } from "./common.js";
 
 
 /** Time left as the page shows it: m:ss, h:mm:ss, or days and hours. */
@@ -145,4 +145,48 @@ export function createEndings({ tableId, send }) {
       render();
     },
   };
+}
+
+// ---------------------------------------------------------------- the set-up's clock
+
+const clockSetup = { kind: "none", bank_minutes: 5, increment_seconds: 5, turn_hours: 24, bot_level: 2 };
+
+/** The home page's clock fields (docs/rules/table.md T6–T7): none, real-time (minutes a seat
+ * plus seconds a turn) or turn-based (hours a turn), and the stand-in bots' level. Drawn
+ * again when the language changes. */
+export function clockFields() {
+  const box = el("div", { class: "field-row endings-setup", id: "clock-setup" });
+  const draw = () => {
+    const kind = el("select", { id: "clock-kind", "aria-label": t("finish_clock") },
+      ["none", "realtime", "turn"].map((k) => el("option", { value: k, selected: clockSetup.kind === k }, t(`finish_clock_${k}`))));
+    kind.addEventListener("change", () => {
+      clockSetup.kind = kind.value;
+      draw();
+    });
+    const number = (id, key, min, max, step, label) => {
+      const input = el("input", { type: "number", id, min, max, step, value: clockSetup[key], "aria-label": t(label), class: "endings-number" });
+      input.addEventListener("input", () => (clockSetup[key] = Number(input.value)));
+      return el("label", { class: "endings-field" }, t(label), " ", input);
+    };
+    const extra = clockSetup.kind === "realtime"
+      ? [number("clock-bank", "bank_minutes", 0.25, 120, "any", "finish_bank_minutes"), number("clock-increment", "increment_seconds", 0, 180, 1, "finish_increment_seconds")]
+      : clockSetup.kind === "turn" ? [number("clock-turn", "turn_hours", 0.05, 336, "any", "finish_turn_hours")] : [];
+    const bot = clockSetup.kind === "none" ? [] : [number("clock-bot", "bot_level", 1, 5, 1, "finish_stand_in_level")];
+    box.replaceChildren(el("label", { for: "clock-kind", class: "field-label" }, t("finish_clock")), kind, ...extra, ...bot);
+  };
+  if (!document.getElementById("endings-style")) {
+    document.head.append(el("link", { rel: "stylesheet", href: "/static/css/endings.css", id: "endings-style" }));
+  }
+  draw();
+  onLanguageChange(draw);
+  return box;
+}
+
+/** The set-up's ``clock`` for ``POST /api/tables`` (the server checks its bounds). */
+export function clockSettings() {
+  const { kind } = clockSetup;
+  if (kind === "none") return { kind };
+  const bot = { bot_level: clockSetup.bot_level };
+  if (kind === "turn") return { kind, turn_hours: clockSetup.turn_hours, ...bot };
+  return { kind, bank_seconds: Math.round(clockSetup.bank_minutes * 60), increment_seconds: clockSetup.increment_seconds, ...bot };
 }
