@@ -301,13 +301,7 @@ class Store:
         at ``revision`` (MovedOnError) and still in play (MovedOnError too: it ended
         meanwhile, perhaps on another server); no action is stored. The new revision."""
         with self.writing() as session:
-            row = session.execute(
-                select(TableRow.revision, TableRow.status)
-                .where(TableRow.id == table_id)
-                .with_for_update()
-            ).one_or_none()
-            if row is None:
-                raise KeyError(table_id)
+            row = self._hold(session, table_id, TableRow.revision, TableRow.status)
             if row.revision != revision or row.status != "playing":
                 raise MovedOnError(
                     f"table {table_id} is at revision {row.revision} ({row.status}),"
@@ -335,6 +329,17 @@ class Store:
             if session.get(TableRow, table_id, with_for_update=True) is None:
                 raise KeyError(table_id)
             self._time(session, table_id, timing)
+
+    @staticmethod
+    def _hold(session: Session, table_id: str, *columns: Any) -> Any:
+        """The table's ``columns``, its row held to the transaction's end (KeyError: no
+        such table)."""
+        row = session.execute(
+            select(*columns).where(TableRow.id == table_id).with_for_update()
+        ).one_or_none()
+        if row is None:
+            raise KeyError(table_id)
+        return row
 
     @staticmethod
     def _time(session: Session, table_id: str, timing: Timing) -> None:
@@ -376,13 +381,7 @@ class Store:
             raise ValueError(
                 f"a message id is 1–64 letters, digits, '_' or '-', not {message_id[:80]!r}"
             )
-        row = session.execute(
-            select(TableRow.revision, TableRow.seats)
-            .where(TableRow.id == table_id)
-            .with_for_update()
-        ).one_or_none()
-        if row is None:
-            raise KeyError(table_id)
+        row = self._hold(session, table_id, TableRow.revision, TableRow.seats)
         if message_id is not None:
             done = self._receipt(session, table_id, message_id)
             if done is not None:
