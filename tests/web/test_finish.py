@@ -26,6 +26,7 @@ from gamenight.web.storage import MovedOnError, Store, Timing
 from gamenight.web.tables import LiveTable, TableManager
 from tests.web.bodies import CENTRIX_2
 from tests.web.postgres import postgres_database
+from tests.web.test_api import create, receive
 from tests.web.test_room import Socket, run_alone
 
 START = 1_800_000_000_000  # the fake clock's start, in ms since 1970
@@ -447,3 +448,51 @@ def test_the_clock_and_deadline_are_stored_and_tables_due_are_found(any_store: S
         store.end(ids[0], revision=1, status="resigned", outcome={"places": [1], "reason": "x"})
     with pytest.raises(MovedOnError):
         store.end(ids[1], revision=5, status="resigned", outcome={"places": [1], "reason": "x"})
+
+
+# ---------------------------------------------------------------- through the app
+
+
+def test_a_resignation_over_the_socket_gives_a_record_that_replays_to_it(
+    client: TestClient, join: Callable[..., Any]
+) -> None:
+    made = create(client, {**CENTRIX_2, "clock": {"kind": "realtime"}})
+    page = join(made["id"], *(s["token"] for s in made["seats"]))
+    assert receive(page, "state")["clock"]["kind"] == "realtime"
+    page.send_json({"type": "reclaim", "seat": 0})
+    assert receive(page, "error")["code"] == "not_stood_in"
+    page.send_json({"type": "rematch"})
+    assert receive(page, "error")["code"] == "rematch_in_play"
+    page.send_json({"type": "resign", "seat": 0})
+    state = receive(page, "state")
+    assert state["view"]["outcome"] == {"places": [2, 1], "reason": "resigned", "seats": [0]}
+    assert state["actor"] is None
+    assert client.get(f"/api/tables/{made['id']}").json()["status"] == "resigned"
+    record = client.get(f"/api/tables/{made['id']}/record")
+    assert record.status_code == 200
+    assert record.json()["outcome"] == state["view"]["outcome"]
+    assert CentrixState.replay(record.text).outcome is None  # the table ended it, not the rules
+    page.send_json({"type": "resign", "seat": 1})
+    assert receive(page, "error")["code"] == "game_over"
+
+
+def test_the_state_message_s_clock_and_seating_stay_small(store: Store) -> None:
+    """Prints the bytes the clock and the seating add to a state message (Contract A: each
+    later message carries them only when they change)."""
+
+    async def test(h: Harness) -> None:
+        seats = [{"kind": "device", "name": f"P{i}"} for i in range(6)]
+        made = {**CENTRIX_2, "seats": seats, "clock": {"kind": "realtime", "bank_seconds": 7200}}
+        table, _ = h.manager.create(TableIn.model_validate(made))
+        message = h.manager.state_message(table, [])
+        sizes = {
+            key: len(json.dumps(message[key], separators=(",", ":")))
+            for key in ("clock", "seating")
+        }
+        print(
+            "\nstate message, 6 seats, real-time:"
+            f" clock {sizes['clock']} B, seating {sizes['seating']} B"
+        )
+        assert sizes["clock"] + sizes["seating"] < 300
+
+    run(test, store)
