@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -15,8 +18,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import gamenight.web.bots
 from gamenight.centrix import CentrixState
 from gamenight.web.app import create_app
+from gamenight.web.bots import think
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import REFILL_MS
 from gamenight.web.refusals import RefusedError
@@ -28,6 +33,7 @@ from tests.web.bodies import CENTRIX_2
 from tests.web.postgres import postgres_database
 from tests.web.test_api import create, receive
 from tests.web.test_room import Socket, run_alone
+from tests.web.test_scale_out import REDIS
 
 START = 1_800_000_000_000  # the fake clock's start, in ms since 1970
 
@@ -496,3 +502,58 @@ def test_the_state_message_s_clock_and_seating_stay_small(store: Store) -> None:
         assert sizes["clock"] + sizes["seating"] < 300
 
     run(test, store)
+
+
+def test_on_two_servers_exactly_one_plays_for_a_seat_that_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat that leaves a three-seat game is played by a stand-in through the bot runner,
+    so with two servers (Redis's lease) each of its decisions is thought once."""
+    thoughts: list[int] = []
+    counting = threading.Lock()
+
+    def recorded(game: str, view: Any, level: int, seed: int) -> str:
+        with counting:
+            thoughts.append(level)
+        return think(game, view, level, seed)
+
+    monkeypatch.setattr(gamenight.web.bots, "think", recorded)
+    three_seats = {
+        "game": "centrix",
+        "seats": [
+            {"kind": "device", "name": "Ann"},
+            {"kind": "bot", "level": 1},
+            {"kind": "bot", "level": 1},
+        ],
+        "rules": {"max_turns": 9},
+        "clock": {"bot_level": 3},
+    }
+    with postgres_database("gn_finish_") as url, ExitStack() as stack:
+        settings = Settings(url, redis_url=REDIS, presence_ttl=2.0)
+        one, two = (
+            stack.enter_context(
+                TestClient(create_app(settings, stack.enter_context(ThreadPoolExecutor(1))))
+            )
+            for _ in range(2)
+        )
+        made = create(one, three_seats)
+        watcher = stack.enter_context(two.websocket_connect(f"/ws/tables/{made['id']}"))
+        watcher.send_json({"type": "hello", "tokens": []})
+        receive(watcher, "state")
+        with one.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+            ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+            receive(ann, "state")
+            ann.send_json({"type": "resign", "seat": 0})
+            assert receive(ann, "state")["seating"]["stand_ins"] == [0]
+        store = Store(url)
+        for _ in range(6000):
+            stored = store.load(made["id"])
+            if stored is not None and stored.status != "playing":
+                break
+            time.sleep(0.01)
+        assert stored is not None
+        assert stored.status == "turn_cap"
+        played = len(stored.actions)
+        store.engine.dispose()
+    assert len(thoughts) == played, "a decision was thought on twice"
+    assert thoughts.count(3) >= 3  # the stand-in, at the host's level, played Ann's turns
