@@ -16,6 +16,11 @@ export function clockText(ms) {
   return `${minutes}:${seconds}`;
 }
 
+/** The way to a rematch made while the page was away. */
+function toRematch(table, id) {
+  return el("a", { class: "btn btn-primary", id, href: `/table/${encodeURIComponent(table)}` }, t("finish_to_rematch"));
+}
+
 /**
  * The table page's endings. ``send`` sends a message on the table's socket. Returns what
  * table.js calls: ``onState(message)`` after each state is shown, ``onMessage(message)``
@@ -89,6 +94,10 @@ export function createEndings({ tableId, send }) {
       parts.push(el("p", { class: "endings-notice hint", "data-stood-in": mine }, t("finish_stood_in", { name: message.names[mine] })));
       parts.push(el("button", { type: "button", class: "btn btn-primary", "data-reclaim": mine, onclick: () => send({ type: "reclaim", seat: mine }) }, t("finish_reclaim")));
     }
+    if (seating.next) {
+      // The rematch was made while this page was away: the way there.
+      parts.push(toRematch(seating.next, "to-rematch-bar"));
+    }
     bar.replaceChildren(...parts);
     bar.hidden = parts.length === 1 && !message.clock;
     if (message.clock) tick();
@@ -131,6 +140,7 @@ export function createEndings({ tableId, send }) {
       return true;
     },
     gameOverActions(message) {
+      if (message.seating?.next) return [toRematch(message.seating.next, "to-rematch")];
       // Spectators watch the rematch when it comes; only players ask for one.
       if (!message.seats.length || !Object.keys(heldTokens(tableId)).length) return [];
       return [
