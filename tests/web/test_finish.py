@@ -382,18 +382,21 @@ def test_t10_a_rematch_moves_the_first_seat_on_once_every_seat_accepts(store: St
         await h.manager.resign(table, 0, ann)
         await h.manager.rematch(table, ann)  # the bot accepts at once
         await asyncio.sleep(0.05)
-        moved = sent(socket, "moved_to")
-        assert len(moved) == 1
-        new = await h.manager.get(moved[0]["table"])
+        # Ann's page hears of the new table in its state (and so would a page elsewhere).
+        told = sent(socket, "state")[-1]["seating"]
+        assert told["rematch"] == [0]
+        new = await h.manager.get(told["next"])
         assert new.id != table.id
         assert new.referee.actor == 1  # Ann started the first game
         assert new.referee.stored.seed != table.referee.stored.seed
         assert new.referee.clock is not None
         assert new.referee.clock.settings == table.referee.clock.settings  # type: ignore[union-attr]
         assert [s.kind for s in new.referee.seats] == ["human", "bot"]
-        # Ann's page is given her new seat's token.
-        page, _ = await h.page(new, moved[0]["tokens"]["0"])
+        # Ann's token opens her seat there too; asking again changes nothing.
+        page, _ = await h.page(new, seats[0]["token"])
         assert page.seats == [0]
+        await h.manager.rematch(table, ann)
+        assert h.manager.state_message(table, [0])["seating"]["next"] == new.id
 
     run(test, store)
 
@@ -406,16 +409,23 @@ def test_t10_a_rematch_waits_for_every_human_seat(store: Store) -> None:
         await h.manager.resign(table, 0, ann)
         await h.manager.rematch(table, ann)
         assert h.manager.state_message(table, [0])["seating"]["rematch"] == [0]
-        await asyncio.sleep(0.05)
-        assert not sent(ann_socket, "moved_to")
+        assert h.manager.state_message(table, [0])["seating"]["next"] is None
         await h.manager.rematch(table, bo)
         await asyncio.sleep(0.05)
-        to_ann, to_bo = sent(ann_socket, "moved_to"), sent(bo_socket, "moved_to")
-        assert to_ann[0]["table"] == to_bo[0]["table"]
-        assert set(to_ann[0]["tokens"]) == {"0"}
-        assert set(to_bo[0]["tokens"]) == {"1"}
-        new = await h.manager.get(to_ann[0]["table"])
+        to_ann = sent(ann_socket, "state")[-1]["seating"]
+        to_bo = sent(bo_socket, "state")[-1]["seating"]
+        assert to_ann == to_bo
+        assert to_ann["rematch"] == [0, 1]
+        new = await h.manager.get(to_ann["next"])
         assert new.referee.actor == 1
+        # The acceptances are the store's: another server counts them too.
+        stored = store.load(table.id)
+        assert stored is not None
+        assert [seat["rematch"] for seat in stored.seats] == [True, True]
+        assert stored.setup["rematch"] == new.id
+        for seat, token in enumerate(s["token"] for s in seats):
+            page, _ = await h.page(new, token)
+            assert page.seats == [seat]
 
     run(test, store)
 

@@ -24,8 +24,8 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
 - ``{"type": "reclaim", "seat": 0}`` — take back a seat a stand-in bot plays since its time
   ran out or its page was away (T9).
 - ``{"type": "rematch"}`` — once the game is over, propose (or accept) a rematch for every
-  seat the page holds; when every seat has accepted (bots at once), each page is sent
-  ``moved_to`` (``table``: the new table's id, ``tokens``: its seats' new tokens) (T10).
+  seat the page holds; when every seat has accepted (bots at once) the new table is made,
+  its seats opened by the same tokens, and the state's ``seating.next`` names it (T10).
 - ``{"type": "ping"}``.
 
 Server → client: ``accepted`` (``id``, ``revision``: the act or undo with that id is stored,
@@ -35,8 +35,9 @@ was given a new invite link), ``state`` (your view, legal actions, the last acti
 animation, ``version``: the number of actions, ``revision``: up by one on every action and
 every undo, ``online``: the seats with a page open; ``clock``: null, or ``kind``, ``left``
 (each seat's time left in ms at ``at``, the server's time in ms since 1970; the actor's
-runs down from then), ``actor``, ``stand_ins`` (seats a bot plays for their owner) and
-``rematch`` (seats that accepted one)), ``moved_to``, ``presence`` (``online`` changed),
+runs down from then) and ``actor``; ``seating``: ``stand_ins`` (seats a bot plays for their
+owner), ``resigned``, ``rematch`` (seats that asked for one) and ``next`` (the rematch's
+table, once made)), ``presence`` (``online`` changed),
 ``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; the table is never disturbed by a bad message).
@@ -193,12 +194,6 @@ class RenewIn(_Message):
     """``POST /api/tables/{id}/invites/{seat}``: the key the invite's maker was given."""
 
     renew: str = Field(min_length=1, max_length=200)
-
-
-def moved_to(table_id: str, tokens: dict[int, str]) -> dict[str, Any]:
-    """The ``moved_to`` message: the rematch is at ``table_id``, and ``tokens`` open the
-    page's seats there."""
-    return {"type": "moved_to", "table": table_id, "tokens": tokens}
 
 
 def accepted(message_id: str | None, revision: int) -> dict[str, Any]:

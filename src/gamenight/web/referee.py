@@ -240,9 +240,8 @@ class Referee:
         self.ending = self._ending(stored)
         self.clock = self._clock(stored)
         # When each seat's pages were last seen (in memory: a page away from a restarted
-        # server counts from the restart), and the seats that accepted a rematch.
+        # server counts from the restart).
         self.seen: dict[int, int] = {}
-        self.rematch: set[int] = set()
         self._timing_lock = asyncio.Lock()
         self._timings = self._written = 0  # pictures of the clock taken, and the latest stored
         # The latest action, as the pages animate and draw it: derived from the state (so a

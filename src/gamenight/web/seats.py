@@ -50,6 +50,7 @@ class Seat:
     # ran out, its page was away, or (``resigned``) it gave up at a table of more seats.
     stand_in: int | None = None
     resigned: bool = False
+    rematch: bool = False  # the seat's owner asked for a rematch (T10)
 
     @property
     def is_bot(self) -> bool:
@@ -191,6 +192,18 @@ class SeatBook:
         new = replace(old, stand_in=level, resigned=old.resigned or resigned)
         self.seats[seat] = new
         return new != old
+
+    def accept_rematch(self, seats: Iterable[int]) -> bool:
+        """``seats`` ask for a rematch; whether that made every seat accept (bots, and seats
+        a bot plays, accept at once): True for exactly one call, the one that completes."""
+
+        def complete() -> bool:
+            return all(seat.rematch or seat.played_by_bot for seat in self.seats)
+
+        before = complete()
+        for i in seats:
+            self.seats[i] = replace(self.seats[i], rematch=True)
+        return complete() and not before
 
     def opens(self, seat: int, key: str | None) -> bool:
         """Whether the token hash ``key`` still opens ``seat``."""

@@ -330,6 +330,15 @@ class Store:
                 raise KeyError(table_id)
             self._time(session, table_id, timing)
 
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        """Note in the finished table's set-up the table of its rematch (docs/rules/table.md,
+        T10), where every server's pages find it."""
+        with self.writing() as session:
+            row = session.get(TableRow, table_id, with_for_update=True)
+            if row is None:
+                raise KeyError(table_id)
+            row.setup = {**row.setup, "rematch": rematch}  # a new dict: the column is written
+
     @staticmethod
     def _hold(session: Session, table_id: str, *columns: Any) -> Any:
         """The table's ``columns``, its row held to the transaction's end (KeyError: no

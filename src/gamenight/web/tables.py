@@ -16,14 +16,14 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from gamenight.core.endings import ABANDONED, OUT_OF_TIME, RESIGNED
 from gamenight.web.bots import BotRunner
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
-from gamenight.web.protocol import ClockIn, SeatIn, TableIn, error, moved_to
+from gamenight.web.protocol import ClockIn, SeatIn, TableIn, error
 from gamenight.web.quotas import Limits
 from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall_ms
 from gamenight.web.refusals import Code, RefusedError
@@ -127,7 +127,6 @@ class TableManager:
         # each live table with a timer for its next deadline (web.referee: Referee.due).
         self.now: Callable[[], int] = wall_ms
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self.rematched: dict[str, str] = {}  # a finished table's id: its rematch's
 
     def close(self) -> None:
         if self._resuming is not None:
@@ -203,9 +202,15 @@ class TableManager:
     # ---------------------------------------------------------------- set-up
 
     def create(
-        self, body: TableIn, privacy: dict[str, str] | None = None
+        self,
+        body: TableIn,
+        privacy: dict[str, str] | None = None,
+        *,
+        keep: list[Seat] | None = None,
     ) -> tuple[LiveTable, list[dict[str, Any]]]:
-        """A new table; ``privacy`` (web.privacy) is kept in its stored set-up."""
+        """A new table; ``privacy`` (web.privacy) is kept in its stored set-up. ``keep``: the
+        seats of the table this one is a rematch of, whose tokens open its seats too (so
+        each page follows with the tokens it holds, on whichever server it is)."""
         game = get_game(body.game)
         if not game.min_seats <= len(body.seats) <= game.max_seats:
             raise RefusedError(
@@ -247,23 +252,32 @@ class TableManager:
         renew_keys: list[str | None] = []
         seats: list[Seat] = []
         for spec, seat_in in zip(specs, body.seats, strict=True):
-            token = new_token() if spec.kind == "human" else None
+            old = keep[len(seats)] if keep is not None else None
+            kept = old is not None and spec.kind == "human"
+            token = new_token() if spec.kind == "human" and not kept else None
             # An invited seat's maker keeps a key to make a new link for it.
-            renew = new_token() if seat_in.kind == "invite" else None
+            renew = new_token() if seat_in.kind == "invite" and not kept else None
             tokens.append(token)
             renew_keys.append(renew)
-            seats.append(
-                Seat(
-                    name=spec.name,
-                    kind=spec.kind,
-                    invite=seat_in.kind == "invite",
-                    level=spec.level,
-                    role=game.role(state, len(seats)),
-                    skill=spec.skill,
-                    token_hash=hash_token(token) if token else None,
-                    renew_hash=hash_token(renew) if renew else None,
-                )
+            made = Seat(
+                name=spec.name,
+                kind=spec.kind,
+                invite=seat_in.kind == "invite",
+                level=spec.level,
+                role=game.role(state, len(seats)),
+                skill=spec.skill,
+                token_hash=hash_token(token) if token else None,
+                renew_hash=hash_token(renew) if renew else None,
             )
+            if kept and old is not None:
+                made = replace(
+                    made,
+                    token_hash=old.token_hash,
+                    renew_hash=old.renew_hash,
+                    invite_hash=old.invite_hash,
+                    claimed=old.claimed,
+                )
+            seats.append(made)
         stored = self.store.create(
             body.game,
             game.rules_of(state),
@@ -582,29 +596,23 @@ class TableManager:
         await self.changed(table)
 
     async def rematch(self, table: LiveTable, page: Connection) -> None:
-        """The page's seats accept a rematch (T10); once every seat its owner plays has,
-        the new table is made and every page is sent there."""
+        """The page's seats ask for a rematch (T10). The acceptances are the store's (pages
+        on other servers count); the server whose acceptance completes them makes the new
+        table, with the same seats' tokens, and every page hears of it in its state
+        (``seating.next``) and goes there."""
         async with table.lock:
             referee = table.referee
             if not referee.finished:
                 raise RefusedError("a rematch is for a game that is over", Code.REMATCH_IN_PLAY)
-            if table.id in self.rematched:
-                self._send_on(table, self.rematched[table.id], {})
-                return
-            referee.rematch.update(page.seats)
-            owners = {i for i, seat in enumerate(referee.seats) if not seat.played_by_bot}
-            if not owners <= referee.rematch:
-                self.broadcast(table)
-                return
-            made, seats_out = self.create(self._rematch_of(table), self._privacy_of(table))
-            self.rematched[table.id] = made.id
-            tokens = {out["seat"]: out["token"] for out in seats_out if out["token"]}
-            self._send_on(table, made.id, tokens)
-
-    def _send_on(self, table: LiveTable, new_id: str, tokens: dict[int, str]) -> None:
-        for connection in table.connections:
-            mine = {seat: tokens[seat] for seat in connection.seats if seat in tokens}
-            connection.send(moved_to(new_id, mine))
+            if "rematch" not in referee.stored.setup:
+                seats = page.seats
+                if await referee.change_seats(lambda book: book.accept_rematch(seats)):
+                    made, _ = self.create(
+                        self._rematch_of(table), self._privacy_of(table), keep=list(referee.seats)
+                    )
+                    await asyncio.to_thread(self.store.set_rematch, table.id, made.id)
+                    referee.stored.setup = {**referee.stored.setup, "rematch": made.id}
+        await self.changed(table)
 
     def _rematch_of(self, table: LiveTable) -> TableIn:
         """The same seats, rules and clock; the first seat moved on by one; a fresh seed.
@@ -753,7 +761,7 @@ class TableManager:
             "seating": {
                 "stand_ins": [i for i, s in enumerate(referee.seats) if s.stand_in is not None],
                 "resigned": [i for i, s in enumerate(referee.seats) if s.resigned],
-                "rematch": sorted(referee.rematch),
-                "next": self.rematched.get(table.id),
+                "rematch": [i for i, s in enumerate(referee.seats) if s.rematch],
+                "next": referee.stored.setup.get("rematch"),
             },
         }

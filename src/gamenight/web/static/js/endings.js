@@ -1,7 +1,9 @@
 // Finishing every game (docs/rules/table.md): a clock per seat, ticking here from the
 // server's figures; resign or leave, with a confirm; a seat's stand-in bot and taking the
 // seat back; the rematch in the game-over dialog, and following the table to it.
-import { el, heldTokens, keepToken, keepWatch, mySeat, onLanguageChange, t, watchToken } from "./common.js";
+import {
+  el, heldTokens, invites, keepInvite, keepToken, keepWatch, mySeat, onLanguageChange, t, watchToken,
+} from "./common.js";
 
 
 /** Time left as the page shows it: m:ss, h:mm:ss, or days and hours. */
@@ -16,15 +18,33 @@ export function clockText(ms) {
   return `${minutes}:${seconds}`;
 }
 
+/** Whether the page goes to the rematch by itself: it asked for it (or watches). */
+function follows(message) {
+  const seating = message.seating;
+  if (!seating?.next) return false;
+  return !message.seats.length || message.seats.some((seat) => seating.rematch.includes(seat));
+}
+
+/** Go to the rematch ``table``: its seats open with the tokens this device holds here (the
+ * server kept them), and so does the spectator link. */
+function follow(from, table) {
+  for (const [seat, token] of Object.entries(heldTokens(from))) keepToken(table, seat, token);
+  for (const [seat, { token, renew }] of Object.entries(invites(from))) keepInvite(table, seat, token, renew);
+  const watch = watchToken(from);
+  if (watch) keepWatch(table, watch);
+  document.body.dataset.movedTo = table;
+  location.assign(`/table/${encodeURIComponent(table)}`);
+}
+
 /** The way to a rematch made while the page was away. */
-function toRematch(table, id) {
-  return el("a", { class: "btn btn-primary", id, href: `/table/${encodeURIComponent(table)}` }, t("finish_to_rematch"));
+function toRematch(from, table, id) {
+  return el("button", { type: "button", class: "btn btn-primary", id, onclick: () => follow(from, table) }, t("finish_to_rematch"));
 }
 
 /**
  * The table page's endings. ``send`` sends a message on the table's socket. Returns what
- * table.js calls: ``onState(message)`` after each state is shown, ``onMessage(message)``
- * (true if it was one of this module's), ``gameOverActions(message)`` (the buttons of the
+ * table.js calls: ``onState(message)`` after each state is shown (everything of the endings
+ * comes inside the state), ``shown(message)``, ``gameOverActions(message)`` (the buttons of the
  * game-over dialog) and ``rerender()`` when the language changes.
  */
 export function createEndings({ tableId, send }) {
@@ -96,7 +116,7 @@ export function createEndings({ tableId, send }) {
     }
     if (seating.next) {
       // The rematch was made while this page was away: the way there.
-      parts.push(toRematch(seating.next, "to-rematch-bar"));
+      parts.push(toRematch(tableId, seating.next, "to-rematch-bar"));
     }
     bar.replaceChildren(...parts);
     bar.hidden = parts.length === 1 && !message.clock;
@@ -125,22 +145,16 @@ export function createEndings({ tableId, send }) {
     onState(message) {
       last = message;
       received = Date.now();
+      if (follows(message)) {
+        follow(tableId, message.seating.next);
+        return;
+      }
       render();
       clearInterval(timer);
       if (message.clock && !message.view.outcome) timer = setInterval(tick, 250);
     },
-    onMessage(message) {
-      if (message.type !== "moved_to") return false;
-      // The rematch: keep the new seats' tokens (and the spectator link), and go there.
-      for (const [seat, token] of Object.entries(message.tokens || {})) keepToken(message.table, seat, token);
-      const watch = watchToken(tableId);
-      if (watch) keepWatch(message.table, watch);
-      document.body.dataset.movedTo = message.table;
-      location.assign(`/table/${encodeURIComponent(message.table)}`);
-      return true;
-    },
     gameOverActions(message) {
-      if (message.seating?.next) return [toRematch(message.seating.next, "to-rematch")];
+      if (message.seating?.next) return [toRematch(tableId, message.seating.next, "to-rematch")];
       // Spectators watch the rematch when it comes; only players ask for one.
       if (!message.seats.length || !Object.keys(heldTokens(tableId)).length) return [];
       return [

@@ -184,8 +184,6 @@ async function main() {
     } else if (message.type === "presence") {
       online = message.online;
       game.showPresence?.(online);
-    } else if (endings.onMessage(message)) {
-      // (the rematch's table: the page goes there)
     } else if (message.type === "error") {
       toast(refusalText(message, names), "error");
       game.onError?.(message);
