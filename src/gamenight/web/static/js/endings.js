@@ -104,9 +104,12 @@ export function createEndings({ tableId, send }) {
     const seat = mySeat(message) ?? (message.seats.length ? message.seats[0] : null);
     if (!over && seat !== null && !seating.resigned.includes(seat)) {
       const two = message.names.length === 2;
+      // On a shared screen, say whose seat gives up (the one to act).
+      const shared = message.seats.length > 1;
+      const question = t(`${two ? "finish_resign_confirm" : "finish_leave_confirm"}${shared ? "_named" : ""}`, { name: message.names[seat] });
       parts.push(el("button", {
         type: "button", class: "btn", id: "resign",
-        onclick: () => confirm(t(two ? "finish_resign_confirm" : "finish_leave_confirm"), () => send({ type: "resign", seat })),
+        onclick: () => confirm(question, () => send({ type: "resign", seat })),
       }, t(two ? "finish_resign" : "finish_leave")));
     }
     for (const mine of message.seats) {
