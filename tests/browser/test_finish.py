@@ -67,9 +67,14 @@ def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
     page.wait_for_selector("[data-stood-in='0']", timeout=40_000)
     assert page.locator("[data-reclaim='0']").count() == 1
     keep(page, "stand-in", "en")
+    page.click("#lang-switch")  # the same screen in Korean
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-reclaim='0']\")?.textContent === '내 자리 되찾기'"
+    )
+    keep(page, "stand-in", "ko")
     # The game never stalls: the bots finish it.
     page.wait_for_selector("#game-over", timeout=60_000)
-    assert "turn limit" in (page.text_content("#game-over .reason") or "")
+    assert "차례 제한" in (page.text_content("#game-over .reason") or "")  # (in Korean now)
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
