@@ -330,6 +330,7 @@ class TableManager:
         # An invite renewed on another server: the pages here that used its old token lose
         # the seat now, as they would there.
         self._revoke(table)
+        self.arm(table)  # (its clock as the other server left it)
         return table
 
     def _revoke(self, table: LiveTable) -> None:
