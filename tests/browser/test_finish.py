@@ -44,7 +44,7 @@ def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
         {
             "game": "centrix",
             "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
-            "rules": {"max_turns": 10},  # (the bots play it to its end quickly)
+            "rules": {"max_turns": 4},  # (the bots play it to its end quickly)
             "clock": {
                 "kind": "realtime",
                 "bank_seconds": 15,

@@ -536,7 +536,7 @@ def test_on_two_servers_exactly_one_plays_for_a_seat_that_left(
             {"kind": "bot", "level": 1},
             {"kind": "bot", "level": 1},
         ],
-        "rules": {"max_turns": 9},
+        "rules": {"max_turns": 6},
         "clock": {"bot_level": 3},
     }
     with postgres_database("gn_finish_") as url, ExitStack() as stack:
@@ -567,4 +567,4 @@ def test_on_two_servers_exactly_one_plays_for_a_seat_that_left(
         played = len(stored.actions)
         store.engine.dispose()
     assert len(thoughts) == played, "a decision was thought on twice"
-    assert thoughts.count(3) >= 3  # the stand-in, at the host's level, played Ann's turns
+    assert thoughts.count(3) >= 2  # the stand-in, at the host's level, played her 2 turns
