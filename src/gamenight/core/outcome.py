@@ -15,11 +15,15 @@ class Outcome:
 
     ``places[seat]`` is that seat's place, 1 being first. Seats that tie share a place
     and the next place is skipped ("1, 2, 2, 4"). ``reason`` says why the game ended;
-    each game documents its reasons, and ``"turn_cap"`` always means the turn cap.
+    each game documents its reasons, and ``"turn_cap"`` always means the turn cap. A table
+    may end a game its rules have not ended (gamenight.core.endings: a seat resigned, ran
+    out of time, the table was abandoned); ``seats`` then names the seats the reason is
+    about (who resigned, whose time ran out), and is empty for every other reason.
     """
 
     places: tuple[int, ...]
     reason: str
+    seats: tuple[int, ...] = ()
 
     @property
     def at_cap(self) -> bool:
@@ -48,27 +52,31 @@ class Outcome:
 
     def to_dict(self) -> dict[str, Any]:
         """The outcome as JSON-ready data; ``from_dict`` reads it back."""
-        return {"places": list(self.places), "reason": self.reason}
+        data: dict[str, Any] = {"places": list(self.places), "reason": self.reason}
+        if self.seats:  # (absent otherwise: every record written before reads the same)
+            data["seats"] = list(self.seats)
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Outcome:
         """An outcome from data shaped like ``to_dict``'s: a place from 1 to the number of
-        seats for each seat and a reason in text; raises RecordError, and nothing else, for
-        any other ``data``."""
+        seats for each seat, a reason in text, perhaps ``seats`` (distinct seat numbers);
+        raises RecordError, and nothing else, for any other ``data``."""
         if isinstance(data, dict) and isinstance(data.get("reason"), str):
             places = data.get("places")
+            seats = data.get("seats", [])
             if (
                 isinstance(places, list)
                 and places
-                and all(
-                    isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= len(places)
-                    for p in places
-                )
+                and all(_whole(p) and 1 <= p <= len(places) for p in places)
+                and isinstance(seats, list)
+                and all(_whole(s) and 0 <= s < len(places) for s in seats)
+                and len(set(seats)) == len(seats)
             ):
-                return cls(tuple(places), data["reason"])
+                return cls(tuple(places), data["reason"], tuple(seats))
         raise RecordError(
             "an outcome is an object with 'places' (a place from 1 to the number of seats for"
-            " each seat) and 'reason' (text)"
+            " each seat), 'reason' (text) and perhaps 'seats' (distinct seat numbers)"
         )
 
     @staticmethod
@@ -82,6 +90,10 @@ class Outcome:
             else:
                 places[i] = first_place + rank
         return places
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def win_share(places: Sequence[int], seat: int) -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from gamenight.core.endings import TABLE_REASONS, check_table_outcome
 from gamenight.core.errors import GamenightError, RecordError, shown
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
@@ -26,6 +27,10 @@ class Replayable(Protocol):
     @property
     def outcome(self) -> Outcome | None:
         """Places and reason once over."""
+        ...
+
+    def standing(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's standing now (a table's ending ranks by it)."""
         ...
 
 
@@ -65,6 +70,15 @@ def replay_record(
             "the replay does not reach the recorded final position:\n"
             f"  recorded {record.final_position}\n  replayed {state.position()}"
         )
-    if record.outcome is not None and record.outcome != state.outcome:
+    if record.outcome is not None and record.outcome.reason in TABLE_REASONS:
+        # The table ended a game its rules had not (T5): the state stays unfinished, and
+        # the recorded ending must be what the position gives.
+        if state.outcome is not None:
+            raise RecordError(
+                f"the replay ends {state.outcome} by the game's rules, before the table's"
+                f" {record.outcome.reason}"
+            )
+        check_table_outcome(record.outcome, state.standing())
+    elif record.outcome is not None and record.outcome != state.outcome:
         raise RecordError(f"the replay ends {state.outcome}, the record says {record.outcome}")
     return state

@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         while True:
             await asyncio.sleep(min(60.0, settings.limits.idle_seconds / 4))
             manager.evict()
+            await manager.wake_due()  # clocks of tables not in memory (docs/rules/table.md)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -343,7 +344,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, key: Keys = []) -> Response:  # noqa: B006
         table = await watched(table_id, key)
-        if table.state.outcome is None:
+        if not table.referee.finished:
             # A record holds the seed, so every hand and every future draw or wobble: it is
             # for games that are over.
             raise HttpRefusal(
@@ -354,6 +355,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             )
         async with table.lock:
             record = table.game.record(table.state, table.referee.seats.to_dicts())
+            # A game the table ended (resigned, out of time, abandoned): its outcome, which
+            # the record replays to (core.endings).
+            record.outcome = table.referee.outcome
         text = record.to_json()
         filename = f"{table.game.name}-{table.id}.json"
         return Response(
@@ -476,6 +480,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                     table, message.seat, connection, seen=message.revision, message_id=message.id
                 )
                 connection.send(protocol.accepted(accepted.message_id, accepted.revision))
+            elif isinstance(message, protocol.Resign):
+                await manager.resign(table, message.seat, connection)
+            elif isinstance(message, protocol.Reclaim):
+                await manager.reclaim(table, message.seat, connection)
+            elif isinstance(message, protocol.Rematch):
+                await manager.rematch(table, connection)
             elif isinstance(message, protocol.Predict):
                 # Under the lock: an action may be changing the state in another thread.
                 async with table.lock:

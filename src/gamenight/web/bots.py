@@ -265,7 +265,7 @@ class BotRunner:
             return
         referee = table.referee
         actor = referee.actor
-        if actor is None or not referee.seats[actor].is_bot:
+        if actor is None or not referee.seats[actor].played_by_bot:
             return
         wake = self._wake[table.id] = asyncio.Event()
         self._tables[table.id] = table
@@ -291,7 +291,7 @@ class BotRunner:
                 wake.clear()
                 table = self._tables[table_id]
                 seat = table.referee.actor
-                if seat is None or not table.referee.seats[seat].is_bot:
+                if seat is None or not table.referee.seats[seat].played_by_bot:
                     return
                 revision = table.referee.revision
                 async with claim(table_id, revision) as mine:
@@ -327,7 +327,7 @@ class BotRunner:
 
     async def _decide(self, table: BotTable, seat: int) -> str | None:
         referee = table.referee
-        level = int(referee.seats[seat].level or FALLBACK_LEVEL)
+        level = int(referee.seats[seat].bot_level or FALLBACK_LEVEL)
         # The same position gives the same decision, whichever server thinks it.
         seed = int.from_bytes(
             hashlib.sha256(f"{referee.stored.seed}:{referee.version}".encode()).digest()[:6],

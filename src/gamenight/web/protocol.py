@@ -24,6 +24,14 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   its own language. A page holding a seat speaks to the players; one holding none, to the
   spectators: each hears only its own side (on every server, scaled out). Over a page's
   chat rate (``chat_per_minute``) it is refused with ``rate_limited``.
+- ``{"type": "resign", "seat": 0}`` — give the game up: in a two-seat game it ends with the
+  other seat winning (``resigned``), at a larger table a bot takes the seat for good
+  (docs/rules/table.md, T1).
+- ``{"type": "reclaim", "seat": 0}`` — take back a seat a stand-in bot plays since its time
+  ran out or its page was away (T9).
+- ``{"type": "rematch"}`` — once the game is over, propose (or accept) a rematch for every
+  seat the page holds; when every seat has accepted (bots at once) the new table is made,
+  its seats opened by the same tokens, and the state's ``seating.next`` names it (T10).
 - ``{"type": "ping"}``.
 
 Server → client: ``accepted`` (``id``, ``revision``: the act or undo with that id is stored,
@@ -36,6 +44,12 @@ every undo, ``online``: the seats with a page open), ``presence`` (``online`` ch
 or ``spectator``, the speaker, and ``text`` or ``phrase``; the latest lines of the page's side
 follow the state sent after a hello, marked ``history``), ``prediction``, ``preview``,
 ``pong`` and ``error`` (``message`` naming the problem in
+every undo, ``online``: the seats with a page open; ``clock``: null, or ``kind``, ``left``
+(each seat's time left in ms at ``at``, the server's time in ms since 1970; the actor's
+runs down from then) and ``actor``; ``seating``: ``stand_ins`` (seats a bot plays for their
+owner), ``resigned``, ``rematch`` (seats that asked for one) and ``next`` (the rematch's
+table, once made)), ``presence`` (``online`` changed),
+``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; the table is never disturbed by a bad message).
 
@@ -141,9 +155,22 @@ class Chat(_Message):
         return self
 
 
-ClientMessage = Annotated[
-    Hello | Act | Undo | Predict | Preview | Chat | Ping, Field(discriminator="type")
-]
+class Resign(_Message):
+    type: Literal["resign"]
+    seat: StrictInt = Field(ge=0, le=15)
+
+
+class Reclaim(_Message):
+    type: Literal["reclaim"]
+    seat: StrictInt = Field(ge=0, le=15)
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+Client = Hello | Act | Undo | Predict | Preview | Chat | Ping | Resign | Reclaim | Rematch
+ClientMessage = Annotated[Client, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
 
@@ -151,7 +178,7 @@ class MessageError(RefusedError, ValueError):
     """A message that is not one of the protocol's; the text names the problem."""
 
 
-def parse_client(raw: str | bytes) -> Hello | Act | Undo | Predict | Preview | Chat | Ping:
+def parse_client(raw: str | bytes) -> Client:
     try:
         return _client.validate_json(raw)
     except ValidationError as exc:
@@ -179,6 +206,21 @@ class SeatIn(_Message):
 # The fewest and the most seats of any registered game: a list outside them is refused
 # before it is read; each game's own counts are held when its table is set up.
 SEAT_BOUNDS = (min(g.min_players for g in registry), max(g.max_players for g in registry))
+Number = StrictInt | float
+
+
+class ClockIn(_Message):
+    """A table's clock and what happens to a seat that is not there (docs/rules/table.md,
+    T6–T8); held to web.referee.CLOCK_BOUNDS at set-up."""
+
+    kind: str = Field(default="none", max_length=20)  # none | realtime | turn
+    bank_seconds: Number = 300  # real-time: each seat's bank
+    increment_seconds: Number = 5  # real-time: added after each of the seat's turns
+    turn_hours: Number = 24  # turn-based: the time for one turn
+    grace_seconds: Number = 120  # an invited seat's page away this long: a bot plays it
+    bot_level: Number = 2  # the stand-in bots' level
+    on_timeout: str = Field(default="bot", max_length=20)  # bot | lose
+    abandon_hours: Number = 72  # nobody there and nothing played this long: the game ends
 
 
 class TableIn(_Message):
@@ -189,6 +231,7 @@ class TableIn(_Message):
     seed: StrictInt | None = Field(default=None, ge=0, lt=2**62)
     # None: unlisted if a seat is invited, else public (web.privacy).
     visibility: Literal["public", "unlisted"] | None = None
+    clock: ClockIn = Field(default_factory=ClockIn)
 
     @field_validator("game")
     @classmethod

@@ -17,13 +17,19 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from gamenight.core.bounds import Bound
+from gamenight.core.endings import TABLE_REASONS, table_outcome
 from gamenight.core.game import GameState
+from gamenight.core.outcome import Outcome
 from gamenight.web.games import WebGame, get_game
+from gamenight.web.protocol import ClockIn
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.seats import SeatBook
 from gamenight.web.storage import (
@@ -33,6 +39,7 @@ from gamenight.web.storage import (
     SeatLostError,
     Store,
     StoredTable,
+    Timing,
 )
 
 log = logging.getLogger("gamenight.web")
@@ -50,6 +57,165 @@ class Accepted:
     revision: int
 
 
+# ---------------------------------------------------------------- clocks (table.md T6–T9)
+
+NONE, REALTIME, TURN = "none", "realtime", "turn"
+HOUR_MS = 3_600_000
+REFILL_MS = 30_000  # the least a seat has once a stand-in took it or its owner took it back
+
+# Held at set-up only, as rules are (core.bounds): a stored clock loads whatever it holds.
+CLOCK_BOUNDS: dict[str, Bound] = {
+    "kind": Bound(
+        "none, lichess's real-time or Board Game Arena's turn-based", choices=(NONE, REALTIME, TURN)
+    ),
+    "bank_seconds": Bound("a quarter of a minute (lichess's least) to two hours a seat", 15, 7200),
+    "increment_seconds": Bound("lichess's range", 0, 180),
+    "turn_hours": Bound("three minutes to two weeks a turn", 0.05, 336),
+    "grace_seconds": Bound("long enough to reload, short enough to keep a game going", 10, 86400),
+    "bot_level": Bound("the bots' levels", 1, 5),
+    "on_timeout": Bound("a stand-in bot, or the flag loses", choices=("bot", "lose")),
+    "abandon_hours": Bound("three minutes to a month", 0.05, 720),
+}
+
+
+def wall_ms() -> int:
+    """The server's time in ms since 1970: what every server of a table agrees on."""
+    return int(time.time() * 1000)
+
+
+def moment(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def _allowed(bound: Bound) -> str:
+    """A bound as a page shows it in any language: ``15–7200`` or ``bot, lose``."""
+    if bound.choices:
+        return ", ".join(bound.choices)
+    return f"{bound.low:g}–{bound.high:g}"
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """A table's clock as set up (kept in its stored ``setup`` as ``clock``)."""
+
+    kind: str = NONE
+    bank_ms: int = 300_000
+    increment_ms: int = 5_000
+    turn_ms: int = 24 * HOUR_MS
+    grace_ms: int = 120_000
+    bot_level: int = 2
+    on_timeout: str = "bot"
+    abandon_ms: int = 72 * HOUR_MS
+
+    @classmethod
+    def checked(cls, given: ClockIn) -> ClockSettings:
+        """The settings a host gave, held to CLOCK_BOUNDS (T7): a coded refusal naming the
+        first field outside its bound."""
+        values = given.model_dump()
+        for name, bound in CLOCK_BOUNDS.items():
+            if not bound.allows(values[name]):
+                raise RefusedError(
+                    f"clock.{name} must be {bound.text()} ({bound.reason}), not {values[name]!r}",
+                    Code.CLOCK_BOUNDS,
+                    field=name,
+                    allowed=_allowed(bound),
+                )
+        return cls(
+            kind=given.kind,
+            bank_ms=round(given.bank_seconds * 1000),
+            increment_ms=round(given.increment_seconds * 1000),
+            turn_ms=round(given.turn_hours * HOUR_MS),
+            grace_ms=round(given.grace_seconds * 1000),
+            bot_level=int(given.bot_level),
+            on_timeout=given.on_timeout,
+            abandon_ms=round(given.abandon_hours * HOUR_MS),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClockSettings:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+    @property
+    def timed(self) -> bool:
+        return self.kind != NONE
+
+    def full(self) -> int:
+        """The time a seat starts with (real-time: its bank; turn-based: one turn)."""
+        return self.bank_ms if self.kind == REALTIME else self.turn_ms
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Where a table's clock stands: each seat's time ``left`` (ms) as of ``since`` for the
+    seat acting then (``actor``; the others' does not run), and ``active``, the last moment
+    something happened there (an action, a page there): abandonment counts from it."""
+
+    settings: ClockSettings
+    left: tuple[int, ...]
+    actor: int | None
+    since: int
+    active: int
+
+    @classmethod
+    def start(cls, settings: ClockSettings, seats: int, actor: int | None, now: int) -> Clock:
+        return cls(settings, (settings.full(),) * seats, actor, now, now)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "left": list(self.left),
+            "actor": self.actor,
+            "since": self.since,
+            "active": self.active,
+        }
+
+    @classmethod
+    def from_dict(cls, settings: ClockSettings, data: dict[str, Any]) -> Clock:
+        return cls(settings, tuple(data["left"]), data["actor"], data["since"], data["active"])
+
+    def remaining(self, seat: int, now: int) -> int:
+        """``seat``'s time left at ``now`` (negative once it ran out)."""
+        spent = now - self.since if seat == self.actor and self.settings.timed else 0
+        return self.left[seat] - spent
+
+    def passed(self, actor: int | None, now: int) -> Clock:
+        """The clock once an action made ``actor`` the seat to act (T6): the seat that
+        acted is charged for its time; if its turn is over, a real-time seat gains the
+        increment and a turn-based seat's next turn starts full."""
+        left = list(self.left)
+        if self.actor is not None and self.settings.timed:
+            left[self.actor] = max(0, self.remaining(self.actor, now))
+            if actor != self.actor:
+                if self.settings.kind == REALTIME:
+                    left[self.actor] += self.settings.increment_ms
+                else:
+                    left[self.actor] = self.settings.turn_ms
+        return replace(self, left=tuple(left), actor=actor, since=now, active=now)
+
+    def refilled(self, seat: int, now: int) -> Clock:
+        """``seat`` has at least REFILL_MS (a stand-in took it, or its owner took it back)."""
+        left = list(self.left)
+        left[seat] = max(self.remaining(seat, now), REFILL_MS)
+        if seat == self.actor:
+            return replace(self, left=tuple(left), since=now)
+        return replace(self, left=tuple(left))
+
+    def touched(self, now: int) -> Clock:
+        return replace(self, active=now)
+
+    def message(self, now: int) -> dict[str, Any]:
+        """The clock as a state message carries it (small and stable)."""
+        return {
+            "kind": self.settings.kind,
+            "left": [self.remaining(seat, now) for seat in range(len(self.left))],
+            "at": now,
+            "actor": self.actor,
+        }
+
+
 def _accepted(receipt: Receipt) -> Accepted:
     return Accepted(receipt.message_id, receipt.kind, receipt.number, receipt.revision)
 
@@ -60,7 +226,9 @@ def replay(game: WebGame[GameState], stored: StoredTable) -> Any:
 
 
 class Referee:
-    def __init__(self, store: Store, stored: StoredTable, state: Any) -> None:
+    def __init__(
+        self, store: Store, stored: StoredTable, state: Any, now: Callable[[], int] = wall_ms
+    ) -> None:
         self.store = store
         self.stored = stored
         self.game = get_game(stored.game)
@@ -68,6 +236,14 @@ class Referee:
         self.seats = SeatBook.from_dicts(stored.seats)
         self.actions: list[Any] = list(stored.actions)
         self.revision = stored.revision
+        self.now = now
+        self.ending = self._ending(stored)
+        self.clock = self._clock(stored)
+        # When each seat's pages were last seen (in memory: a page away from a restarted
+        # server counts from the restart).
+        self.seen: dict[int, int] = {}
+        self._timing_lock = asyncio.Lock()
+        self._timings = self._written = 0  # pictures of the clock taken, and the latest stored
         # The latest action, as the pages animate and draw it: derived from the state (so a
         # reloaded table shows it as the live one did), once per change.
         self.last: dict[str, Any] | None = self.game.last(state)
@@ -75,12 +251,82 @@ class Referee:
         self._accepted: OrderedDict[str, Accepted] = OrderedDict()
 
     @classmethod
-    async def load(cls, store: Store, table_id: str) -> Referee | None:
+    async def load(
+        cls, store: Store, table_id: str, now: Callable[[], int] = wall_ms
+    ) -> Referee | None:
         """The table as stored (None: no such table); the replay runs off the event loop."""
         stored = await asyncio.to_thread(store.load, table_id)
         if stored is None:
             return None
-        return cls(store, stored, await asyncio.to_thread(replay, get_game(stored.game), stored))
+        state = await asyncio.to_thread(replay, get_game(stored.game), stored)
+        return cls(store, stored, state, now)
+
+    def _clock(self, stored: StoredTable) -> Clock | None:
+        settings = stored.setup.get("clock")
+        if not isinstance(settings, dict):
+            return None  # a table set up before there were clocks
+        if stored.clock is None:
+            return Clock.start(
+                ClockSettings.from_dict(settings), len(self.seats), self.actor, self.now()
+            )
+        return Clock.from_dict(ClockSettings.from_dict(settings), stored.clock)
+
+    @staticmethod
+    def _ending(stored: StoredTable) -> Outcome | None:
+        """How the table ended a game its rules had not (core.endings), if it did."""
+        if stored.status in TABLE_REASONS and stored.outcome is not None:
+            return Outcome.from_dict(stored.outcome)
+        return None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, by its rules or by the table; None while in play."""
+        return self.ending or self.state.outcome
+
+    def timing(self, online: list[int]) -> Timing | None:
+        """The clock to store, with the next moment the table must act of itself."""
+        if self.clock is None:
+            return None
+        due = self.due(online)
+        return Timing(self.clock.to_dict(), None if due is None else moment(due))
+
+    def due(self, online: list[int]) -> int | None:
+        """The next moment (ms) the table must act of itself, given the seats ``online``:
+        the actor's flag (T6), its grace running out (T8), the table abandoned (T3)."""
+        clock = self.clock
+        if clock is None or self.outcome is not None:
+            return None
+        moments = []
+        if not online:
+            moments.append(clock.active + clock.settings.abandon_ms)
+        actor = self.actor
+        # An invited seat nobody has come to yet neither flags nor is stood in for: the
+        # game waits for its guest (or is abandoned).
+        seat = None if actor is None else self.seats[actor]
+        if (
+            seat is not None
+            and actor is not None
+            and not seat.played_by_bot
+            and not seat.open_invite
+        ):
+            if clock.settings.timed:
+                moments.append(clock.since + clock.left[actor])
+            if seat.invite and actor not in online:
+                away = max(self.seen.get(actor, clock.since), clock.since)
+                moments.append(away + clock.settings.grace_ms)
+        return min(moments) if moments else None
+
+    def flagged(self, seat: int) -> bool:
+        """Whether ``seat`` is the actor and its time has run out (a stand-in never is)."""
+        clock = self.clock
+        return (
+            clock is not None
+            and clock.settings.timed
+            and seat == clock.actor
+            and not self.seats[seat].played_by_bot
+            and not self.seats[seat].open_invite
+            and clock.remaining(seat, self.now()) <= 0
+        )
 
     @property
     def id(self) -> str:
@@ -93,14 +339,14 @@ class Referee:
 
     @property
     def actor(self) -> int | None:
-        return self.game.actor(self.state)
+        return None if self.ending is not None else self.game.actor(self.state)
 
     @property
     def finished(self) -> bool:
-        return self.state.outcome is not None
+        return self.outcome is not None
 
     def status(self) -> tuple[str, dict[str, Any] | None]:
-        outcome = self.state.outcome
+        outcome = self.outcome
         return ("playing", None) if outcome is None else (outcome.reason, outcome.to_dict())
 
     # ---------------------------------------------------------------- actions
@@ -113,12 +359,15 @@ class Referee:
         key: str | None,
         seen: int | None = None,
         message_id: str | None = None,
+        online: list[int] | None = None,
     ) -> Accepted:
-        """Apply one action for ``seat``. ``key`` is the hash of the token the page opened
+        """Apply one action for ``seat`` (``online``: the seats with a page open, for the
+        clock's next deadline). ``key`` is the hash of the token the page opened
         the seat with (None: the seat's bot); ``seen``, the revision the page or the bot
         acted on. Raises RefusedError or a GamenightError naming the problem, leaving the
         table as it was."""
         async with self.lock:
+            online = online or []
             known = self._known(message_id) or await self._check(seat, key, seen, message_id)
             if known is not None:
                 return known
@@ -132,12 +381,17 @@ class Referee:
                     seat=seat,
                     actor=actor,
                 )
+            if self.flagged(seat):
+                raise RefusedError(f"seat {seat}'s time has run out", Code.OUT_OF_TIME, seat=seat)
             if self.game.simulates:  # physics never runs in the event loop
                 payload, last = await asyncio.to_thread(self.game.act, self.state, text)
             else:
                 payload, last = self.game.act(self.state, text)
             status, outcome = self.status()
             number = self.version
+            before = self.clock
+            if before is not None:
+                self.clock = before.passed(self.actor, self.now())
             try:
                 # The seat's token is checked again in the store's transaction: its invite
                 # may have been renewed on another server that this one has not heard from.
@@ -153,10 +407,12 @@ class Referee:
                         seat=None if key is None else seat,
                         token_hash=key,
                         message_id=message_id,
+                        timing=self.timing(online),
                     )
                 )
             except BaseException as exc:
                 self.state.pop()
+                self.clock = before
                 return await self._refused(exc, seat)
             self.actions.append(payload)
             self.last = last
@@ -170,7 +426,7 @@ class Referee:
             known = self._known(message_id) or await self._check(seat, key, seen, message_id)
             if known is not None:
                 return known
-            if self.seats[seat].is_bot or not self.game.can_undo(self.state, seat):
+            if self.seats[seat].played_by_bot or not self.game.can_undo(self.state, seat):
                 raise RefusedError(
                     "only your own plays of this turn can be taken back", Code.UNDO_OWN
                 )
@@ -212,10 +468,14 @@ class Referee:
         page having resent it there): that answer is returned."""
         if not 0 <= seat < len(self.seats):
             raise RefusedError(f"there is no seat {seat}", Code.NOT_YOUR_SEAT, seat=seat)
-        holds = self.seats[seat].is_bot if key is None else self.seats.opens(seat, key)
+        holds = self.seats[seat].played_by_bot if key is None else self.seats.opens(seat, key)
         if not holds:
             raise RefusedError(
                 f"you do not hold seat {seat}'s token", Code.NOT_YOUR_SEAT, seat=seat
+            )
+        if key is not None and self.seats[seat].played_by_bot:
+            raise RefusedError(
+                f"a bot plays seat {seat} now: take the seat back first", Code.STOOD_IN, seat=seat
             )
         if seen is None or seen == self.revision:
             return None
@@ -264,7 +524,54 @@ class Referee:
             self.last = self.game.last(state)
         self.stored, self.revision = stored, stored.revision
         self.seats = SeatBook.from_dicts(stored.seats)
+        self.ending = self._ending(stored)
+        self.clock = self._clock(stored)
         return True
+
+    async def end(self, reason: str, losers: tuple[int, ...], online: list[int]) -> bool:
+        """End the game for a reason of the table's (core.endings, T1–T3); False if it is
+        over already (perhaps ended meanwhile on another server). The caller holds the
+        lock."""
+        if self.finished:
+            return False
+        outcome = table_outcome(reason, self.state.standing(), losers)
+        try:
+            self.revision = await asyncio.to_thread(
+                functools.partial(
+                    self.store.end,
+                    self.id,
+                    revision=self.revision,
+                    status=reason,
+                    outcome=outcome.to_dict(),
+                    timing=self.timing(online),
+                )
+            )
+        except MovedOnError:
+            await self._reload()
+            return False
+        self.stored = replace(self.stored, status=reason, outcome=outcome.to_dict())
+        self.ending = outcome
+        return True
+
+    def store_timing(self, online: list[int]) -> Coroutine[Any, Any, None]:
+        """Store the clock and deadline as they are now, with who is ``online`` (never
+        raises: the next write fixes it). The picture is taken at the call, and an older
+        one never lands after a newer one, so it may be awaited later (in a task)."""
+        timing = self.timing(online)
+        self._timings += 1
+        return self._write_timing(self._timings, timing)
+
+    async def _write_timing(self, taken: int, timing: Timing | None) -> None:
+        if timing is None:
+            return
+        async with self._timing_lock:
+            if taken <= self._written:
+                return
+            try:
+                await asyncio.to_thread(self.store.set_timing, self.id, timing)
+            except Exception:
+                log.exception("the clock of table %s could not be stored", self.id)
+            self._written = taken
 
     async def change_seats(self, change: Callable[[SeatBook], T]) -> T:
         """Let ``change`` edit the seats, in the store's transaction (where they are current:

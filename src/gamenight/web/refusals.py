@@ -45,6 +45,13 @@ class Code(StrEnum):
     NOT_OUR_LINK = "not_our_link"
     # Issue 16, social: what only the table's host may do.
     NOT_HOST = "not_host"
+    # A table's clock, stand-ins, resigning and rematches (docs/rules/table.md).
+    CLOCK_BOUNDS = "clock_bounds"
+    OUT_OF_TIME = "out_of_time"
+    STOOD_IN = "stood_in"
+    NOT_STOOD_IN = "not_stood_in"
+    RESIGNED_FOR_GOOD = "resigned_for_good"
+    REMATCH_IN_PLAY = "rematch_in_play"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"
@@ -66,6 +73,11 @@ _PARAMS: dict[Code, tuple[str, ...]] = {
     Code.NO_RULES: ("game",),
     Code.TOO_MANY_TABLES: ("limit",),
     Code.TOO_BIG: ("limit",),
+    Code.CLOCK_BOUNDS: ("field", "allowed"),
+    Code.OUT_OF_TIME: ("seat",),
+    Code.STOOD_IN: ("seat",),
+    Code.NOT_STOOD_IN: ("seat",),
+    Code.RESIGNED_FOR_GOOD: ("seat",),
     Code.ILLEGAL: ("detail",),
     Code.INVALID: ("detail",),
     Code.BAD_MESSAGE: ("detail",),

@@ -49,10 +49,25 @@ class Seat:
     # Tokens that opened the seat once (before a renewal): kept to tell a device that comes
     # back with one what became of its seat.
     retired: tuple[str, ...] = field(default=())
+    # A bot of this level plays the seat for its owner (docs/rules/table.md, T8): its time
+    # ran out, its page was away, or (``resigned``) it gave up at a table of more seats.
+    stand_in: int | None = None
+    resigned: bool = False
+    rematch: bool = False  # the seat's owner asked for a rematch (T10)
 
     @property
     def is_bot(self) -> bool:
         return self.kind == "bot"
+
+    @property
+    def played_by_bot(self) -> bool:
+        """Whether the bot runner plays this seat's turns: a bot's, or a stand-in's."""
+        return self.is_bot or self.stand_in is not None
+
+    @property
+    def bot_level(self) -> int | None:
+        """The level of the bot that plays the seat (None: its owner plays)."""
+        return self.level if self.is_bot else self.stand_in
 
     @property
     def open_invite(self) -> bool:
@@ -189,6 +204,26 @@ class SeatBook:
             retired=tuple(h for h in retired if h),
         )
         return token
+
+    def stand_in(self, seat: int, level: int | None, *, resigned: bool = False) -> bool:
+        """Let a bot of ``level`` play ``seat`` for its owner (None: the owner plays it
+        again); whether anything changed."""
+        old = self.seats[seat]
+        new = replace(old, stand_in=level, resigned=old.resigned or resigned)
+        self.seats[seat] = new
+        return new != old
+
+    def accept_rematch(self, seats: Iterable[int]) -> bool:
+        """``seats`` ask for a rematch; whether that made every seat accept (bots, and seats
+        a bot plays, accept at once): True for exactly one call, the one that completes."""
+
+        def complete() -> bool:
+            return all(seat.rematch or seat.played_by_bot for seat in self.seats)
+
+        before = complete()
+        for i in seats:
+            self.seats[i] = replace(self.seats[i], rematch=True)
+        return complete() and not before
 
     def opens(self, seat: int, key: str | None) -> bool:
         """Whether the token hash ``key`` still opens ``seat``."""

@@ -73,6 +73,12 @@ class TableRow(Base):
     # The hash of the host's token (None: a table stored before there was one, web.hosts).
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     archived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The clock as it stood after the latest change, and the next moment the table must act
+    # of itself (web.referee: a flag, a stand-in bot, an abandonment); none without a clock.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class ActionRow(Base):
@@ -123,6 +129,16 @@ class StoredTable:
     actions: list[Any] = field(default_factory=list)
     host_hash: str | None = None
     archived: bool = False
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Timing:
+    """What a write stores of the table's clock (web.referee): the clock, and the deadline."""
+
+    clock: dict[str, Any]
+    deadline: datetime | None
 
 
 @dataclass(frozen=True)
@@ -207,6 +223,7 @@ class Store:
         setup: dict[str, Any],
         seats: list[dict[str, Any]],
         host_hash: str | None = None,
+        timing: Timing | None = None,
     ) -> StoredTable:
         now = datetime.now(UTC)
         row = TableRow(
@@ -223,6 +240,8 @@ class Store:
             revision=0,
             host_hash=host_hash,
             archived=False,
+            clock=None if timing is None else timing.clock,
+            deadline=None if timing is None else timing.deadline,
         )
         with self.writing() as session:
             session.add(row)
@@ -240,16 +259,20 @@ class Store:
         seat: int | None = None,
         token_hash: str | None = None,
         message_id: str | None = None,
+        timing: Timing | None = None,
     ) -> int:
-        """Store action ``number`` if the table has exactly ``number`` actions and is at
-        ``revision`` (MovedOnError), ``seat``'s token is still ``token_hash`` when one is
-        given (SeatLostError) and ``message_id`` is new here (DuplicateError); KeyError if
-        there is no such table. Returns the table's new revision."""
+        """Store action ``number`` (and ``timing``, the clock after it, if given) if the
+        table has exactly ``number`` actions and is at ``revision`` (MovedOnError),
+        ``seat``'s token is still ``token_hash`` when one is given (SeatLostError) and
+        ``message_id`` is new here (DuplicateError); KeyError if there is no such table.
+        Returns the new revision."""
         with self.writing() as session:
             self._check(session, table_id, number, revision, seat, token_hash, message_id)
             session.execute(
                 insert(ActionRow).values(table_id=table_id, number=number, payload=payload)
             )
+            if timing is not None:
+                self._time(session, table_id, timing)
             return self._moved(
                 session, table_id, revision, number, status, outcome, "act", message_id
             )
@@ -275,6 +298,87 @@ class Store:
                 session, table_id, revision, number, "playing", None, "undo", message_id
             )
 
+    def end(
+        self,
+        table_id: str,
+        *,
+        revision: int,
+        status: str,
+        outcome: dict[str, Any],
+        timing: Timing | None = None,
+    ) -> int:
+        """End the game at the table for a reason of the table's (core.endings), if it is
+        at ``revision`` (MovedOnError) and still in play (MovedOnError too: it ended
+        meanwhile, perhaps on another server); no action is stored. The new revision."""
+        with self.writing() as session:
+            row = self._hold(session, table_id, TableRow.revision, TableRow.status)
+            if row.revision != revision or row.status != "playing":
+                raise MovedOnError(
+                    f"table {table_id} is at revision {row.revision} ({row.status}),"
+                    f" not in play at revision {revision}"
+                )
+            new = revision + 1
+            session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(
+                    revision=new,
+                    status=status,
+                    outcome=outcome,
+                    updated=datetime.now(UTC),
+                    deadline=None,
+                    **({} if timing is None else {"clock": timing.clock}),
+                )
+            )
+            return new
+
+    def set_timing(self, table_id: str, timing: Timing) -> None:
+        """Store the table's clock and deadline as they are now (a stand-in came or went,
+        the last page left): no revision, since no action or seat changed with it."""
+        with self.writing() as session:
+            if session.get(TableRow, table_id, with_for_update=True) is None:
+                raise KeyError(table_id)
+            self._time(session, table_id, timing)
+
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        """Note in the finished table's set-up the table of its rematch (docs/rules/table.md,
+        T10), where every server's pages find it."""
+        with self.writing() as session:
+            row = session.get(TableRow, table_id, with_for_update=True)
+            if row is None:
+                raise KeyError(table_id)
+            row.setup = {**row.setup, "rematch": rematch}  # a new dict: the column is written
+
+    @staticmethod
+    def _hold(session: Session, table_id: str, *columns: Any) -> Any:
+        """The table's ``columns``, its row held to the transaction's end (KeyError: no
+        such table)."""
+        row = session.execute(
+            select(*columns).where(TableRow.id == table_id).with_for_update()
+        ).one_or_none()
+        if row is None:
+            raise KeyError(table_id)
+        return row
+
+    @staticmethod
+    def _time(session: Session, table_id: str, timing: Timing) -> None:
+        session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id)
+            .values(clock=timing.clock, deadline=timing.deadline)
+        )
+
+    def due(self, now: datetime, limit: int = 100) -> list[str]:
+        """The tables in play whose deadline has come by ``now``, the most overdue first."""
+        query = (
+            select(TableRow.id)
+            .where(TableRow.status == "playing", TableRow.deadline <= now)
+            .order_by(TableRow.deadline)
+            .limit(limit)
+        )
+        with self.session() as session:
+            return list(session.scalars(query).all())
+
     def receipt(self, table_id: str, message_id: str) -> Receipt | None:
         with self.session() as session:
             return self._receipt(session, table_id, message_id)
@@ -296,13 +400,7 @@ class Store:
             raise ValueError(
                 f"a message id is 1–64 letters, digits, '_' or '-', not {message_id[:80]!r}"
             )
-        row = session.execute(
-            select(TableRow.revision, TableRow.seats)
-            .where(TableRow.id == table_id)
-            .with_for_update()
-        ).one_or_none()
-        if row is None:
-            raise KeyError(table_id)
+        row = self._hold(session, table_id, TableRow.revision, TableRow.seats)
         if message_id is not None:
             done = self._receipt(session, table_id, message_id)
             if done is not None:
@@ -448,7 +546,16 @@ class Store:
             actions=actions,
             host_hash=row.host_hash,
             archived=bool(row.archived),
+            clock=row.clock,
+            deadline=_aware(row.deadline),
         )
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    # SQLite hands back the naive UTC time it stored.
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 def _serialise_sqlite_writes(engine: Engine) -> None:

@@ -16,16 +16,17 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from gamenight.core.endings import ABANDONED, OUT_OF_TIME, RESIGNED
 from gamenight.web.bots import BotRunner
 from gamenight.web.chat import TableChat
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
-from gamenight.web.protocol import Chat, TableIn, error
+from gamenight.web.protocol import Chat, ClockIn, SeatIn, TableIn, error
 from gamenight.web.quotas import Limits
-from gamenight.web.referee import Accepted, Referee
+from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall_ms
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.room import Connection, Room
 from gamenight.web.seats import Opened, Seat, SeatBook, hash_token, new_token
@@ -131,6 +132,10 @@ class TableManager:
         self.clock: Callable[[], float] = time.monotonic
         self.used: dict[str, float] = {}
         self.in_use: Callable[[str], bool] = lambda _: False
+        # The tables' clocks run on the server's wall time (tests give a clock of their own),
+        # each live table with a timer for its next deadline (web.referee: Referee.due).
+        self.now: Callable[[], int] = wall_ms
+        self._timers: dict[str, asyncio.TimerHandle] = {}
 
     def close(self) -> None:
         if self._resuming is not None:
@@ -139,9 +144,15 @@ class TableManager:
 
     def _live(self, referee: Referee) -> LiveTable:
         table = LiveTable(referee)
-        table.room.on_held = lambda: self.events.held(table)
+
+        def held() -> None:
+            self.events.held(table)
+            self.presence(table)
+
+        table.room.on_held = held
         self.tables[referee.id] = table
         self.touch(referee.id)
+        self.arm(table)
         return table
 
     # ---------------------------------------------------------------- memory
@@ -154,7 +165,7 @@ class TableManager:
     def idle(self, table: LiveTable) -> bool:
         """Nobody needs the table in memory: no page, no socket, no bot to play."""
         referee = table.referee
-        bot_to_play = referee.actor is not None and referee.seats[referee.actor].is_bot
+        bot_to_play = referee.actor is not None and referee.seats[referee.actor].played_by_bot
         return (
             not table.room
             and not self.in_use(table.id)
@@ -193,6 +204,9 @@ class TableManager:
         del self.used[table_id]
         self.tables.pop(table_id)
         self.bots.stop(table_id)
+        timer = self._timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()  # (its deadline is stored: the sweep's ``wake_due`` finds it)
 
     # ---------------------------------------------------------------- set-up
 
@@ -201,9 +215,13 @@ class TableManager:
         body: TableIn,
         privacy: dict[str, str] | None = None,
         host_hash: str | None = None,
+        *,
+        keep: list[Seat] | None = None,
     ) -> tuple[LiveTable, list[dict[str, Any]]]:
         """A new table; ``privacy`` (web.privacy) is kept in its stored set-up, ``host_hash``
-        (web.yours) names its host."""
+        (web.yours) names its host. ``keep``: the seats of the table this one is a rematch
+        of, whose tokens open its seats too (so each page follows with the tokens it holds,
+        on whichever server it is)."""
         game = get_game(body.game)
         if not game.min_seats <= len(body.seats) <= game.max_seats:
             raise RefusedError(
@@ -237,6 +255,7 @@ class TableManager:
                 " at it can know the deal",
                 Code.SEED_WITH_INVITES,
             )
+        settings = ClockSettings.checked(body.clock)
         seed = body.seed if body.seed is not None else new_seed()
         self._make_room()
         state, setup = game.new(specs, body.first, body.rules, seed)
@@ -244,32 +263,45 @@ class TableManager:
         renew_keys: list[str | None] = []
         seats: list[Seat] = []
         for spec, seat_in in zip(specs, body.seats, strict=True):
-            token = new_token() if spec.kind == "human" else None
+            old = keep[len(seats)] if keep is not None else None
+            kept = old is not None and spec.kind == "human"
+            token = new_token() if spec.kind == "human" and not kept else None
             # An invited seat's maker keeps a key to make a new link for it.
-            renew = new_token() if seat_in.kind == "invite" else None
+            renew = new_token() if seat_in.kind == "invite" and not kept else None
             tokens.append(token)
             renew_keys.append(renew)
-            seats.append(
-                Seat(
-                    name=spec.name,
-                    kind=spec.kind,
-                    invite=seat_in.kind == "invite",
-                    level=spec.level,
-                    role=game.role(state, len(seats)),
-                    skill=spec.skill,
-                    token_hash=hash_token(token) if token else None,
-                    renew_hash=hash_token(renew) if renew else None,
-                )
+            made = Seat(
+                name=spec.name,
+                kind=spec.kind,
+                invite=seat_in.kind == "invite",
+                level=spec.level,
+                role=game.role(state, len(seats)),
+                skill=spec.skill,
+                token_hash=hash_token(token) if token else None,
+                renew_hash=hash_token(renew) if renew else None,
             )
+            if kept and old is not None:
+                made = replace(
+                    made,
+                    token_hash=old.token_hash,
+                    renew_hash=old.renew_hash,
+                    invite_hash=old.invite_hash,
+                    claimed=old.claimed,
+                )
+            seats.append(made)
         stored = self.store.create(
             body.game,
             game.rules_of(state),
             seed,
-            {**setup, **(privacy or {})},
+            {**setup, **(privacy or {}), "clock": settings.to_dict()},
             SeatBook(seats).to_dicts(),
             host_hash,
         )
-        table = self._live(Referee(self.store, stored, state))
+        referee = Referee(self.store, stored, state, self.now)
+        timing = referee.timing([])
+        if timing is not None:
+            self.store.set_timing(stored.id, timing)
+        table = self._live(referee)
         seats_out = [
             {
                 "seat": i,
@@ -291,7 +323,7 @@ class TableManager:
             self.touch(table_id)
             return table
         self._make_room()
-        referee = await Referee.load(self.store, table_id)
+        referee = await Referee.load(self.store, table_id, self.now)
         if referee is None:
             raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
         table = self.tables.get(table_id)  # loaded meanwhile by another request
@@ -311,6 +343,7 @@ class TableManager:
         # An invite renewed on another server: the pages here that used its old token lose
         # the seat now, as they would there.
         self._revoke(table)
+        self.arm(table)  # (its clock as the other server left it)
         return table
 
     def _revoke(self, table: LiveTable) -> None:
@@ -458,9 +491,15 @@ class TableManager:
     ) -> Accepted:
         """Apply one action for ``seat`` sent by ``page`` (None: the seat's bot)."""
         key = None if page is None else page.keys.get(seat, "")
-        return await self._referee_call(
-            table, table.referee.act(seat, text, key=key, seen=seen, message_id=message_id)
+        call = table.referee.act(
+            seat, text, key=key, seen=seen, message_id=message_id, online=table.room.online()
         )
+        try:
+            return await self._referee_call(table, call)
+        except RefusedError as exc:
+            if exc.code == Code.OUT_OF_TIME:
+                await self.tick(table)  # the timer has not fired yet: a stand-in takes over
+            raise
 
     async def undo(
         self,
@@ -493,6 +532,204 @@ class TableManager:
         self.broadcast(table)
         await self.events.changed(table.id, table.referee.revision)
         self.schedule_bot(table)
+        self.arm(table)
+
+    # ---------------------------------------------------------------- clocks, stand-ins, endings
+
+    def arm(self, table: LiveTable) -> None:
+        """Set the table's timer for its next deadline (web.referee: Referee.due)."""
+        old = self._timers.pop(table.id, None)
+        if old is not None:
+            old.cancel()
+        if self.tables.get(table.id) is not table:
+            return
+        due = table.referee.due(table.room.online())
+        if due is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # (set up outside the event loop: armed when the table is next used)
+        delay = max(0.0, (due - self.now()) / 1000)
+        self._timers[table.id] = loop.call_later(delay, lambda: loop.create_task(self.tick(table)))
+
+    def presence(self, table: LiveTable) -> None:
+        """Who is online changed: note when each seat was last seen, store the deadline
+        (abandonment and grace count from here) and set the timer again."""
+        referee = table.referee
+        now = self.now()
+        online = table.room.online()
+        for seat in range(len(referee.seats)):
+            if seat in online or seat not in referee.seen:
+                referee.seen[seat] = now
+        if referee.clock is not None and referee.outcome is None:
+            referee.clock = referee.clock.touched(now)
+            write = referee.store_timing(online)  # (the picture is taken now)
+            try:
+                asyncio.get_running_loop().create_task(write)
+            except RuntimeError:
+                write.close()
+        self.arm(table)
+
+    async def tick(self, table: LiveTable) -> None:
+        """Do what is due at the table now (docs/rules/table.md): end an abandoned game (T3),
+        let a bot stand in for a seat out of time or away (T8), or end the game on a flag
+        where the host said a flag loses (T2). Safe to run on several servers at once."""
+        changed = False
+        async with table.lock:
+            referee = table.referee
+            online = table.room.online()
+            clock = referee.clock
+            if clock is None or referee.finished:
+                return
+            now = self.now()
+            for seat in online:
+                referee.seen[seat] = now
+            actor = referee.actor
+            if not online and now >= clock.active + clock.settings.abandon_ms:
+                changed = await referee.end(ABANDONED, (), online)
+            elif actor is not None and referee.flagged(actor):
+                if clock.settings.on_timeout == "lose" and len(referee.seats) == 2:
+                    changed = await referee.end(OUT_OF_TIME, (actor,), online)
+                else:
+                    changed = await self._stand_in(table, actor)
+            elif actor is not None and (due := referee.due(online)) is not None and now >= due:
+                changed = await self._stand_in(table, actor)  # its page away past the grace
+        if changed:
+            await self.changed(table)
+        else:
+            self.arm(table)
+
+    async def _stand_in(self, table: LiveTable, seat: int, *, resigned: bool = False) -> bool:
+        """A bot of the host's level plays ``seat`` from now on; the caller holds the lock."""
+        referee = table.referee
+        settings = referee.clock.settings if referee.clock is not None else ClockSettings()
+        level = settings.bot_level
+        changed = await referee.change_seats(
+            lambda book: book.stand_in(seat, level, resigned=resigned)
+        )
+        if referee.clock is not None:
+            referee.clock = referee.clock.refilled(seat, self.now())
+            await referee.store_timing(table.room.online())
+        return changed
+
+    def _held(self, table: LiveTable, seat: int, page: Connection) -> None:
+        if not table.referee.seats.opens(seat, page.keys.get(seat)):
+            raise RefusedError(
+                f"you do not hold seat {seat}'s token", Code.NOT_YOUR_SEAT, seat=seat
+            )
+
+    async def resign(self, table: LiveTable, seat: int, page: Connection) -> None:
+        """``seat`` gives the game up (T1): a two-seat game ends with the other seat
+        winning; at a larger table a bot plays the seat for good."""
+        async with table.lock:
+            self._held(table, seat, page)
+            referee = table.referee
+            if referee.finished:
+                raise RefusedError("the game is over", Code.GAME_OVER)
+            if len(referee.seats) == 2:
+                changed = await referee.end(RESIGNED, (seat,), table.room.online())
+            else:
+                changed = await self._stand_in(table, seat, resigned=True)
+        if changed:
+            await self.changed(table)
+
+    async def reclaim(self, table: LiveTable, seat: int, page: Connection) -> None:
+        """The seat's owner takes it back from its stand-in bot (T9)."""
+        async with table.lock:
+            self._held(table, seat, page)
+            referee = table.referee
+            if referee.seats[seat].resigned:
+                raise RefusedError(
+                    f"seat {seat} resigned: a bot plays it to the end",
+                    Code.RESIGNED_FOR_GOOD,
+                    seat=seat,
+                )
+            if referee.seats[seat].stand_in is None:
+                raise RefusedError(
+                    f"seat {seat} is not played by a bot", Code.NOT_STOOD_IN, seat=seat
+                )
+            await referee.change_seats(lambda book: book.stand_in(seat, None))
+            referee.seen[seat] = self.now()
+            if referee.clock is not None:
+                referee.clock = referee.clock.refilled(seat, self.now())
+                await referee.store_timing(table.room.online())
+        await self.changed(table)
+
+    async def rematch(self, table: LiveTable, page: Connection) -> None:
+        """The page's seats ask for a rematch (T10). The acceptances are the store's (pages
+        on other servers count); the server whose acceptance completes them makes the new
+        table, with the same seats' tokens, and every page hears of it in its state
+        (``seating.next``) and goes there."""
+        async with table.lock:
+            referee = table.referee
+            if not referee.finished:
+                raise RefusedError("a rematch is for a game that is over", Code.REMATCH_IN_PLAY)
+            if "rematch" not in referee.stored.setup:
+                seats = page.seats
+                if await referee.change_seats(lambda book: book.accept_rematch(seats)):
+                    # The same host: the rematch is the host's to archive or delete too.
+                    made, _ = self.create(
+                        self._rematch_of(table),
+                        self._privacy_of(table),
+                        referee.stored.host_hash,
+                        keep=list(referee.seats),
+                    )
+                    await asyncio.to_thread(self.store.set_rematch, table.id, made.id)
+                    referee.stored.setup = {**referee.stored.setup, "rematch": made.id}
+        await self.changed(table)
+
+    def _rematch_of(self, table: LiveTable) -> TableIn:
+        """The same seats, rules and clock; the first seat moved on by one; a fresh seed.
+        A seat a bot played at the end is a bot of that level in the rematch."""
+        referee = table.referee
+        stored = referee.stored
+        start = referee.game.replay(stored.rules, stored.seed, stored.setup, stored.seats, [])
+        first = (referee.game.actor(start) or 0) + 1
+        seats = [
+            SeatIn(
+                kind="bot" if seat.played_by_bot else ("invite" if seat.invite else "device"),
+                name=seat.name,
+                level=seat.bot_level,
+                role=seat.role,
+                skill=seat.skill,
+            )
+            for seat in referee.seats
+        ]
+        settings = referee.clock.settings if referee.clock is not None else ClockSettings()
+        return TableIn(
+            game=referee.game.name,
+            seats=seats,
+            first=first % len(seats),
+            rules=stored.rules,
+            clock=ClockIn(
+                kind=settings.kind,
+                bank_seconds=settings.bank_ms / 1000,
+                increment_seconds=settings.increment_ms / 1000,
+                turn_hours=settings.turn_ms / 3_600_000,
+                grace_seconds=settings.grace_ms / 1000,
+                bot_level=settings.bot_level,
+                on_timeout=settings.on_timeout,
+                abandon_hours=settings.abandon_ms / 3_600_000,
+            ),
+        )
+
+    @staticmethod
+    def _privacy_of(table: LiveTable) -> dict[str, str]:
+        """The old table's privacy: its spectator link watches the rematch too."""
+        setup = table.referee.stored.setup
+        return {k: setup[k] for k in ("visibility", "watch_hash") if k in setup}
+
+    async def wake_due(self) -> None:
+        """Do what is due at every table whose stored deadline has come, live here or not
+        (after a restart, or a table that left memory): the sweep runs it."""
+        due = await asyncio.to_thread(self.store.due, moment(self.now()))
+        for table_id in due:
+            try:
+                table = await self.get(table_id)
+                await self.tick(table)
+            except Exception:
+                log.exception("table %s could not be woken for its deadline", table_id)
 
     # ---------------------------------------------------------------- bots
 
@@ -513,25 +750,31 @@ class TableManager:
 
     def start(self) -> None:
         """At start-up: the tables in play whose next actor is a bot resume by themselves
-        (nobody needs to open them), in the background."""
+        (nobody needs to open them), and those whose clock is due act, in the background."""
         self._resuming = asyncio.create_task(self._resume())
 
     async def _resume(self) -> None:
+        await self._resume_bots()
+        await self.wake_due()
+
+    async def _resume_bots(self) -> None:
         stored = await asyncio.to_thread(
             functools.partial(self.store.recent, RESUMED, playing=True)
         )
         for table in stored:
-            if table.id in self.tables or not any(s.get("kind") == "bot" for s in table.seats):
+            if table.id in self.tables or not any(
+                s.get("kind") == "bot" or s.get("stand_in") is not None for s in table.seats
+            ):
                 continue
             try:
-                referee = await Referee.load(self.store, table.id)
+                referee = await Referee.load(self.store, table.id, self.now)
             except Exception:
                 log.exception("table %s could not be loaded to resume its bot", table.id)
                 continue
             if referee is None or table.id in self.tables:
                 continue
             actor = referee.actor
-            if actor is not None and referee.seats[actor].is_bot:
+            if actor is not None and referee.seats[actor].played_by_bot:
                 self.schedule_bot(self._live(referee))
 
     # ---------------------------------------------------------------- clients
@@ -542,7 +785,10 @@ class TableManager:
             self.touch(table.id)
 
     def set_elsewhere(self, table: LiveTable, seats: frozenset[int]) -> None:
+        before = table.room.online()
         table.room.set_elsewhere(seats)
+        if table.room.online() != before:
+            self.presence(table)
 
     def broadcast(self, table: LiveTable) -> None:
         """Send every page the table's state as its seats see it."""
@@ -553,6 +799,9 @@ class TableManager:
         actor = referee.actor
         active = actor if actor in seats else (seats[0] if seats else None)
         view = referee.game.view(referee.state, active)
+        if referee.ending is not None:  # the table ended it, not the game's rules
+            view = {**view, "outcome": referee.ending.to_dict(), "status": referee.ending.reason}
+        clock = referee.clock
         return {
             "type": "state",
             "table": table.id,
@@ -567,6 +816,17 @@ class TableManager:
             "view": view,
             "last": referee.last,
             "can_undo": active is not None
-            and not referee.seats[active].is_bot
+            and actor is not None
+            and not referee.seats[active].played_by_bot
             and referee.game.can_undo(referee.state, active),
+            # The clock (docs/rules/table.md): each seat's time left at the server's ``at``.
+            "clock": None
+            if clock is None or not clock.settings.timed
+            else clock.message(self.now()),
+            "seating": {
+                "stand_ins": [i for i, s in enumerate(referee.seats) if s.stand_in is not None],
+                "resigned": [i for i, s in enumerate(referee.seats) if s.resigned],
+                "rematch": [i for i, s in enumerate(referee.seats) if s.rematch],
+                "next": referee.stored.setup.get("rematch"),
+            },
         }

@@ -4,7 +4,7 @@ lists). A table stored before has no host token; its maker is known by the keys 
 maker was given (web.hosts).
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 

@@ -3,6 +3,7 @@ import {
   api, el, forgetTable, heldTables, heldTokens, initPage, inviteRow, keepHost, keepInvite, keepToken, keepWatch, onLanguageChange,
   refusalText, spectatorRow, t, toast,
 } from "./common.js";
+import { clockFields, clockSettings } from "./endings.js";
 
 const CENTRIX_COLOURS = ["red", "orange", "yellow", "green", "blue", "white"];
 const GANGS = ["green", "purple"];
@@ -228,7 +229,7 @@ function requestBody() {
   if (setup.game === "centrix" && s.bottom !== "protect") rules.bottom = s.bottom;
   // Unset: the server's default (unlisted when a seat is invited).
   const visibility = document.getElementById("visibility").value || undefined;
-  return { game: setup.game, seats, first: s.first, rules, visibility };
+  return { game: setup.game, seats, first: s.first, rules, visibility, clock: clockSettings() };
 }
 
 async function submit(event) {
@@ -450,6 +451,7 @@ async function main() {
     });
   }
   document.getElementById("setup").addEventListener("submit", submit);
+  document.getElementById("visibility").closest(".field-row").after(clockFields()); // (endings.js)
   onLanguageChange(() => {
     renderSetup();
     renderTables();

@@ -6,6 +6,7 @@ import {
 import { mountChat } from "./chat.js";
 import { mountSounds } from "./sounds.js";
 import { mountWatching } from "./watching.js";
+import { createEndings } from "./endings.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -65,8 +66,9 @@ function openDialog(title, body, { id = "dialog", actions = [] } = {}) {
   return dialog;
 }
 
-/** The game-over screen: every seat by place. ``describe(seat)`` gives its colour or gang. */
-function gameOver(message, describe) {
+/** The game-over screen: every seat by place. ``describe(seat)`` gives its colour or gang;
+ * ``extra``, more buttons (the rematch: endings.js). */
+function gameOver(message, describe, extra = []) {
   const outcome = message.view.outcome;
   if (!outcome || document.getElementById("game-over")) return;
   const order = outcome.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
@@ -93,6 +95,7 @@ function gameOver(message, describe) {
   ], {
     id: "game-over",
     actions: [
+      ...extra,
       el("a", { class: "btn", href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${message.view.game}-${tableId}.json` }, t("download_record")),
       el("a", { class: "btn", href: `/replay/${tableId}` }, t("replay")),
       el("a", { class: "btn btn-primary", href: "/" }, t("new_game")),
@@ -199,6 +202,7 @@ async function main() {
   const side = root.querySelector(".side") || root;
   const watching = mountWatching(side, { tableId, info, chat: chat.element, describe: (seat, m) => game.describe(seat, m) });
   mountSounds(document.querySelector("header.topbar"));
+  const endings = createEndings({ tableId, send: (message) => socket.send(message) });
   // States are shown one after another, each after the animation of the one before; when
   // they pile up (a bot playing fast, a slow device) the game is told to hurry.
   let queue = Promise.resolve();
@@ -211,18 +215,20 @@ async function main() {
     queue = queue.then(async () => {
       message.online = online;
       shown = message.revision ?? null;
-      await game.applyState(message, waiting > 3);
+      await game.applyState(endings.shown(message), waiting > 3);
       // Set once a state is on screen (after its animation): what the browser tests wait for.
       document.body.dataset.version = String(message.version);
       document.body.dataset.actor = String(message.actor);
       watching.onState(message);
       chat.onState(message);
+      endings.onState(message);
       if (message.view.outcome) {
         if (info.status === "playing") {
           info.status = message.view.outcome.reason;
           nav(info);
         }
-        gameOver(message, (seat) => game.describe(seat, message));
+        gameOver(message, (seat) => game.describe(seat, message), endings.gameOverActions(message));
+        endings.afterGameOver();
       }
     }).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
   };
@@ -256,6 +262,7 @@ async function main() {
     setTitle();
     nav(info);
     game.rerender?.();
+    endings.rerender();
   });
 }
 

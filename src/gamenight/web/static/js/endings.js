@@ -1,0 +1,219 @@
+// Finishing every game (docs/rules/table.md): a clock per seat, ticking here from the
+// server's figures; resign or leave, with a confirm; a seat's stand-in bot and taking the
+// seat back; the rematch in the game-over dialog, and following the table to it.
+import {
+  el, heldTokens, invites, keepInvite, keepToken, keepWatch, mySeat, onLanguageChange, t, watchToken,
+} from "./common.js";
+
+
+/** Time left as the page shows it: m:ss, h:mm:ss, or days and hours. */
+export function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = String(s % 60).padStart(2, "0");
+  if (days) return t("finish_days_hours", { d: days, h: hours });
+  if (hours) return `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`;
+  return `${minutes}:${seconds}`;
+}
+
+/** Whether the page goes to the rematch by itself: it asked for it (or watches). */
+function follows(message) {
+  const seating = message.seating;
+  if (!seating?.next) return false;
+  return !message.seats.length || message.seats.some((seat) => seating.rematch.includes(seat));
+}
+
+/** Go to the rematch ``table``: its seats open with the tokens this device holds here (the
+ * server kept them), and so does the spectator link. */
+function follow(from, table) {
+  for (const [seat, token] of Object.entries(heldTokens(from))) keepToken(table, seat, token);
+  for (const [seat, { token, renew }] of Object.entries(invites(from))) keepInvite(table, seat, token, renew);
+  const watch = watchToken(from);
+  if (watch) keepWatch(table, watch);
+  document.body.dataset.movedTo = table;
+  location.assign(`/table/${encodeURIComponent(table)}`);
+}
+
+/** The way to a rematch made while the page was away. */
+function toRematch(from, table, id) {
+  return el("button", { type: "button", class: "btn btn-primary", id, onclick: () => follow(from, table) }, t("finish_to_rematch"));
+}
+
+/**
+ * The table page's endings. ``send`` sends a message on the table's socket. Returns what
+ * table.js calls: ``onState(message)`` after each state is shown (everything of the endings
+ * comes inside the state), ``shown(message)``, ``gameOverActions(message)`` (the buttons of the
+ * game-over dialog) and ``rerender()`` when the language changes.
+ */
+export function createEndings({ tableId, send }) {
+  if (!document.getElementById("endings-style")) {
+    // A stylesheet of its own (the pages' policy allows no inline style).
+    document.head.append(el("link", { rel: "stylesheet", href: "/static/css/endings.css", id: "endings-style" }));
+  }
+  const bar = el("div", { class: "endings-bar", id: "endings" });
+  document.getElementById("main").before(bar);
+  let last = null; // the latest state message
+  let received = 0; // when it came (this page's clock): the actor's time runs down from here
+  let timer = null;
+
+  const left = (seat) => {
+    const clock = last.clock;
+    const running = seat === clock.actor && !last.view.outcome;
+    return clock.left[seat] - (running ? Date.now() - received : 0);
+  };
+
+  const tick = () => {
+    for (const node of bar.querySelectorAll(".endings-clock")) {
+      const seat = Number(node.dataset.seat);
+      const ms = left(seat);
+      node.querySelector(".endings-time").textContent = clockText(ms);
+      node.classList.toggle("low", last.clock.kind === "realtime" && ms < 20000);
+    }
+  };
+
+  const confirm = (question, yes) => {
+    document.getElementById("endings-confirm")?.remove();
+    const box = el("div", { class: "overlay", id: "endings-confirm", role: "dialog", "aria-modal": "true", "aria-labelledby": "endings-confirm-title" },
+      el("div", { class: "overlay-card" },
+        el("h2", { id: "endings-confirm-title" }, question),
+        el("div", { class: "form-actions" },
+          el("button", { type: "button", class: "btn btn-primary", id: "endings-yes", onclick: () => { box.remove(); yes(); } }, t("finish_confirm")),
+          el("button", { type: "button", class: "btn", onclick: () => box.remove() }, t("finish_cancel")),
+        )));
+    box.addEventListener("keydown", (e) => { if (e.key === "Escape") box.remove(); });
+    document.body.append(box);
+    box.querySelector(".btn-primary").focus();
+  };
+
+  const render = () => {
+    if (!last) return;
+    const message = last;
+    const seating = message.seating || { stand_ins: [], resigned: [], rematch: [] };
+    const over = Boolean(message.view.outcome);
+    const clocks = message.clock
+      ? el("div", { class: "endings-clocks", role: "group", "aria-label": t("finish_clock") },
+        message.names.map((name, seat) => el("span", {
+          class: `endings-clock${seat === message.clock.actor && !over ? " running" : ""}${seating.stand_ins.includes(seat) ? " stood-in" : ""}`,
+          "data-seat": seat,
+          "aria-label": t("finish_clock_label", { name }),
+        }, el("span", { class: "endings-name" }, name), el("span", { class: "endings-time" }, ""))))
+      : el("div", { class: "endings-clocks" });
+    const parts = [clocks];
+    const seat = mySeat(message) ?? (message.seats.length ? message.seats[0] : null);
+    if (!over && seat !== null && !seating.resigned.includes(seat)) {
+      const two = message.names.length === 2;
+      // On a shared screen, say whose seat gives up (the one to act).
+      const shared = message.seats.length > 1;
+      const question = t(`${two ? "finish_resign_confirm" : "finish_leave_confirm"}${shared ? "_named" : ""}`, { name: message.names[seat] });
+      parts.push(el("button", {
+        type: "button", class: "btn", id: "resign",
+        onclick: () => confirm(question, () => send({ type: "resign", seat })),
+      }, t(two ? "finish_resign" : "finish_leave")));
+    }
+    for (const mine of message.seats) {
+      if (over || !seating.stand_ins.includes(mine) || seating.resigned.includes(mine)) continue;
+      parts.push(el("p", { class: "endings-notice hint", "data-stood-in": mine }, t("finish_stood_in", { name: message.names[mine] })));
+      parts.push(el("button", { type: "button", class: "btn btn-primary", "data-reclaim": mine, onclick: () => send({ type: "reclaim", seat: mine }) }, t("finish_reclaim")));
+    }
+    if (seating.next) {
+      // The rematch was made while this page was away: the way there.
+      parts.push(toRematch(tableId, seating.next, "to-rematch-bar"));
+    }
+    bar.replaceChildren(...parts);
+    bar.hidden = parts.length === 1 && !message.clock;
+    if (message.clock) tick();
+    updateRematch();
+  };
+
+  const updateRematch = () => {
+    const status = document.getElementById("rematch-status");
+    if (!status || !last) return;
+    const asked = (last.seating?.rematch || []).map((seat) => last.names[seat]);
+    const mineAsked = last.seats.some((seat) => (last.seating?.rematch || []).includes(seat));
+    status.textContent = mineAsked ? t("finish_rematch_waiting") : asked.length ? t("finish_rematch_asked", { names: asked.join(", ") }) : "";
+    const button = document.getElementById("rematch");
+    if (button) button.disabled = mineAsked;
+  };
+
+  return {
+    /** The state as the game module is to show it: a seat a bot plays for this device is
+     * not this device's to play (the server would refuse it), so it is not shown as such. */
+    shown(message) {
+      const standIns = message.seating?.stand_ins || [];
+      if (message.active === null || !standIns.includes(message.active)) return message;
+      return { ...message, active: null, can_undo: false };
+    },
+    onState(message) {
+      last = message;
+      received = Date.now();
+      if (follows(message)) {
+        follow(tableId, message.seating.next);
+        return;
+      }
+      render();
+      clearInterval(timer);
+      if (message.clock && !message.view.outcome) timer = setInterval(tick, 250);
+    },
+    gameOverActions(message) {
+      if (message.seating?.next) return [toRematch(tableId, message.seating.next, "to-rematch")];
+      // Spectators watch the rematch when it comes; only players ask for one.
+      if (!message.seats.length || !Object.keys(heldTokens(tableId)).length) return [];
+      return [
+        el("span", { class: "hint", id: "rematch-status", "aria-live": "polite" }, ""),
+        el("button", { type: "button", class: "btn", id: "rematch", onclick: () => { send({ type: "rematch" }); } }, t("finish_rematch")),
+      ];
+    },
+    afterGameOver() {
+      updateRematch();
+    },
+    rerender() {
+      render();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the set-up's clock
+
+const clockSetup = { kind: "none", bank_minutes: 5, increment_seconds: 5, turn_hours: 24, bot_level: 2 };
+
+/** The home page's clock fields (docs/rules/table.md T6–T7): none, real-time (minutes a seat
+ * plus seconds a turn) or turn-based (hours a turn), and the stand-in bots' level. Drawn
+ * again when the language changes. */
+export function clockFields() {
+  const box = el("div", { class: "field-row endings-setup", id: "clock-setup" });
+  const draw = () => {
+    const kind = el("select", { id: "clock-kind", "aria-label": t("finish_clock") },
+      ["none", "realtime", "turn"].map((k) => el("option", { value: k, selected: clockSetup.kind === k }, t(`finish_clock_${k}`))));
+    kind.addEventListener("change", () => {
+      clockSetup.kind = kind.value;
+      draw();
+    });
+    const number = (id, key, min, max, step, label) => {
+      const input = el("input", { type: "number", id, min, max, step, value: clockSetup[key], "aria-label": t(label), class: "endings-number" });
+      input.addEventListener("input", () => (clockSetup[key] = Number(input.value)));
+      return el("label", { class: "endings-field" }, t(label), " ", input);
+    };
+    const extra = clockSetup.kind === "realtime"
+      ? [number("clock-bank", "bank_minutes", 0.25, 120, "any", "finish_bank_minutes"), number("clock-increment", "increment_seconds", 0, 180, 1, "finish_increment_seconds")]
+      : clockSetup.kind === "turn" ? [number("clock-turn", "turn_hours", 0.05, 336, "any", "finish_turn_hours")] : [];
+    const bot = clockSetup.kind === "none" ? [] : [number("clock-bot", "bot_level", 1, 5, 1, "finish_stand_in_level")];
+    box.replaceChildren(el("label", { for: "clock-kind", class: "field-label" }, t("finish_clock")), kind, ...extra, ...bot);
+  };
+  if (!document.getElementById("endings-style")) {
+    document.head.append(el("link", { rel: "stylesheet", href: "/static/css/endings.css", id: "endings-style" }));
+  }
+  draw();
+  onLanguageChange(draw);
+  return box;
+}
+
+/** The set-up's ``clock`` for ``POST /api/tables`` (the server checks its bounds). */
+export function clockSettings() {
+  const { kind } = clockSetup;
+  if (kind === "none") return { kind };
+  const bot = { bot_level: clockSetup.bot_level };
+  if (kind === "turn") return { kind, turn_hours: clockSetup.turn_hours, ...bot };
+  return { kind, bank_seconds: Math.round(clockSetup.bank_minutes * 60), increment_seconds: clockSetup.increment_seconds, ...bot };
+}

@@ -1,0 +1,147 @@
+"""Finishing every game in the page (docs/rules/table.md): a seat out of time is played by
+a bot to the end, resigning a two-seat game, and a rematch with the next first player."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import ARTIFACTS, Console, Server, shot
+
+NewPage = Any
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def keep(page: Page, screen: str, language: str) -> None:
+    """A screenshot for the test's artifacts, and the docs' copy of it."""
+    name = f"finish-{screen}.{language}"
+    shot(page, name, full_page=False)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ARTIFACTS / f"{name}.png", SCREENSHOTS / f"{name}.png")
+
+
+def open_seats(page: Page, server: Server, table: str, tokens: list[str]) -> None:
+    """Open ``table`` on a device holding every seat of ``tokens`` (a shared screen)."""
+    page.goto(f"{server.url}/")
+    held = {f"held-{i}": token for i, token in enumerate(tokens)}
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"gamenight.tokens.{table}", json.dumps(held)],
+    )
+    page.goto(f"{server.url}/table/{table}")
+    page.wait_for_selector("body[data-version]")
+
+
+def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
+    server: Server, new_page: NewPage
+) -> None:
+    made = server.create(
+        {
+            "game": "centrix",
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+            "rules": {"max_turns": 4},  # (the bots play it to its end quickly)
+            "clock": {
+                "kind": "realtime",
+                "bank_seconds": 15,
+                "increment_seconds": 0,
+                "bot_level": 1,
+            },
+        }
+    )
+    page = new_page()
+    open_seats(page, server, made["id"], [made["seats"][0]["token"]])
+    # Ann's clock runs down on the page, from the server's figures.
+    page.wait_for_selector(".endings-clock.running[data-seat='0']")
+    first = page.text_content(".endings-clock[data-seat='0'] .endings-time")
+    page.wait_for_function(
+        "t => document.querySelector(\".endings-clock[data-seat='0'] .endings-time\")"
+        ".textContent !== t",
+        arg=first,
+    )
+    # She does not play: her flag falls and a bot plays for her, which the page says.
+    page.wait_for_selector("[data-stood-in='0']", timeout=40_000)
+    assert page.locator("[data-reclaim='0']").count() == 1
+    keep(page, "stand-in", "en")
+    page.click("#lang-switch")  # the same screen in Korean
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-reclaim='0']\")?.textContent === '내 자리 되찾기'"
+    )
+    keep(page, "stand-in", "ko")
+    # The game never stalls: the bots finish it.
+    page.wait_for_selector("#game-over", timeout=60_000)
+    assert "차례 제한" in (page.text_content("#game-over .reason") or "")  # (in Korean now)
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_resigning_a_two_seat_game_and_a_rematch_with_the_next_first_player(
+    server: Server, new_page: NewPage, language: str
+) -> None:
+    made = server.create(
+        {
+            "game": "centrix",
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "device", "name": "Bo"}],
+            "first": 0,
+            "clock": {"kind": "turn", "turn_hours": 24},
+        }
+    )
+    page = new_page(locale="ko-KR" if language == "ko" else "en-US")
+    open_seats(page, server, made["id"], [s["token"] for s in made["seats"]])
+    page.wait_for_selector("body[data-seats='0,1']")
+    assert page.get_attribute("body", "data-actor") == "0"
+    page.wait_for_selector(".endings-clock[data-seat='1']")
+    # Resigning asks first; "no" changes nothing.
+    page.click("#resign")
+    page.wait_for_selector("#endings-confirm")
+    keep(page, "resign", language)
+    page.click("#endings-confirm .btn:not(.btn-primary)")
+    assert page.locator("#game-over").count() == 0
+    page.click("#resign")
+    page.click("#endings-yes")
+    # Ann (the actor) resigned: Bo wins.
+    page.wait_for_selector("#game-over")
+    resigned = {"en": "resigned", "ko": "기권"}[language]
+    assert resigned in (page.text_content("#game-over .reason") or "")
+    assert page.locator("#game-over .place-1[data-seat='1']").count() == 1
+    assert page.locator("#resign").count() == 0
+    keep(page, "game-over", language)
+    # This device holds both seats: its rematch accepts for both, and the page follows
+    # the table to the new one, where Bo plays first.
+    page.click("#rematch")
+    page.wait_for_url(lambda url: made["id"] not in url)
+    page.wait_for_selector("body[data-seats='0,1']")
+    assert page.get_attribute("body", "data-actor") == "1"
+    assert page.locator("#game-over").count() == 0
+    # A page that opens the old table later is led to the rematch too.
+    rematch = page.url
+    page.goto(f"{server.url}/table/{made['id']}")
+    page.wait_for_url(rematch)
+    page.wait_for_selector("body[data-seats='0,1']")
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_home_page_sets_up_a_clock_and_refuses_one_out_of_bounds(
+    server: Server, new_page: NewPage, console: Console, language: str
+) -> None:
+    console.allowed.append("status of 422")  # the clock out of bounds, refused
+    page = new_page(locale="ko-KR" if language == "ko" else "en-US")
+    page.goto(f"{server.url}/")
+    page.select_option("#clock-kind", "realtime")
+    page.fill("#clock-bank", "0.1")  # six seconds: below lichess's least
+    page.click("#start")
+    page.wait_for_selector("#setup-error:not([hidden])")
+    assert "15" in (page.text_content("#setup-error") or "")
+    page.fill("#clock-bank", "3")
+    page.fill("#clock-increment", "2")
+    keep(page, "setup", language)
+    page.click("#start")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector(".endings-clock[data-seat='0']")
+    assert page.locator(".endings-clock").count() == 2
+    table = page.url.rsplit("/", 1)[1]
+    info = json.loads(page.evaluate(f"fetch('/api/tables/{table}').then(r => r.text())"))
+    assert info["status"] == "playing"
