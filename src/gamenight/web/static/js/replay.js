@@ -73,6 +73,10 @@ async function show(n, { animate = false } = {}) {
     return;
   }
   if (step !== n) return; // a later click won the race
+  if (animate && !playing) {
+    step = from; // paused while the step was on its way: the page stays where it is
+    return;
+  }
   const flight = data.last?.flight;
   if (animate && n === from + 1 && flight && current && world) {
     const controller = new AbortController();
@@ -107,7 +111,10 @@ async function setPlaying(on) {
   playing = on && steps > 0;
   wake?.();
   renderControls();
-  if (!playing) return;
+  if (!playing) {
+    flying?.abort(); // a flick in flight lands at once: paused, nothing moves
+    return;
+  }
   if (step >= steps) {
     await show(0);
     if (!playing) return;
