@@ -104,6 +104,8 @@ def test_autoplay_flies_every_flick_in_order_at_the_pace_remembered(
     assert len(words) == total
     assert not [w for w in words if RAW_FLOAT.search(w)], words
     assert any("cube" in w for w in words)
+    assert page.locator("#hands-revealed").count() == 0  # Color City holds no hands
+    assert "null" not in page.inner_text("#replay-info")
 
     # Pausing stops it where it is; the keys step by hand; the pace is remembered.
     page.keyboard.press("Home")

@@ -207,7 +207,7 @@ function render() {
   info.replaceChildren(
     el("h3", {}, title),
     el("p", {}, v.outcome ? `${t("game_over")} · ${t(`reason_${v.outcome.reason}`)}` : t(current.finished ? "replay_finished_step" : "replay_live")),
-    current.hands ? el("p", { class: "hint", id: "hands-revealed" }, t("replay_hands_revealed")) : null,
+    ...(current.hands ? [el("p", { class: "hint", id: "hands-revealed" }, t("replay_hands_revealed"))] : []),
     el("ul", { class: "replay-seats" }, rows),
     // The record holds the seed (every hand, every draw): the server gives it once the game is over.
     ...(current.finished
