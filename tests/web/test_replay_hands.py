@@ -43,7 +43,7 @@ def test_no_hand_is_revealed_while_the_game_is_in_play(client: TestClient, join:
 def test_a_finished_game_reveals_each_hand_at_each_step(
     client: TestClient, join: Join, database: str
 ) -> None:
-    made = create(client, CENTRIX_BOTS)
+    made = create(client, {**CENTRIX_BOTS, "rules": {"max_turns": 6}})
     watcher = join(made["id"])
     state = receive(watcher, "state")
     while state["view"]["status"] == "playing":
@@ -65,3 +65,6 @@ def test_a_finished_game_reveals_each_hand_at_each_step(
     # The play that led to the step (a log entry is its notation, or data holding it).
     assert answers[1]["last"]["notation"] in json.dumps(answers[1]["view"]["log"][0])
     assert answers[0]["hands"] != answers[-1]["hands"]  # revealed as they were, step by step
+    sizes = [len(json.dumps(a, separators=(",", ":"))) for a in answers]
+    hands = [len(json.dumps(a["hands"], separators=(",", ":"))) for a in answers]
+    print(f"\nreplay step answers: {min(sizes)}-{max(sizes)} bytes, of which hands {max(hands)}")
