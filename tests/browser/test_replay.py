@@ -163,6 +163,9 @@ def test_a_finished_game_shows_every_hand_step_by_step(server: Server, new_page:
         page.wait_for_selector(f"body[data-step='{k}']")
         seen.append(hands_on_page(page))
     assert seen == [a["hands"] for a in answers]
+    page.click("#log li[data-step='2']")  # a log line shows the board after its play
+    page.wait_for_selector("body[data-step='2']")
+    assert hands_on_page(page) == answers[2]["hands"]
     assert len({json.dumps(s) for s in seen}) > 2, "the hands change as the game goes"
     page.keyboard.press("Home")
     page.wait_for_selector("body[data-step='0']")

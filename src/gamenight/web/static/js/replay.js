@@ -223,7 +223,10 @@ function render() {
     return WORDS[v.game] ? WORDS[v.game](entry, roleOf(entry.seat)) : entry.notation;
   };
   log.replaceChildren(...v.log.map((entry, i) => logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)), words(entry),
-    { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : null, title: typeof entry === "string" ? null : entry.notation })));
+    {
+      "data-step": i + 1, class: i === v.log.length - 1 ? "current replay-entry" : "replay-entry",
+      title: typeof entry === "string" ? null : entry.notation, onclick: () => goTo(i + 1), // the board after that play
+    })));
   log.scrollTop = log.scrollHeight;
 }
 
