@@ -384,13 +384,13 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                     steps=referee.version,
                 ),
             )
-        view = await replays.view(table, step)
+        found = await replays.step(table, step)
         return {
             "step": step,
             "steps": referee.version,
             "finished": referee.finished,
             "names": referee.seats.names,
-            "view": view,
+            **found,  # view, last, hands (once the game is over)
         }
 
     @app.get("/api/rules/{game}")

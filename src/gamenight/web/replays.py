@@ -26,12 +26,15 @@ VIEWS_KEPT = 64  # views kept, over all tables
 class Replays:
     def __init__(self) -> None:
         self._marks: OrderedDict[tuple[str, int], dict[int, Any]] = OrderedDict()
-        self._views: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self._views: OrderedDict[tuple[str, int, int, bool], dict[str, Any]] = OrderedDict()
 
-    async def view(self, table: LiveTable, step: int) -> dict[str, Any]:
-        """The spectators' view of ``table`` after its first ``step`` actions (0 ≤ step ≤
-        the table's version, checked by the caller)."""
-        key = (table.id, table.referee.revision, step)
+    async def step(self, table: LiveTable, step: int) -> dict[str, Any]:
+        """``table`` after its first ``step`` actions (0 ≤ step ≤ the table's version, checked
+        by the caller): the spectators' ``view``, the ``last`` action, and ``hands`` (each
+        seat's hand, once the game is over; ``None`` before)."""
+        finished = table.referee.finished
+        seats = len(table.referee.seats.names) if finished else 0  # hands shown for these
+        key = (table.id, table.referee.revision, step, finished)
         view = self._views.get(key)
         if view is None:
             marks = self._marks.get(key[:2])
@@ -40,11 +43,11 @@ class Replays:
                     base, revision = table.state.copy(), table.referee.revision
                     version = table.referee.version
                 marks = await asyncio.to_thread(mark, base, version)
-                key = (table.id, revision, step)
+                key = (table.id, revision, step, finished)
                 self._marks[key[:2]] = marks
                 while len(self._marks) > TABLES_KEPT:
                     self._marks.popitem(last=False)
-            view = await asyncio.to_thread(step_view, table.game, marks, step)
+            view = await asyncio.to_thread(step_view, table.game, marks, step, seats)
             self._views[key] = view
             while len(self._views) > VIEWS_KEPT:
                 self._views.popitem(last=False)
@@ -63,10 +66,16 @@ def mark(state: Any, version: int) -> dict[int, Any]:
     return marks
 
 
-def step_view(game: Any, marks: dict[int, Any], step: int) -> dict[str, Any]:
+def step_view(game: Any, marks: dict[int, Any], step: int, seats: int) -> dict[str, Any]:
+    """The step's view, last action, and the hands of its first ``seats`` seats (none while
+    the game is in play)."""
     nearest = min(m for m in marks if m >= step)
     state = marks[nearest].copy()
     for _ in range(nearest - step):
         state.pop()
     view: dict[str, Any] = game.view(state, None)
-    return view
+    # Each seat's own view holds its hand (a game without hands: None for every seat).
+    hands: list[Any] | None = [game.view(state, seat).get("hand") for seat in range(seats)]
+    if hands is not None and all(hand is None for hand in hands):
+        hands = None
+    return {"view": view, "last": game.last(state), "hands": hands}

@@ -94,13 +94,13 @@ function symbolSvg(colour, size = 18) {
   return svg;
 }
 
-function cardLabel(card) {
+export function cardLabel(card) {
   if (card === "A") return t("card_any");
   if (card === "S") return t("card_spin");
   return t("card_named", { colour: t(`colour_${CARD_COLOUR[card[0]]}`), n: card.slice(1) });
 }
 
-function cardFace(card) {
+export function cardFace(card) {
   if (card === "A") {
     return [el("span", { class: "card-wheel", "aria-hidden": "true" }), el("span", { class: "card-word" }, t("card_any_short"))];
   }
@@ -115,7 +115,7 @@ function cardFace(card) {
   ];
 }
 
-function cardClass(card) {
+export function cardClass(card) {
   if (card === "A") return "card-any";
   if (card === "S") return "card-spin-wild";
   return `card-${CARD_COLOUR[card[0]]}`;

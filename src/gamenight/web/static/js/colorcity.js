@@ -144,6 +144,61 @@ export function entryWords(entry, gang) {
   return `${covered}${t("city_log_then")}${t("city_log_lost", { gang: t(`city_gang_${other(gang)}`), squares: entry.lost.join(", ") })}`;
 }
 
+/** The cube of ``gang`` flying along the recorded ``flight`` (poses ``dt`` ms apart: x, y, z
+ * in mm, yaw in degrees) in ``layer`` (a <g> of a boardSvg's world; ``tb``, the view's
+ * ``table``), ``factor`` times as long; an abort of ``signal`` ends it at once (as do a
+ * factor of 0 and the reader's wish for less motion). The table and the replay both show a
+ * flick with it. */
+export function animateFlight(layer, tb, flight, gang, factor, signal) {
+  return new Promise((resolve) => {
+    const { dt, poses } = flight;
+    if (poses.length < 2 || factor <= 0 || reduceMotion || signal?.aborted) {
+      resolve();
+      return;
+    }
+    const cube = svgNode("rect", {
+      class: "flying-cube", width: tb.cube_mm, height: tb.cube_mm, x: -tb.cube_mm / 2, y: -tb.cube_mm / 2,
+      rx: 1.5, fill: GANG_COLOUR[gang], stroke: "#111", "stroke-width": 0.8,
+    });
+    const trail = svgNode("polyline", { class: "trail", points: "" });
+    layer.append(trail, cube);
+    const frame = dt * factor; // ms between two poses on screen
+    const duration = frame * (poses.length - 1);
+    const start = performance.now();
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener("abort", finish);
+      cube.remove();
+      trail.remove();
+      resolve();
+    };
+    signal?.addEventListener("abort", finish);
+    const step = (now) => {
+      if (done) return;
+      const time = clamp(now - start, 0, duration); // a frame's time may precede the start
+      const at = duration ? (time / duration) * (poses.length - 1) : poses.length - 1;
+      const i = Math.min(Math.floor(at), poses.length - 2);
+      const share = at - i;
+      const [a, b] = [poses[i], poses[i + 1]];
+      const mix = (k) => a[k] + (b[k] - a[k]) * share;
+      // The yaw the short way round between two poses.
+      const turn = ((((b[3] - a[3]) % 360) + 540) % 360) - 180;
+      const [x, y, z] = [mix(0), mix(1), mix(2)];
+      cube.setAttribute("transform", `translate(${x} ${-y}) rotate(${-(a[3] + turn * share)})`);
+      cube.setAttribute("opacity", z < 0 ? Math.max(0, 1 + z / 20) : 1);
+      trail.setAttribute("points", [...poses.slice(0, i + 1), [x, y]].map(([px, py]) => `${px},${-py}`).join(" "));
+      if (time >= duration) {
+        setTimeout(finish, 250 * factor);
+        return;
+      }
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  });
+}
+
 export function create(ctx) {
   const { root, send } = ctx;
   let msg = null;
@@ -243,7 +298,7 @@ export function create(ctx) {
     const previous = msg;
     const last = message.last;
     const pitched = previous && message.version === previous.version + 1 && last && last.flight;
-    if (pitched && last.flight.poses.length > 1 && factor > 0 && !reduceMotion && !signal?.aborted && svg) {
+    if (pitched && svg) {
       aimLayer.replaceChildren();
       await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal);
     }
@@ -569,54 +624,7 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- the flick
 
-  /** The cube flying along the recorded ``flight`` (poses ``dt`` ms apart: x, y, z in mm,
-   * yaw in degrees), ``factor`` times as long; an abort of ``signal`` ends it at once. */
-  function animateFlick(flight, gang, factor, signal) {
-    return new Promise((resolve) => {
-      const tb = table();
-      const { dt, poses } = flight;
-      const cube = svgNode("rect", {
-        class: "flying-cube", width: tb.cube_mm, height: tb.cube_mm, x: -tb.cube_mm / 2, y: -tb.cube_mm / 2,
-        rx: 1.5, fill: GANG_COLOUR[gang], stroke: "#111", "stroke-width": 0.8,
-      });
-      const trail = svgNode("polyline", { class: "trail", points: "" });
-      flightLayer.append(trail, cube);
-      const frame = dt * factor; // ms between two poses on screen
-      const duration = frame * (poses.length - 1);
-      const start = performance.now();
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        signal?.removeEventListener("abort", finish);
-        cube.remove();
-        trail.remove();
-        resolve();
-      };
-      signal?.addEventListener("abort", finish);
-      const step = (now) => {
-        if (done) return;
-        const time = clamp(now - start, 0, duration); // a frame's time may precede the start
-        const at = duration ? (time / duration) * (poses.length - 1) : poses.length - 1;
-        const i = Math.min(Math.floor(at), poses.length - 2);
-        const share = at - i;
-        const [a, b] = [poses[i], poses[i + 1]];
-        const mix = (k) => a[k] + (b[k] - a[k]) * share;
-        // The yaw the short way round between two poses.
-        const turn = ((((b[3] - a[3]) % 360) + 540) % 360) - 180;
-        const [x, y, z] = [mix(0), mix(1), mix(2)];
-        cube.setAttribute("transform", `translate(${x} ${-y}) rotate(${-(a[3] + turn * share)})`);
-        cube.setAttribute("opacity", z < 0 ? Math.max(0, 1 + z / 20) : 1);
-        trail.setAttribute("points", [...poses.slice(0, i + 1), [x, y]].map(([px, py]) => `${px},${-py}`).join(" "));
-        if (time >= duration) {
-          setTimeout(finish, 250 * factor);
-          return;
-        }
-        requestAnimationFrame(step);
-      };
-      requestAnimationFrame(step);
-    });
-  }
+  const animateFlick = (flight, gang, factor, signal) => animateFlight(flightLayer, table(), flight, gang, factor, signal);
 
   // ---------------------------------------------------------------- powers and the side panel
 

@@ -1,9 +1,24 @@
-// The replay page: step through any table's game, forward and back.
+// The replay page: step through any table's game, forward and back, or let it play itself.
 import {
   api, el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
   svgElement, t, toast, trackTopbar,
 } from "./common.js";
-import { boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
+import { cardClass, cardFace, cardLabel } from "./centrix.js";
+import { animateFlight, boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
+
+// Each game's drawing of a view (a game whose view still carries its SVG needs none) and its
+// log entries in words (an entry that is a bare notation string is shown as it is). When
+// centrix.js exports its own ``boardSvg``/``entryWords``, they plug in here.
+const BOARDS = { colorcity: cityBoard };
+const WORDS = { colorcity: cityWords };
+
+// Autoplay's paces: the pause on each step, and the factor on a flick's recorded time.
+const PACES = {
+  slow: { pause: 2400, factor: 1.6 },
+  normal: { pause: 1200, factor: 1 },
+  fast: { pause: 450, factor: 0.45 },
+};
+const PACE_KEY = "gamenight.replay.pace";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const cache = new Map();
@@ -11,6 +26,27 @@ let step = 0;
 let steps = 0;
 let current = null;
 let fitWords = null; // sizes the words on the board shown (keepWordsLegible)
+let world = null; // the board's drawing on screen, where a flick flies (Color City)
+let playing = false;
+let flying = null; // the AbortController of the flick on screen: aborting lands it at once
+let wake = null; // ends autoplay's pause early (pause pressed, or a step chosen)
+
+function storedPace() {
+  try {
+    const pace = localStorage.getItem(PACE_KEY);
+    return pace in PACES ? pace : "normal";
+  } catch {
+    return "normal";
+  }
+}
+
+function storePace(pace) {
+  try {
+    localStorage.setItem(PACE_KEY, pace);
+  } catch {
+    // private mode: remembered for this page only
+  }
+}
 
 async function load(n) {
   if (!cache.has(n)) cache.set(n, api(keyed(tableId, `/api/tables/${encodeURIComponent(tableId)}/replay/${n}`)));
@@ -22,8 +58,12 @@ async function load(n) {
   }
 }
 
-async function show(n) {
+/** Show step ``n``. Going one step forward with ``animate``, Color City's cube first flies
+ * along the flick's recorded poses on the board as it was. */
+async function show(n, { animate = false } = {}) {
   n = Math.max(0, Math.min(steps, n));
+  flying?.abort(); // a flick still flying lands at once
+  const from = step;
   step = n;
   let data;
   try {
@@ -33,6 +73,25 @@ async function show(n) {
     return;
   }
   if (step !== n) return; // a later click won the race
+  if (animate && !playing) {
+    step = from; // paused while the step was on its way: the page stays where it is
+    return;
+  }
+  const flight = data.last?.flight;
+  if (animate && n === from + 1 && flight && current && world) {
+    const controller = new AbortController();
+    flying = controller;
+    const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    layer.setAttribute("class", "flight-layer");
+    world.append(layer);
+    document.body.dataset.flying = "1";
+    const gang = current.view.seats[data.last.seat].gang;
+    await animateFlight(layer, current.view.table, flight, gang, PACES[storedPace()].factor, controller.signal);
+    delete document.body.dataset.flying;
+    layer.remove();
+    if (flying === controller) flying = null;
+    if (step !== n) return;
+  }
   current = data;
   steps = data.steps;
   render();
@@ -41,11 +100,79 @@ async function show(n) {
   if (n - 1 >= 0) load(n - 1).catch(() => {});
 }
 
+/** A step chosen by hand: autoplay stops there. */
+function goTo(n) {
+  setPlaying(false);
+  show(n);
+}
+
+/** Autoplay on or off; on at the last step, it plays the game again from the start. */
+async function setPlaying(on) {
+  playing = on && steps > 0;
+  wake?.();
+  renderControls();
+  if (!playing) {
+    flying?.abort(); // a flick in flight lands at once: paused, nothing moves
+    return;
+  }
+  if (step >= steps) {
+    await show(0);
+    if (!playing) return;
+    await new Promise((resolve) => setTimeout(resolve, PACES[storedPace()].pause / 2));
+  }
+  autoplay();
+}
+
+let autoplaying = false;
+async function autoplay() {
+  if (autoplaying) return; // one loop at a time
+  autoplaying = true;
+  try {
+    while (playing && step < steps) {
+      await show(step + 1, { animate: true });
+      if (!playing || step >= steps) break;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, PACES[storedPace()].pause);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  } finally {
+    autoplaying = false;
+    if (step >= steps && playing) {
+      playing = false;
+      renderControls();
+    }
+  }
+}
+
+function renderControls() {
+  const play = document.getElementById("play");
+  play.textContent = playing ? "❚❚" : "▶▶";
+  play.setAttribute("aria-label", t(playing ? "replay_pause" : "replay_play"));
+  play.setAttribute("aria-pressed", String(playing));
+  play.disabled = steps === 0;
+  document.body.dataset.playing = playing ? "1" : "0";
+  const pace = document.getElementById("pace");
+  for (const option of pace.options) option.textContent = t(`replay_pace_${option.value}`);
+  pace.value = storedPace();
+}
+
+/** A seat's hand at this step, shown once the game is over (the server sends none before). */
+function handRow(hand) {
+  if (!hand.length) return el("p", { class: "hint replay-hand" }, t("no_cards"));
+  return el("div", { class: "hand replay-hand", role: "list" },
+    ...hand.map((card) => el("span", { class: `play-card ${cardClass(card)}`, role: "listitem", "data-card": card, "aria-label": cardLabel(card) }, cardFace(card))));
+}
+
 function render() {
   if (!current) return;
   const v = current.view;
-  // Color City's view is data, drawn by its table's module.
-  const svg = v.svg ? svgElement(v.svg) : cityBoard(v);
+  const svg = v.svg ? svgElement(v.svg) : BOARDS[v.game](v);
+  world = svg.world || null;
   svg.setAttribute("aria-label", t(v.game === "colorcity" ? "city_aria" : "board_aria"));
   const board = document.getElementById("board");
   // Drawn as at the table: the board's words sized by the game's rules in the stylesheet, the
@@ -63,20 +190,24 @@ function render() {
   document.getElementById("next").disabled = step >= steps;
   document.getElementById("last").disabled = step >= steps;
   document.body.dataset.step = String(step);
+  renderControls();
   const info = document.getElementById("replay-info");
   const title = t(v.game);
+  const roleOf = (seat) => (v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang);
   const rows = current.names.map((name, seat) => {
-    const role = v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang;
     const place = v.outcome ? v.outcome.places[seat] : null;
+    const hand = current.hands ? current.hands[seat] : null;
     return el("li", { "data-seat": seat },
-      el("span", { class: `seat-dot dot-${role}`, "aria-hidden": "true" }),
+      el("span", { class: `seat-dot dot-${roleOf(seat)}`, "aria-hidden": "true" }),
       ` ${name} `,
       place ? el("span", { class: "place-badge" }, t("place_n", { place: ordinal(place) })) : null,
+      hand ? handRow(hand) : null,
     );
   });
   info.replaceChildren(
     el("h3", {}, title),
     el("p", {}, v.outcome ? `${t("game_over")} · ${t(`reason_${v.outcome.reason}`)}` : t(current.finished ? "replay_finished_step" : "replay_live")),
+    ...(current.hands ? [el("p", { class: "hint", id: "hands-revealed" }, t("replay_hands_revealed"))] : []),
     el("ul", { class: "replay-seats" }, rows),
     // The record holds the seed (every hand, every draw): the server gives it once the game is over.
     ...(current.finished
@@ -84,12 +215,18 @@ function render() {
       : []),
   );
   const log = document.getElementById("log");
-  const roleOf = (seat) => (v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang);
-  // An entry is its notation beside log_seats, or (Color City) data with its seat, in words.
+  // An entry is its notation beside log_seats, or data with its seat, in words (its notation
+  // as the tooltip).
   const seatOf = (entry, i) => (typeof entry === "string" ? v.log_seats[i] : entry.seat);
-  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)),
-    typeof entry === "string" ? entry : cityWords(entry, roleOf(entry.seat)),
-    { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : null, title: typeof entry === "string" ? null : entry.notation })));
+  const words = (entry) => {
+    if (typeof entry === "string") return entry;
+    return WORDS[v.game] ? WORDS[v.game](entry, roleOf(entry.seat)) : entry.notation;
+  };
+  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)), words(entry),
+    {
+      "data-step": i + 1, class: i === v.log.length - 1 ? "current replay-entry" : "replay-entry",
+      title: typeof entry === "string" ? null : entry.notation, onclick: () => goTo(i + 1), // the board after that play
+    })));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -97,22 +234,30 @@ async function main() {
   await initPage();
   trackTopbar();
   fitWords = keepWordsLegible(document.getElementById("board"));
-  document.getElementById("first").addEventListener("click", () => show(0));
-  document.getElementById("prev").addEventListener("click", () => show(step - 1));
-  document.getElementById("next").addEventListener("click", () => show(step + 1));
-  document.getElementById("last").addEventListener("click", () => show(steps));
-  document.getElementById("slider").addEventListener("input", (e) => show(Number(e.target.value)));
+  document.getElementById("first").addEventListener("click", () => goTo(0));
+  document.getElementById("prev").addEventListener("click", () => goTo(step - 1));
+  document.getElementById("next").addEventListener("click", () => goTo(step + 1));
+  document.getElementById("last").addEventListener("click", () => goTo(steps));
+  document.getElementById("slider").addEventListener("input", (e) => goTo(Number(e.target.value)));
+  document.getElementById("play").addEventListener("click", () => setPlaying(!playing));
+  document.getElementById("pace").addEventListener("change", (e) => {
+    storePace(e.target.value);
+    wake?.(); // the next step comes at the new pace
+  });
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
-    if (e.key === "ArrowLeft") show(step - 1);
-    else if (e.key === "ArrowRight") show(step + 1);
-    else if (e.key === "Home") show(0);
-    else if (e.key === "End") show(steps);
+    if (e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowLeft") goTo(step - 1);
+    else if (e.key === "ArrowRight") goTo(step + 1);
+    else if (e.key === "Home") goTo(0);
+    else if (e.key === "End") goTo(steps);
+    else if (e.key === " " && !(e.target instanceof HTMLButtonElement)) setPlaying(!playing);
     else return;
     e.preventDefault();
   });
   document.getElementById("replay-nav").replaceChildren(el("a", { href: `/table/${tableId}` }, t("to_table")));
   onLanguageChange(render);
+  renderControls();
   try {
     const first = await load(0);
     steps = first.steps;

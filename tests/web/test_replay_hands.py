@@ -1,0 +1,70 @@
+"""The replay reveals every hand step by step once the game is over, and never before
+(issue 16): the record holds the seed, so a finished game hides nothing; a game in play
+hides its hands from the replay whoever asks, with whatever key."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from gamenight.web.games import get_game
+from gamenight.web.storage import Store
+
+from .bodies import CENTRIX_BOTS, CENTRIX_INVITE
+from .test_api import Join, create, receive
+
+
+def steps(client: TestClient, table: str, count: int, **params: Any) -> list[dict[str, Any]]:
+    answers = [client.get(f"/api/tables/{table}/replay/{k}", params=params) for k in range(count)]
+    assert [a.status_code for a in answers] == [200] * count
+    return [a.json() for a in answers]
+
+
+def test_no_hand_is_revealed_while_the_game_is_in_play(client: TestClient, join: Join) -> None:
+    made = create(client, CENTRIX_INVITE)  # unlisted: seen through its keys only
+    ann_token = made["seats"][0]["token"]
+    ann = join(made["id"], ann_token)
+    state = receive(ann, "state")
+    for n in range(3):
+        ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+        state = receive(ann, "state")
+        assert state["version"] == n + 1
+    assert state["view"]["hand"]  # Ann holds cards the replay must not show
+    for key in (made["watch"], ann_token, made["seats"][1]["token"]):
+        for answer in steps(client, made["id"], 4, key=key):
+            assert answer["finished"] is False
+            assert answer["hands"] is None
+            assert answer["view"]["hand"] is None
+            assert str(state["view"]["hand"]) not in str(answer)
+
+
+def test_a_finished_game_reveals_each_hand_at_each_step(
+    client: TestClient, join: Join, database: str
+) -> None:
+    made = create(client, {**CENTRIX_BOTS, "rules": {"max_turns": 6}})
+    watcher = join(made["id"])
+    state = receive(watcher, "state")
+    while state["view"]["status"] == "playing":
+        state = receive(watcher, "state")
+    total = state["version"]
+    picked = [0, 1, total // 2, total]
+    answers = [client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in picked]
+    stored = Store(database).load(made["id"])
+    assert stored is not None
+    game = get_game(stored.game)
+    for k, answer in zip(picked, answers, strict=True):
+        replayed = game.replay(
+            stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
+        )
+        assert answer["finished"] is True
+        assert answer["hands"] == [game.view(replayed, s)["hand"] for s in range(2)], k
+        assert answer["view"]["hand"] is None  # the board is still the spectators'
+    assert answers[0]["last"] is None
+    # The play that led to the step (a log entry is its notation, or data holding it).
+    assert answers[1]["last"]["notation"] in json.dumps(answers[1]["view"]["log"][0])
+    assert answers[0]["hands"] != answers[-1]["hands"]  # revealed as they were, step by step
+    sizes = [len(json.dumps(a, separators=(",", ":"))) for a in answers]
+    hands = [len(json.dumps(a["hands"], separators=(",", ":"))) for a in answers]
+    print(f"\nreplay step answers: {min(sizes)}-{max(sizes)} bytes, of which hands {max(hands)}")
