@@ -143,6 +143,10 @@ class WebGame(Generic[S]):
     def view(self, state: S, seat: int | None) -> JSON:
         raise NotImplementedError
 
+    def drawing(self, state: S) -> str:
+        """The board as SVG, for the replay page (the table page draws from the view)."""
+        return str(state._repr_svg_())
+
     def can_undo(self, state: S, seat: int) -> bool:
         return False
 

@@ -69,4 +69,5 @@ def step_view(game: Any, marks: dict[int, Any], step: int) -> dict[str, Any]:
     for _ in range(nearest - step):
         state.pop()
     view: dict[str, Any] = game.view(state, None)
-    return view
+    # The replay page shows the server's drawing (the table page draws from the view).
+    return {"svg": game.drawing(state), **view}
