@@ -145,7 +145,7 @@ class WebGame(Generic[S]):
 
     def drawing(self, state: S) -> str:
         """The board as SVG, for the replay page (the table page draws from the view)."""
-        return str(state._repr_svg_())
+        raise NotImplementedError
 
     def can_undo(self, state: S, seat: int) -> bool:
         return False

@@ -115,7 +115,6 @@ class CentrixGame(WebGame[CentrixState]):
 
     def view(self, state: CentrixState, seat: int | None) -> JSON:
         v = state.view(seat)
-        layout = state.rules.layout
         players = []
         for s, colour in enumerate(v.players):
             players.append(

@@ -124,6 +124,9 @@ class ColorCityGame(WebGame[ColorCityState]):
             "svg": board_svg(state, width=520),
         }
 
+    def drawing(self, state: ColorCityState) -> str:
+        return board_svg(state, width=520)
+
     def predict(self, state: ColorCityState, text: str) -> JSON:
         """The noise-free flick of a shot from the HQ of the gang to move (for aiming)."""
         shot = Shot.parse(text).check(state.table)
