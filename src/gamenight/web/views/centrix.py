@@ -226,4 +226,22 @@ def grouped(plays: Iterable[Play]) -> JSON:
     return {"moves": list(moves), "plays": out}
 
 
+def notations(legal: JSON | None) -> list[str]:
+    """The plays ``grouped`` lists, in notation, as the page lists them again."""
+    if not legal:
+        return []
+    moves = [move.split(" ") for move in legal["moves"]]
+    out = []
+    for card, rotations in legal["plays"].items():
+        for rotation, numbers in rotations.items():
+            head = " ".join(part for part in (card, rotation) if part)
+            for number in numbers.split(" "):
+                if number == "*":
+                    out.append(head)
+                    continue
+                origin, *tos = moves[int(number)]
+                out += [f"{head} {origin}-{to}" for to in tos]
+    return out
+
+
 VIEW = CentrixGame(registry["centrix"])
