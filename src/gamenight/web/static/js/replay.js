@@ -3,6 +3,7 @@ import {
   api, el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
   svgElement, t, toast, trackTopbar,
 } from "./common.js";
+import { playWords } from "./centrix.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const cache = new Map();
@@ -83,8 +84,14 @@ function render() {
   );
   const log = document.getElementById("log");
   const roleOf = (seat) => (v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang);
-  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, v.log_seats[i], roleOf(v.log_seats[i]), entry,
-    { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : null })));
+  // A Centrix entry is a play with its effects, told in words (the notation as its tooltip).
+  log.replaceChildren(...v.log.map((entry, i) => {
+    const attrs = { "data-step": i + 1, class: i === v.log.length - 1 ? "current" : null };
+    if (typeof entry === "string") return logEntry(current, v.log_seats[i], roleOf(v.log_seats[i]), entry, attrs);
+    const words = playWords(entry, (seat) => current.names[seat], (seat) => v.players[seat].colour);
+    return el("li", { ...attrs, title: entry.notation },
+      el("span", { class: `seat-dot dot-${roleOf(entry.seat)}`, "aria-hidden": "true" }), words);
+  }));
   log.scrollTop = log.scrollHeight;
 }
 
