@@ -65,17 +65,15 @@ def test_every_bot_play_is_shown_in_order_and_the_last_stays_marked(
     wait_my_turn(page)
     assert page.input_value("#pace") == "fast"  # remembered
     page.evaluate(WATCH)
-    mine = 0
-    for _ in range(3):  # Ann's three turns, the bots' in between
-        mine += centrix_finish_turn(page)
-        wait_my_turn(page)
+    mine = centrix_finish_turn(page)  # Ann's three plays (or fewer), then the bots' turns
+    wait_my_turn(page)
     now = version(page)
     shown = page.evaluate("window.shownPlays")
     versions = [s["version"] for s in shown]
     # Every play after Ann's first was shown, one at a time and in order: hers and the bots'.
     assert versions == list(range(versions[0], now + 1)), versions
-    assert len(versions) >= now - 3
-    assert now - mine >= 9  # nine bot plays at least
+    assert versions[0] <= mine + 1  # from Ann's last play at the latest
+    assert now - mine >= 3  # each bot played
     # The last play stays marked on the board until the next one.
     assert page.get_attribute("#board", "data-marked") == str(now)
     assert page.locator("#board .last-move > *").count() > 0
@@ -115,7 +113,7 @@ def test_the_log_reads_as_words_with_the_notation_as_a_tooltip(
 ) -> None:
     page = new_page()
     page.goto(server.url + "/")
-    page.evaluate("localStorage.setItem('gamenight.pace', 'instant')")
+    page.evaluate("localStorage.setItem('gamenight.pace', 'fast')")
     four_player_table(page, server, seed=3)
     wait_my_turn(page)
     centrix_finish_turn(page)

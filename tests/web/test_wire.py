@@ -2,27 +2,19 @@
 one only what changed, rebuilt by the page exactly, and none of those over 4 KB, over whole
 Centrix games played by bots for every seat, 2 to 6 players, wild cards included.
 
-``python -m tests.web.test_wire`` prints the figures (first message, later ones: mean, max)."""
+``python -m tests.web.message_sizes`` prints the figures (first message, later ones: mean,
+max)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import statistics
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gamenight.bots.registry import game_bots
-from gamenight.web.protocol import CHANGE_LIMIT, TableIn, diff, patch
-from gamenight.web.room import Connection
-from gamenight.web.storage import Store
-from gamenight.web.tables import TableManager
+from gamenight.web.protocol import CHANGE_LIMIT, diff, patch
 
-from .test_room import Socket, run_alone
+from .message_sizes import games
 
 
 def test_a_diff_patches_back_to_the_new_message() -> None:
@@ -39,59 +31,6 @@ def test_a_diff_patches_back_to_the_new_message() -> None:
     assert patch(old, changes) == new
     assert old["log"] == [1, 2]  # untouched
     assert diff(new, new) == {}
-
-
-async def play_game(
-    store: Store, players: int, seed: int, turns: int | None = None
-) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
-    """A Centrix game whose every seat a level-1 bot plays through its page; each page's
-    texts received, and the state each page should hold at the end."""
-    manager = TableManager(store)
-    body = TableIn.model_validate(
-        {
-            "game": "centrix",
-            "seats": [{"kind": "device"}] * players,
-            "seed": seed,
-            "rules": {"max_turns": turns},
-        }
-    )
-    table, seats = manager.create(body)
-    sockets: dict[str, Socket] = {}
-    pages: dict[int | None, Connection] = {}
-    for seat in [*range(players), None]:
-        socket = Socket()
-        pages[seat] = Connection(socket)  # type: ignore[arg-type]
-        sockets[f"seat {seat}" if seat is not None else "spectator"] = socket
-        tokens = [] if seat is None else [seats[seat]["token"]]
-        await manager.hello(table, pages[seat], tokens)
-    bot = game_bots("centrix").bot("level1", seed)
-    while (actor := table.referee.actor) is not None:
-        action = str(bot.choose(table.state.view(actor)))
-        await manager.act(table, actor, action, pages[actor], seen=table.referee.revision)
-    await asyncio.sleep(0.05)  # the writers send what is queued
-    expected = {
-        name: manager.state_message(table, [] if seat is None else [seat])
-        for name, seat in zip(sockets, pages, strict=True)
-    }
-    manager.close()
-    return {name: s.sent for name, s in sockets.items()}, expected
-
-
-# Two and three players play to the end; more, to a turn cap (the store's writes take time).
-TURNS = {2: None, 3: 40, 4: 30, 5: 30, 6: 30}
-
-
-def games(players: list[int]) -> list[tuple[int, dict[str, list[str]], dict[str, Any]]]:
-    # (In memory: the store's writes would take most of the time.)
-    with tempfile.TemporaryDirectory(
-        dir="/dev/shm" if Path("/dev/shm").is_dir() else None
-    ) as folder:
-        store = Store(f"sqlite:///{Path(folder) / 'wire.sqlite3'}")
-        out = []
-        for n in players:
-            texts, expected = run_alone(play_game(store, n, 100 + n, TURNS.get(n)))
-            out.append((n, texts, expected))
-        return out
 
 
 def rebuilt(texts: list[str]) -> dict[str, Any]:
@@ -137,22 +76,3 @@ def test_a_page_rebuilds_the_table_exactly_from_its_changes(
             log = expected[page]["view"]["log"]
             assert expected[page]["view"]["outcome"] is not None
             assert log[-1] == expected[page]["last"]  # the last play, with its effects
-
-
-def figures(players: list[int]) -> str:
-    lines = ["players  first(B)  later mean(B)  later max(B)  messages"]
-    for n, received, _ in games(players):
-        firsts, later = [], []
-        for texts in received.values():
-            sizes = [len(t.encode()) for t in texts if '"type":"state"' in t or '"change"' in t]
-            firsts.append(sizes[0])
-            later += sizes[1:]
-        lines.append(
-            f"{n:7}  {max(firsts):8}  {statistics.mean(later):13.0f}  {max(later):12}"
-            f"  {len(later):8}"
-        )
-    return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    print(figures([int(a) for a in sys.argv[1:]] or [2, 3, 4, 5, 6]))

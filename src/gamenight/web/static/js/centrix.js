@@ -1015,9 +1015,10 @@ export function create(ctx) {
     if (!last || last.undo || !last.moves || board.dataset.showing !== "state") return;
     const parts = [];
     if (last.rotation) {
-      const [rIn, rOut] = ringRadii(last.rotation.ring);
-      const mid = (rIn + rOut) / 2;
-      parts.push(`<circle class="mark-ring" data-ring="${last.rotation.ring}" cx="500" cy="500" r="${n(mid)}" fill="none" stroke="#fff" stroke-opacity="0.55" stroke-width="${n(RING_WIDTH - 6)}" stroke-dasharray="6 10"/>`);
+      // The turned ring's two edges, dashed in white over dark.
+      const edges = ringRadii(last.rotation.ring).map((r) => `<circle cx="500" cy="500" r="${n(r)}" stroke="${DARK}" stroke-width="7"/>`
+        + `<circle cx="500" cy="500" r="${n(r)}" stroke="#fff" stroke-width="3.5" stroke-dasharray="14 8"/>`);
+      parts.push(`<g class="mark-ring" data-ring="${last.rotation.ring}" fill="none">${edges.join("")}</g>`);
     }
     last.moves.forEach((move, i) => {
       const cls = i === 0 ? "mark-move" : "mark-bumped";
