@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Console, Server
 from tests.browser.helpers import centrix_finish_turn, version, wait_my_turn
 
 NewPage = Callable[..., Page]
@@ -179,3 +179,23 @@ def test_centrix_touch_targets_are_44_px_on_a_phone(server: Server, new_page: Ne
     check("target dots", ".target-dot")
     page.screenshot(path=str(SCREENSHOTS / "wire-phone.en.png"))
     print("\ntouch targets at 390x844 (smallest side, CSS px):", measured)
+
+
+def test_the_page_takes_no_input_while_it_reconnects(
+    own_server: Server, new_page: NewPage, console: Console
+) -> None:
+    console.allowed.append("WebSocket connection to")  # the server is down a while
+    page = new_page()
+    page.goto(own_server.url + "/")
+    four_player_table(page, own_server, seed=5)
+    wait_my_turn(page)
+    assert page.get_attribute("#main", "inert") is None
+    own_server.stop()
+    page.wait_for_selector("body[data-connection='closed']")
+    # Shown, and nothing on the table can be touched or reached by the keyboard meanwhile.
+    assert page.text_content("#conn") == "Reconnecting…"
+    assert page.get_attribute("#main", "inert") is not None
+    assert page.evaluate("document.querySelector('.play-card').closest('[inert]') !== null")
+    own_server.start()
+    page.wait_for_selector("body[data-connection='open']")
+    assert page.get_attribute("#main", "inert") is None
