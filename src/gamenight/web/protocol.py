@@ -39,10 +39,14 @@ page rebuilds the whole state with ``patch``'s rules: ``diff`` maps each key tha
 to ``["=", value]`` (replaced), ``["+", [items]]`` (a list that only grew: items appended),
 ``["~", {...}]`` (a dict: the same rules one level down) or ``["-"]`` (removed); keys left
 out are unchanged. A Centrix board is data (squares, offsets, colours as letters) drawn by
-the page; its ``view.log`` is one entry per play with its effects (``last`` is the newest
-entry), and ``view.legal`` lists the actor's plays grouped ``{card: {rotation or "": {from
-or "": "to to …"}}}`` (a spin wild gives some 250 plays). Every message after the first
-stays under ``CHANGE_LIMIT`` bytes (tests/web/test_wire.py plays whole games to hold it).
+the page; its ``view.log`` is one entry per play with its effects (``seat``, ``notation``,
+``moves``: each pawn moved as ``[seat, from, to]``, the bump chain after the moving pawn;
+``last`` tells the newest in full: ``card``, ``rotation``, ``moves`` as objects), and
+``view.legal`` lists the actor's plays compactly: ``moves``, each pawn's destinations once
+(``"from to to …"``), and ``plays``, ``{card: {rotation or "": "numbers of its moves, *
+for none"}}`` (a spin wild gives some 250 plays; ``views.centrix.notations`` lists them
+again). Every message after the first stays under ``CHANGE_LIMIT`` bytes
+(tests/web/test_wire.py plays whole games to hold it).
 
 Privacy (web.privacy): ``POST /api/tables`` takes ``visibility`` (``public``: listed and
 open to anyone; ``unlisted``: the default when a seat is invited) and answers an unlisted

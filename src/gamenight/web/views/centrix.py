@@ -79,8 +79,22 @@ class CentrixGame(WebGame[CentrixState]):
         return str(play), last
 
     def last(self, state: CentrixState) -> JSON | None:
+        """The last play as the page animates and marks it: its log entry, told in full."""
         log = self.log(state)
-        return dict(log[-1]) if log else None
+        play = state.peek()
+        if not log or play is None:
+            return None
+        return {
+            "seat": log[-1]["seat"],
+            "notation": log[-1]["notation"],
+            "card": str(play.card),
+            "rotation": (
+                {"ring": play.rotation.ring, "amount": play.rotation.amount}
+                if play.rotation
+                else None
+            ),
+            "moves": [{"seat": s, "from": f, "to": t} for s, f, t in log[-1]["moves"]],
+        }
 
     def log(self, state: CentrixState) -> list[JSON]:
         """One entry per play so far, with its effects. Kept for each live state and
@@ -183,16 +197,13 @@ def play_entries(state: CentrixState, count: int) -> list[JSON]:
 
 
 def entry(seat: int, play: Play, effects: list[tuple[int, int, int]]) -> JSON:
-    """A play and its effects: the card, the ring turned, each pawn moved in order (the
-    moving one, then each one it bumped, down the chain)."""
+    """A play and its effects, short (a long game's log has hundreds): who played, the
+    notation (the card and the ring turned are in it) and each pawn moved in order as
+    ``[seat, from, to]``, the moving one first, then each one it bumped, down the chain."""
     return {
         "seat": seat,
         "notation": str(play),
-        "card": str(play.card),
-        "rotation": (
-            {"ring": play.rotation.ring, "amount": play.rotation.amount} if play.rotation else None
-        ),
-        "moves": [{"seat": s, "from": square_name(f), "to": square_name(t)} for s, f, t in effects],
+        "moves": [[s, square_name(f), square_name(t)] for s, f, t in effects],
     }
 
 

@@ -288,11 +288,21 @@ function expandLegal(legal) {
   return out;
 }
 
+/** A log entry (``{seat, notation, moves: [[seat, from, to], …]}``) told in full, as
+ * ``last`` is: its card and ring turned read from the notation, its moves as objects. */
+export function fullEntry(entry) {
+  const [card, second] = entry.notation.split(" ");
+  const rotation = second && /^[1-6][+-]\d+$/.test(second) ? parseRotation(second) : null;
+  const moves = entry.moves.map((m) => (Array.isArray(m) ? { seat: m[0], from: m[1], to: m[2] } : m));
+  return { ...entry, card, rotation, moves };
+}
+
 const COUNT_WORDS = ["zero", "one", "two", "three", "four", "five", "six"];
 
 /** A play as words (en or ko), from its log entry's effects: "Ann turned ring 3 two slots
  * clockwise, then leapfrogged from c3 to c5, bumped Bo from c5 to c4". */
-export function playWords(entry, nameOf, colourOf) {
+export function playWords(short, nameOf, colourOf) {
+  const entry = fullEntry(short);
   const square = (name) => (name === "top" ? t("top") : name === "off" ? t("off_board") : name);
   const parts = [];
   if (entry.rotation) {
