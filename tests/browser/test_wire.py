@@ -110,7 +110,7 @@ def test_every_bot_play_is_shown_in_order_marked_and_told_in_words(
     page.wait_for_selector("#board[data-showing='state']")
     page.screenshot(path=str(SCREENSHOTS / "wire-table.en.png"))
     page.click("#lang-switch")
-    page.wait_for_function("document.documentElement.lang === 'ko'")
+    page.wait_for_selector("html[lang='ko']", state="attached")
     korean = page.locator("#log li .log-words").first.inner_text()
     assert any(w in korean for w in ("옮김", "돌림", "뛰어넘음", "들여놓음")), korean
     page.screenshot(path=str(SCREENSHOTS / "wire-table.ko.png"))
@@ -175,6 +175,9 @@ def test_centrix_touch_targets_are_44_px_on_a_phone(server: Server, new_page: Ne
     page.wait_for_selector(".target-dot")
     check("target dots", ".target-dot")
     page.screenshot(path=str(SCREENSHOTS / "wire-phone.en.png"))
+    page.click("#lang-switch")
+    page.wait_for_selector("html[lang='ko']", state="attached")
+    page.screenshot(path=str(SCREENSHOTS / "wire-phone.ko.png"))
     print("\ntouch targets at 390x844 (smallest side, CSS px):", measured)
 
 
