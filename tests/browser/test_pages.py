@@ -32,7 +32,7 @@ def test_restart_the_server_in_the_middle_of_a_game_and_continue(
     wait_my_turn(page)
     centrix_play(page)
     log = page.locator("#log li").all_text_contents()
-    assert log[0].startswith("Ann: "), "the log says who played"
+    assert log[0].startswith("Ann "), "the log says who played"
 
     own_server.stop()
     page.wait_for_selector("#conn[data-status='closed']")

@@ -43,7 +43,7 @@ from sqlalchemy.engine import Engine
 from gamenight.web.games import get_game
 from gamenight.web.storage import Store
 
-from .pages import Page, Switches, TableRun
+from .pages import Page, Switches, TableRun, notations_of
 from .processes import Child, Postgres, Redis, Server, group_members, http_status, sweep
 
 
@@ -563,7 +563,7 @@ class Chaos:
                 state = game.replay(
                     stored.rules, stored.seed, stored.setup, stored.seats, stored.actions
                 )
-                log = list(game.view(state, None)["log"])
+                log = notations_of(game.view(state, None))
                 movers = list(state.movers)
             except Exception as exc:
                 unreplayable.append(f"it does not replay: {exc!r:.200}")

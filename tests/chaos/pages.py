@@ -21,6 +21,8 @@ from websockets.exceptions import WebSocketException
 from websockets.typing import Origin
 
 from gamenight.colorcity import parse_action
+from gamenight.web.protocol import patch
+from gamenight.web.views.centrix import notations
 
 from .processes import HOST, Server
 
@@ -75,9 +77,21 @@ class TableRun:
         view = message["view"]
         now = time.monotonic()
         if self.last_seen is None or now >= self.last_seen.at:
-            self.last_seen = Seen(now, int(message["version"]), list(view["log"]))
+            self.last_seen = Seen(now, int(message["version"]), notations_of(view))
         if view.get("outcome") is not None:
             self.over_seen = True
+
+
+def notations_of(view: dict[str, Any]) -> list[str]:
+    """The actions of a view's log in notation (a Centrix entry carries its effects too)."""
+    return [e if isinstance(e, str) else e["notation"] for e in view["log"]]
+
+
+def movers_of(view: dict[str, Any]) -> list[int]:
+    """The seat that made each action of a view's log."""
+    if "log_seats" in view:
+        return list(view["log_seats"])
+    return [int(e["seat"]) for e in view["log"]]
 
 
 @dataclass
@@ -179,6 +193,9 @@ class Page:
                 continue
             message = json.loads(raw)
             kind = message.get("type")
+            if kind == "change" and self.state is not None:
+                # Only what changed since the last (web.protocol): the whole state it makes.
+                message, kind = patch(self.state, message["diff"]), "state"
             if kind == "state":
                 await self.on_state(socket, message)
             elif kind == "accepted":
@@ -194,7 +211,9 @@ class Page:
     async def on_state(self, socket: ClientConnection, message: dict[str, Any]) -> None:
         self.state = message
         view = message["view"]
-        legal = len(view.get("legal") or []) if self.run.game == "centrix" else view.get("expects")
+        legal = (
+            len(notations(view.get("legal"))) if self.run.game == "centrix" else view.get("expects")
+        )
         self.run.note(self.name, f"state {message['version']} actor {message['actor']} {legal}")
         self.run.saw(message)
         pending = self.pending
@@ -221,14 +240,10 @@ class Page:
     def infer(self, pending: Pending, message: dict[str, Any]) -> None:
         """The older protocol: an action counts as accepted once a state shows it."""
         view = message["view"]
-        log = view["log"]
-        # A log entry is its notation (older pages: with the seats beside, in log_seats) or
-        # an object with the seat and the notation.
-        movers = view.get("log_seats") or [entry["seat"] for entry in log]
-        texts = [entry if isinstance(entry, str) else entry["notation"] for entry in log]
+        log, movers = notations_of(view), movers_of(view)
         if pending.kind == "act":
             for number in range(pending.base, len(log)):
-                if texts[number] == pending.text and movers[number] == pending.seat:
+                if log[number] == pending.text and movers[number] == pending.seat:
                     self.accept(pending, number)
                     return
         else:
@@ -314,7 +329,7 @@ class Page:
             if state.get("can_undo") and self.rng.random() < self.switches.undo:
                 kind = "undo"
             else:
-                text = self.rng.choice(view["legal"])["notation"]
+                text = self.rng.choice(notations(view["legal"]))
         elif view["expects"] == "shot":
             text = self.shot(view["table"])
         else:
@@ -330,7 +345,7 @@ class Page:
             message["id"] = message_id
         base = int(state["version"])
         self.echo = None  # what comes now may be this message's doing
-        log = list(view["log"])
+        log = notations_of(view)
         self.pending = Pending(
             kind, text, base, self.seat, message, time.monotonic(), message_id, log
         )

@@ -45,7 +45,10 @@ def state(version: int, log: list[str], revision: int | None = None) -> dict[str
         "seats": [0],
         "can_undo": False,
         "last": None,
-        "view": {"log": log, "log_seats": [0] * len(log), "legal": [{"notation": "R2 1+2"}]},
+        "view": {
+            "log": [{"seat": 0, "notation": n} for n in log],
+            "legal": {"moves": [], "plays": {"R2": {"1+2": "*"}}},
+        },
     }
     if revision is not None:
         message["revision"] = revision

@@ -14,6 +14,7 @@ issue 14 finding 4, would otherwise freeze the run).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import random
@@ -26,7 +27,9 @@ from typing import Any
 
 from gamenight.web import protocol
 from gamenight.web.app import create_app
+from gamenight.web.protocol import patch
 from gamenight.web.settings import Settings
+from gamenight.web.views.centrix import notations
 
 from . import generators as gen
 from .asgi import ClosedError, Socket, request
@@ -234,6 +237,9 @@ class World:
                     table.tokens[s] = token
             if message.get("type") == "state" and role == "all":
                 table.last = message
+            elif message.get("type") == "change" and role == "all" and table.last is not None:
+                with contextlib.suppress(KeyError, TypeError, ValueError):
+                    table.last = patch(table.last, message["diff"])
 
     async def exchange(
         self,
@@ -310,8 +316,8 @@ class World:
         view = state["view"]
         action: str | None
         if view["game"] == "centrix":
-            legal = view.get("legal") or []
-            action = rng.choice(legal)["notation"] if legal else None
+            legal = notations(view.get("legal"))
+            action = rng.choice(legal) if legal else None
         elif view.get("expects") == "decision":
             action = rng.choice(view["decisions"])
         else:
@@ -368,7 +374,7 @@ def _act_text(rng: random.Random, table: Seated) -> Any:
     legal = []
     if table.last is not None:
         view = table.last["view"]
-        legal = [p["notation"] for p in view.get("legal", [])] or list(view.get("decisions", []))
+        legal = notations(view.get("legal")) or list(view.get("decisions", []))
     base = (
         rng.choice(legal)
         if legal

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -14,7 +15,9 @@ from starlette.testclient import WebSocketTestSession
 from gamenight.centrix import CentrixState
 from gamenight.colorcity import replay as colorcity_replay
 from gamenight.web.app import create_app
+from gamenight.web.protocol import patch
 from gamenight.web.settings import Settings
+from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_BOTS, CENTRIX_INVITE, COLORCITY, COLORCITY_VS_BOT
 
@@ -27,9 +30,27 @@ def create(client: TestClient, body: dict[str, Any] = CENTRIX_2) -> dict[str, An
     return response.json()
 
 
+# The state each page holds, rebuilt from its changes as the page does (web.protocol).
+SHOWN: weakref.WeakKeyDictionary[WebSocketTestSession, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def read(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next message to ``ws``; a ``change`` as the whole ``state`` it makes."""
+    return rebuilt(ws, ws.receive_json())
+
+
+def rebuilt(ws: WebSocketTestSession, message: dict[str, Any]) -> dict[str, Any]:
+    """``message``, a ``change`` to ``ws`` as the whole ``state`` it makes."""
+    if message["type"] == "state":
+        SHOWN[ws] = message
+    elif message["type"] == "change":
+        message = SHOWN[ws] = patch(SHOWN[ws], message["diff"])
+    return message
+
+
 def receive(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
     for _ in range(20):
-        message = ws.receive_json()
+        message = read(ws)
         if message["type"] == kind:
             return message
     raise AssertionError(f"no {kind} message")
@@ -97,25 +118,17 @@ def test_a_seat_sees_its_own_hand_and_a_spectator_none(client: TestClient, join:
     expected = CentrixState.new(["red", "orange"], seed=11, first=0)
     assert state["seats"] == [0]
     assert state["view"]["hand"] == [str(c) for c in expected.hands[0]]
-    assert {p["notation"] for p in state["view"]["legal"]} == {
-        str(p) for p in expected.legal_plays()
-    }
-    assert "<svg" in state["view"]["svg"]
+    assert set(notations(state["view"]["legal"])) == {str(p) for p in expected.legal_plays()}
+    assert "svg" not in state["view"]  # the board is data: the page draws it
     watcher = join(made["id"])
     spectator = receive(watcher, "state")
     assert spectator["seats"] == []
     assert spectator["view"]["hand"] is None
-    assert spectator["view"]["legal"] == []
-    # Nothing in a spectator's message names a card still in a hand or the draw pile: not
-    # in the view's data (a card is a JSON string there) ...
+    assert spectator["view"]["legal"] is None
+    # Nothing in a spectator's message names a card still in a hand or the draw pile (a
+    # card is a JSON string there).
     hidden = {str(c) for h in expected.hands for c in h} | {str(c) for c in expected.draw}
-    svg = spectator["view"]["svg"]
     assert not any(f'"{card}"' in json.dumps(spectator) for card in hidden)
-    # ... nor drawn in its board (a hand is a <g class="hand"> of <g class="card" data-card>).
-    assert "<svg" in svg
-    assert 'class="hand"' not in svg
-    assert 'class="card"' not in svg
-    assert "data-card=" not in svg
 
 
 def test_who_is_online_is_told_to_everyone_at_the_table(client: TestClient) -> None:
@@ -143,12 +156,12 @@ def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> Non
     bo = join(made["id"], made["seats"][1]["token"])
     first = receive(ann, "state")
     receive(bo, "state")
-    play = first["view"]["legal"][0]["notation"]
+    play = notations(first["view"]["legal"])[0]
     ann.send_json({"type": "act", "seat": 0, "action": play})
     after = receive(ann, "state")
     assert after["version"] == 1
     assert after["last"]["notation"] == play
-    assert after["view"]["log"] == [play]
+    assert [entry["notation"] for entry in after["view"]["log"]] == [play]
     seen_by_bo = receive(bo, "state")
     assert seen_by_bo["version"] == 1
     assert seen_by_bo["view"]["seat"] == 1
@@ -202,7 +215,7 @@ def test_undo_within_the_turn_only(client: TestClient, join: Join) -> None:
     ann = join(made["id"], made["seats"][0]["token"])
     state = receive(ann, "state")
     assert state["can_undo"] is False
-    ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+    ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
     state = receive(ann, "state")
     assert state["can_undo"] is True
     ann.send_json({"type": "undo", "seat": 0})
@@ -211,7 +224,7 @@ def test_undo_within_the_turn_only(client: TestClient, join: Join) -> None:
     assert state["can_undo"] is False
     # Play the whole turn: once it is over nothing can be taken back.
     while state["actor"] == 0:
-        ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+        ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
         state = receive(ann, "state")
     ann.send_json({"type": "undo", "seat": 0})
     assert "taken back" in receive(ann, "error")["message"]
@@ -224,7 +237,8 @@ def test_preview_shows_a_turned_ring(client: TestClient, join: Join) -> None:
     ann.send_json({"type": "preview", "rotation": "2+3"})
     preview = receive(ann, "preview")
     assert preview["rotation"] == "2+3"
-    assert 'data-ring="2" data-offset="3"' in preview["svg"]
+    assert preview["offsets"][1] == 3  # the board as data, ring 2 turned
+    assert preview["colours"][1] == "GBWROYGBWROY"  # slot a shows what slot j did
 
 
 def test_previewing_a_move_is_refused_by_name_and_changes_nothing(
@@ -366,7 +380,7 @@ def test_an_invite_cannot_be_renewed_once_the_game_is_over(client: TestClient, j
     ann = join(made["id"], made["seats"][0]["token"])
     state = receive(ann, "state")
     while state["view"]["status"] == "playing":  # Ann's one turn ends the game
-        ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+        ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
         state = receive(ann, "state")
     answer = client.post(
         f"/api/tables/{made['id']}/invites/1", json={"renew": made["seats"][1]["renew"]}
@@ -385,8 +399,8 @@ def test_a_restarted_server_has_every_game_where_it_was(database: str) -> None:
             ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
             state = receive(ann, "state")
             for _ in range(2):
-                legal = state["view"]["legal"]
-                ann.send_json({"type": "act", "seat": 0, "action": legal[-1]["notation"]})
+                legal = notations(state["view"]["legal"])
+                ann.send_json({"type": "act", "seat": 0, "action": legal[-1]})
                 state = receive(ann, "state")
     with server() as client, client.websocket_connect(f"/ws/tables/{made['id']}") as ann:
         ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
@@ -401,14 +415,15 @@ def test_replay_steps_and_rules(client: TestClient, join: Join) -> None:
     made = create(client)
     ann = join(made["id"], made["seats"][0]["token"])
     state = receive(ann, "state")
-    ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+    ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
     receive(ann, "state")
     step0 = client.get(f"/api/tables/{made['id']}/replay/0").json()
     step1 = client.get(f"/api/tables/{made['id']}/replay/1").json()
     assert step0["steps"] == 1
     assert step0["view"]["log"] == []
     assert len(step1["view"]["log"]) == 1
-    assert step1["view"]["log_seats"] == [0]  # Ann made the first play
+    assert step1["view"]["log"][0]["seat"] == 0  # Ann made the first play
+    assert "<svg" in step1["view"]["svg"]  # the replay page shows the server's drawing
     assert step1["view"]["hand"] is None
     assert client.get(f"/api/tables/{made['id']}/replay/5").status_code == 404
     rules = client.get("/api/rules/centrix").json()["html"]

@@ -23,9 +23,10 @@ from gamenight.web.games import WebGame, get_game
 from gamenight.web.quotas import Limits
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
+from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, COLORCITY
-from .test_api import create, receive
+from .test_api import create, read, receive
 
 
 class Clock:
@@ -64,7 +65,7 @@ def answers(ws: Any, count: int) -> list[dict[str, Any]]:
     """The next ``count`` answers (who is online aside)."""
     got: list[dict[str, Any]] = []
     while len(got) < count:
-        message = ws.receive_json()
+        message = read(ws)
         if message["type"] != "presence":
             got.append(message)
     return got
@@ -322,7 +323,8 @@ def assert_full_replays(database: str, table_id: str, views: list[dict[str, Any]
         state = game.replay(
             stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
         )
-        assert answer["view"] == json.loads(json.dumps(game.view(state, None))), k
+        view = {"svg": game.drawing(state), **game.view(state, None)}
+        assert answer["view"] == json.loads(json.dumps(view)), k
 
 
 def test_replay_steps_come_from_the_live_table_without_replaying_the_game(
@@ -333,7 +335,7 @@ def test_replay_steps_come_from_the_live_table_without_replaying_the_game(
         with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
             state = hello(page, *(s["token"] for s in made["seats"]))
             for n in range(24):
-                play = state["view"]["legal"][0]["notation"]
+                play = notations(state["view"]["legal"])[0]
                 page.send_json(
                     {"type": "act", "seat": state["actor"], "action": play, "id": f"m{n}"}
                 )

@@ -21,13 +21,14 @@ from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
 from gamenight.web.tables import TableManager
+from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
-from .test_api import Join, create, receive
+from .test_api import Join, create, read, receive
 
 
 def legal(state: dict[str, Any], index: int = 0) -> str:
-    return str(state["view"]["legal"][index]["notation"])
+    return str(notations(state["view"]["legal"])[index])
 
 
 def act(page: WebSocketTestSession, play: str, revision: int, message_id: str) -> None:
@@ -40,7 +41,7 @@ def accepted(page: WebSocketTestSession) -> tuple[dict[str, Any], dict[str, Any]
     """The page's ``accepted`` answer, and the latest state it was sent before it."""
     state: dict[str, Any] = {}
     for _ in range(20):
-        message = page.receive_json()
+        message = read(page)
         if message["type"] == "state":
             state = message
         elif message["type"] == "accepted":
@@ -64,7 +65,10 @@ def test_two_pages_of_one_seat_cannot_both_play_on_one_position(
     refused = receive(second, "error")
     assert refused["code"] == "moved_on"
     fresh = receive(second, "state")  # the table as it now is
-    assert (fresh["revision"], fresh["view"]["log"]) == (1, [legal(state, 0)])
+    assert (fresh["revision"], [e["notation"] for e in fresh["view"]["log"]]) == (
+        1,
+        [legal(state, 0)],
+    )
     info = client.get(f"/api/tables/{made['id']}").json()
     assert (info["version"], info["revision"]) == (1, 1)
 

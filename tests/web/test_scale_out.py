@@ -24,10 +24,11 @@ from starlette.testclient import WebSocketTestSession
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 from gamenight.web.storage import ConflictError, Store
+from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .postgres import postgres_database
-from .test_api import create, receive
+from .test_api import create, rebuilt, receive
 
 REDIS = "redis://127.0.0.1:6379/0"
 TTL = 2.0  # seconds a server's players stay online after it was last heard of (15 by default)
@@ -97,11 +98,11 @@ def test_a_move_on_one_server_reaches_a_watcher_on_another(
         assert receive(watcher, "state")["version"] == 0
         live = two.app.state.manager.tables[made["id"]]  # type: ignore[attr-defined]
         time.sleep(0.3)  # both relays subscribed
-        play = state["view"]["legal"][0]["notation"]
+        play = notations(state["view"]["legal"])[0]
         ann.send_json({"type": "act", "seat": 0, "action": play})
         seen = receive(watcher, "state")
         assert seen["version"] == 1
-        assert seen["view"]["log"] == [play]
+        assert [entry["notation"] for entry in seen["view"]["log"]] == [play]
         # The other server brought its live table up to date in place: the same object,
         # with its connections (and any bot's task) still attached.
         assert two.app.state.manager.tables[made["id"]] is live  # type: ignore[attr-defined]
@@ -140,7 +141,7 @@ def next_message(ws: WebSocketTestSession, seconds: float) -> dict[str, Any] | N
     if message is None:
         return None
     assert message["type"] == "websocket.send", message
-    return dict(json.loads(message["text"]))
+    return rebuilt(ws, json.loads(message["text"]))
 
 
 def told(
@@ -198,7 +199,7 @@ def test_players_on_two_servers_see_each_other_come_and_go(
             assert receive(bo, "state")["online"] == [0, 1]
             told(ann, [0, 1], ("presence",))
             # Every state says so too.
-            play = state["view"]["legal"][0]["notation"]
+            play = notations(state["view"]["legal"])[0]
             ann.send_json({"type": "act", "seat": 0, "action": play})
             assert told(bo, [0, 1], ("state",))["version"] == 1
         # Bo closed his page: Ann hears it.
@@ -253,7 +254,7 @@ def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
             # After a ttl without news it counts its own pages only ...
             told(ann, [0], ("presence",), seconds=3 * TTL)
             # ... and carries on: a move is played, a page's seats are still told.
-            play = state["view"]["legal"][0]["notation"]
+            play = notations(state["view"]["legal"])[0]
             ann.send_json({"type": "act", "seat": 0, "action": play})
             assert receive(ann, "state")["version"] == 1
             hello(ann)
@@ -281,7 +282,7 @@ def test_a_move_made_while_a_server_was_not_listening_reaches_its_pages(
             db.client_kill_filter(_type="pubsub")  # both servers stop hearing the relay
         # Ann's move is stored and published while nobody listens: server two hears of it
         # only by reading the store when it listens again.
-        play = state["view"]["legal"][0]["notation"]
+        play = notations(state["view"]["legal"])[0]
         ann.send_json({"type": "act", "seat": 0, "action": play})
         hears_of(bo, 1)
 
@@ -306,14 +307,14 @@ def test_a_change_never_relayed_reaches_a_table_when_its_first_page_comes(
     with one.websocket_connect(url) as ann:
         hello(ann, made["seats"][0]["token"])
         state = receive(ann, "state")
-        play = state["view"]["legal"][0]["notation"]
+        play = notations(state["view"]["legal"])[0]
         ann.send_json({"type": "act", "seat": 0, "action": play})
         assert receive(ann, "state")["version"] == 1
     # Bo comes back to server two, which kept the table as it was: he sees the move.
     with two.websocket_connect(url) as bo:
         hello(bo, device)
         mine = receive(bo, "state")
-        assert (mine["version"], mine["view"]["log"]) == (1, [play])
+        assert (mine["version"], [e["notation"] for e in mine["view"]["log"]]) == (1, [play])
 
 
 def hears_of(ws: WebSocketTestSession, version: int, seconds: float = 10) -> None:

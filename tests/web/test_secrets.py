@@ -37,8 +37,10 @@ from gamenight.centrix import CentrixState, Rules
 from gamenight.colorcity import replay as colorcity_replay
 from gamenight.core.record import GameRecord
 from gamenight.web.app import create_app
+from gamenight.web.protocol import patch
 from gamenight.web.quotas import Limits
 from gamenight.web.settings import Settings
+from gamenight.web.views.centrix import notations
 
 # Words for what no message may carry, under any key.
 SECRET_KEYS = {
@@ -68,9 +70,15 @@ class Received:
     name: str
     seat: int | None  # the seat its page holds (None: spectator or anonymous)
     texts: list[tuple[str, Any]] = field(default_factory=list)
+    shown: dict[str, Any] = field(default_factory=dict)  # the last state, rebuilt
 
     def keep(self, text: str) -> Any:
         data = json.loads(text)
+        if isinstance(data, dict) and data.get("type") == "state":
+            self.shown = data
+        elif isinstance(data, dict) and data.get("type") == "change":
+            # What the page holds after it: the whole state the change makes (web.protocol).
+            data = self.shown = patch(self.shown, data["diff"])
         self.texts.append((text, data))
         return data
 
@@ -200,7 +208,7 @@ class Table:
             if state["can_undo"] and self.rng.random() < 0.15:
                 self.send(name, {"type": "undo", "seat": seat}, state)
                 return True
-            action = self.rng.choice(view["legal"])["notation"]
+            action = self.rng.choice(notations(view["legal"]))
         elif view["expects"] == "decision":
             action = self.rng.choice(view["decisions"])
         else:
@@ -317,7 +325,7 @@ def check_centrix(table: Table, record: GameRecord) -> int:
             # A state is the page's seat's view; a replay step is the spectator's.
             seat = received.seat if data.get("type") == "state" else None
             view = data["view"]
-            full = centrix_state_at(memo, view["log"])
+            full = centrix_state_at(memo, [entry["notation"] for entry in view["log"]])
             checked += 1
             if seat is None:
                 assert view["hand"] is None, f"{received.name} was sent a hand"

@@ -42,10 +42,11 @@ from gamenight.web.storage import (
     Store,
     upgrade,
 )
+from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2
 from .postgres import postgres_database
-from .test_api import create, receive
+from .test_api import create, read, receive
 
 PREFIX = "gn_store_"  # (this file's databases)
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -334,7 +335,7 @@ def test_writes_to_a_table_that_is_not_there_raise_key_error(
 
 def play_first(ws: WebSocketTestSession, state: dict[str, Any]) -> None:
     """Make the first legal play of ``state`` (a state message)."""
-    ws.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+    ws.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
 
 
 def test_an_undo_on_one_server_and_a_play_on_another_leave_a_table_that_replays(
@@ -360,12 +361,12 @@ def test_an_undo_on_one_server_and_a_play_on_another_leave_a_table_that_replays(
                 assert stale["version"] == 2
                 ann.send_json({"type": "undo", "seat": 0})
                 assert receive(ann, "state")["version"] == 1
-                play = stale["view"]["legal"][0]["notation"]
+                play = notations(stale["view"]["legal"])[0]
                 ann_two.send_json({"type": "act", "seat": 0, "action": play})
                 # Refused, with the table as it now is (the old code stored it, as action 2).
-                answer = ann_two.receive_json()
+                answer = read(ann_two)
                 while answer["type"] not in ("state", "error"):
-                    answer = ann_two.receive_json()
+                    answer = read(ann_two)
                 assert answer["version"] == 1, answer
                 assert receive(ann_two, "error")["code"] == "moved_on"
     with TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as three:
@@ -515,6 +516,7 @@ def test_a_database_the_old_code_made_is_upgraded_with_its_tables(url: str, tmp_
 STARTER = """
 import sys
 from gamenight.web.storage import Store
+from gamenight.web.views.centrix import notations
 print("ready", flush=True)
 for url in sys.stdin:
     Store(url.strip()).engine.dispose()

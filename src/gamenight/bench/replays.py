@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     marked = time.perf_counter() - start
     start = time.perf_counter()
     for step in steps:
-        step_view(game, marks, step)
+        step_view(game, marks, step, 0)  # as in play: no hands
     stepped = (time.perf_counter() - start) / len(steps)
     print(f"a Centrix game of {len(actions)} plays, {len(steps)} steps asked for:")
     print(f"  replaying the record to the step:  {replayed * 1000:7.2f} ms a step")

@@ -505,7 +505,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             connection.send(protocol.error(exc))
             if isinstance(exc, RefusedError) and exc.code == Code.MOVED_ON:
                 # "Have another look": the table as it now is.
-                connection.send(manager.state_message(table, connection.seats))
+                connection.send_state(manager.state_message(table, connection.seats), whole=True)
         except Exception as exc:
             log.exception("unexpected error handling %r", raw[:200])
             connection.send(protocol.error(exc))

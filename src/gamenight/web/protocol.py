@@ -39,19 +39,35 @@ sent to the page that sent it), ``welcome`` (``seats``; ``tokens``, the token to
 ``taken``, seats whose invite link another device used first), ``revoked`` (a seat of yours
 was given a new invite link), ``state`` (your view, legal actions, the last action for
 animation, ``version``: the number of actions, ``revision``: up by one on every action and
-every undo, ``online``: the seats with a page open), ``presence`` (``online`` changed),
-``chat`` (``messages``: the lines heard, each with ``n``, its number at the table, ``seat``
-or ``spectator``, the speaker, and ``text`` or ``phrase``; the latest lines of the page's side
-follow the state sent after a hello, marked ``history``), ``prediction``, ``preview``,
-``pong`` and ``error`` (``message`` naming the problem in
 every undo, ``online``: the seats with a page open; ``clock``: null, or ``kind``, ``left``
 (each seat's time left in ms at ``at``, the server's time in ms since 1970; the actor's
 runs down from then) and ``actor``; ``seating``: ``stand_ins`` (seats a bot plays for their
 owner), ``resigned``, ``rematch`` (seats that asked for one) and ``next`` (the rematch's
-table, once made)), ``presence`` (``online`` changed),
+table, once made)), ``change`` (what changed since the last ``state`` or ``change`` sent to
+this page; see below), ``presence`` (``online`` changed), ``chat`` (``messages``: the lines
+heard, each with ``n``, its number at the table, ``seat`` or ``spectator``, the speaker, and
+``text`` or ``phrase``; the latest lines of the page's side follow the state sent after a
+hello, marked ``history``),
 ``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; the table is never disturbed by a bad message).
+
+State and change (issue 16, contract A): the first table a page is sent after its
+``hello`` (and after ``moved_on``) is a whole ``state``; every later one is a ``change``,
+``{"type": "change", "diff": {...}}``, computed generically (``diff``) from the previous
+message sent to that page, so that a new key in a state or a view needs nothing else. The
+page rebuilds the whole state with ``patch``'s rules: ``diff`` maps each key that changed
+to ``["=", value]`` (replaced), ``["+", [items]]`` (a list that only grew: items appended),
+``["~", {...}]`` (a dict: the same rules one level down) or ``["-"]`` (removed); keys left
+out are unchanged. A Centrix board is data (squares, offsets, colours as letters) drawn by
+the page; its ``view.log`` is one entry per play with its effects (``seat``, ``notation``,
+``moves``: each pawn moved as ``[seat, from, to]``, the bump chain after the moving pawn;
+``last`` tells the newest in full: ``card``, ``rotation``, ``moves`` as objects), and
+``view.legal`` lists the actor's plays compactly: ``moves``, each pawn's destinations once
+(``"from to to …"``), and ``plays``, ``{card: {rotation or "": "numbers of its moves, *
+for none"}}`` (a spin wild gives some 250 plays; ``views.centrix.notations`` lists them
+again). Every message after the first stays under ``CHANGE_LIMIT`` bytes
+(tests/web/test_wire.py plays whole games to hold it).
 
 Privacy (web.privacy): ``POST /api/tables`` takes ``visibility`` (``public``: listed and
 open to anyone; ``unlisted``: the default when a seat is invited) and answers an unlisted
@@ -252,3 +268,52 @@ def accepted(message_id: str | None, revision: int) -> dict[str, Any]:
     """The ``accepted`` message: the act or undo ``message_id`` is stored, and the table is
     at ``revision``."""
     return {"type": "accepted", "id": message_id, "revision": revision}
+
+
+# ---------------------------------------------------------------- state and change
+
+CHANGE_LIMIT = 4096  # bytes: what a message after a page's first may weigh at most
+
+Diff = dict[str, list[Any]]
+
+
+def diff(old: dict[str, Any], new: dict[str, Any]) -> Diff:
+    """What turns ``old`` into ``new`` (see the module's docstring); empty when equal."""
+    out: Diff = {}
+    for key, value in new.items():
+        if key not in old:
+            out[key] = ["=", value]
+            continue
+        before = old[key]
+        if before == value:
+            continue
+        if isinstance(before, dict) and isinstance(value, dict):
+            out[key] = ["~", diff(before, value)]
+        elif (
+            isinstance(before, list)
+            and isinstance(value, list)
+            and len(value) > len(before)
+            and value[: len(before)] == before
+        ):
+            out[key] = ["+", value[len(before) :]]
+        else:
+            out[key] = ["=", value]
+    for key in old.keys() - new.keys():
+        out[key] = ["-"]
+    return out
+
+
+def patch(old: dict[str, Any], changes: Diff) -> dict[str, Any]:
+    """``old`` with ``changes`` made (a new dict; ``old`` is untouched): as a page rebuilds
+    the state from a ``change``."""
+    new = dict(old)
+    for key, (op, *value) in changes.items():
+        if op == "=":
+            new[key] = value[0]
+        elif op == "+":
+            new[key] = [*old[key], *value[0]]
+        elif op == "~":
+            new[key] = patch(old[key], value[0])
+        else:
+            new.pop(key, None)
+    return new

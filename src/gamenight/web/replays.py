@@ -78,4 +78,8 @@ def step_view(game: Any, marks: dict[int, Any], step: int, seats: int) -> dict[s
     hands: list[Any] | None = [game.view(state, seat).get("hand") for seat in range(seats)]
     if hands is not None and all(hand is None for hand in hands):
         hands = None
+    # A game the replay page does not draw itself comes with the server's drawing.
+    drawing = game.drawing(state)
+    if drawing is not None:
+        view = {**view, "svg": drawing}
     return {"view": view, "last": game.last(state), "hands": hands}

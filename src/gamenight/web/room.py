@@ -3,6 +3,9 @@
 A room knows nothing of the game: it is told what to send. Every message to a page goes
 through that page's outbox, written by a task of its own, so a page that stops reading is
 let go (it reconnects and gets a fresh state) and never holds up the table or the others.
+
+A page is sent the whole table once (``state``); after that, only what changed since the last
+message it was sent (``change``, web.protocol), so each connection remembers that message.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import json
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
+
+from gamenight.web.protocol import diff
 
 log = logging.getLogger("gamenight.web")
 
@@ -41,6 +46,8 @@ class Connection:
         # Whether the page may watch without a seat (a public table, or its spectator link).
         self.may_watch = True
         self.gone = False
+        # The last state this page was sent, as it rebuilds it (None: none yet).
+        self.shown: dict[str, Any] | None = None
         self._outbox: asyncio.Queue[str | int] = asyncio.Queue()  # an int: close with it
         self._writer = asyncio.create_task(self._write())
 
@@ -56,6 +63,22 @@ class Connection:
             self.close()
             return
         self._outbox.put_nowait(message if isinstance(message, str) else to_json(message))
+
+    def send_state(self, message: dict[str, Any], *, whole: bool = False) -> None:
+        """Send the table as ``message`` (a ``state``): whole the first time (or when told:
+        after ``moved_on``), else as the ``change`` from the last one sent."""
+        text = self.state_text(message, whole=whole)
+        if text is not None:
+            self.send(text)
+
+    def state_text(self, message: dict[str, Any], *, whole: bool = False) -> str | None:
+        """What ``send_state`` sends (None: nothing changed), and ``message`` becomes the
+        one the page last saw."""
+        before, self.shown = self.shown, message
+        if before is None or whole:
+            return to_json(message)
+        changes = diff(before, message)
+        return to_json({"type": "change", "diff": changes}) if changes else None
 
     def end(self, message: dict[str, Any], code: int = 1008) -> None:
         """Send ``message`` after those waiting, then close the socket with ``code`` (a
@@ -163,14 +186,24 @@ class Room:
         """Send every page ``message_for(its seats)``; pages that are gone are dropped."""
         for connection in [c for c in self.connections if c.gone]:
             self.leave(connection)
-        # Pages holding the same seats (spectators, above all) get the same message: built
-        # and serialised once.
-        texts: dict[tuple[int, ...], str] = {}
+        # Pages holding the same seats (spectators, above all) get the same state, built
+        # once; those that saw the same state before get the same change, serialised once.
+        states: dict[tuple[int, ...], dict[str, Any]] = {}
+        texts: dict[tuple[tuple[int, ...], int], str | None] = {}
+        seen = [c.shown for c in self.connections]  # kept alive: their ids stay theirs
         for connection in list(self.connections):
             key = tuple(connection.seats)
-            if key not in texts:
-                texts[key] = to_json(message_for(connection.seats))
-            connection.send(texts[key])
+            if key not in states:
+                states[key] = message_for(connection.seats)
+            text_key = (key, id(connection.shown))
+            if text_key in texts:
+                connection.shown = states[key]
+                text = texts[text_key]
+            else:
+                text = texts[text_key] = connection.state_text(states[key])
+            if text is not None:
+                connection.send(text)
+        del seen
 
     def close_all(self, code: int = 1001) -> None:
         for connection in list(self.connections):

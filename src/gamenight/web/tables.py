@@ -362,7 +362,7 @@ class TableManager:
                 connection.end(error(unlisted()))  # an unlisted table: no seat, no view
                 revoked = True
             elif lost:
-                connection.send(self.state_message(table, connection.seats))
+                connection.send_state(self.state_message(table, connection.seats))
                 revoked = True
         if revoked:  # (run on every change relayed from another server: mostly nothing)
             table.room.held_changed(before)
@@ -401,7 +401,7 @@ class TableManager:
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
             table.room.join(connection)
             connection.send(welcome)
-            connection.send(self.state_message(table, connection.seats))
+            connection.send_state(self.state_message(table, connection.seats), whole=True)
             table.chat.welcome(connection)
             table.room.held_changed(before)
 

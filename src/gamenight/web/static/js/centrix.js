@@ -1,6 +1,6 @@
 // The Centrix table: the board, your hand, choosing a play by clicking, and the animations.
 import {
-  el, keepWordsLegible, logEntry, mySeat, ordinal, renderTurnBanner, seatBadges, svgElement, t,
+  api, el, keepWordsLegible, keyed, mySeat, ordinal, renderTurnBanner, seatBadges, sound, svgElement, t,
 } from "./common.js";
 
 const PALETTE = {
@@ -92,6 +92,242 @@ function symbolSvg(colour, size = 18) {
   node.setAttribute("fill", fill);
   svg.append(node);
   return svg;
+}
+
+// ---------------------------------------------------------------- the board, drawn from data
+
+// As gamenight/centrix/svg.py draws it (the Python drawing stays for Jupyter and the CLI):
+// the same groups, classes and data attributes, so that the page finds squares and pawns alike.
+const R_PLATE = R_OUTER + 10;
+const RING_LABEL_AT = 0.55;
+const DARK = "#1b1b1b";
+
+function n(x) {
+  const text = x.toFixed(1).replace(/\.?0+$/, "");
+  return text === "-0" ? "0" : text;
+}
+
+function ringRadii(ringNo) {
+  const inner = R_OUTER - ringNo * RING_WIDTH;
+  return [inner, inner + RING_WIDTH];
+}
+
+function wedge(rIn, rOut, start, end) {
+  const [x0, y0] = polarDeg(rOut, start);
+  const [x1, y1] = polarDeg(rOut, end);
+  const [x2, y2] = polarDeg(rIn, end);
+  const [x3, y3] = polarDeg(rIn, start);
+  return `M${n(x0)} ${n(y0)}A${n(rOut)} ${n(rOut)} 0 0 1 ${n(x1)} ${n(y1)}L${n(x2)} ${n(y2)}A${n(rIn)} ${n(rIn)} 0 0 0 ${n(x3)} ${n(y3)}Z`;
+}
+
+function polarDeg(radius, degrees) {
+  const a = (degrees * Math.PI) / 180;
+  return [CX + radius * Math.sin(a), CX - radius * Math.cos(a)];
+}
+
+function squarePath(ringNo, slot, inset = 0) {
+  const [rIn, rOut] = ringRadii(ringNo);
+  const half = 15 - (inset / ((rIn + rOut) / 2)) * (180 / Math.PI);
+  return wedge(rIn + inset, rOut - inset, slot * 30 - half, slot * 30 + half);
+}
+
+function squareName(sq) {
+  return `${SLOTS[sq % 12]}${Math.floor(sq / 12) + 1}`;
+}
+
+function symbolMarkup(colour, x, y, size, fill, extra) {
+  const shape = SYMBOL[colour];
+  const attrs = `class="symbol" data-colour="${colour}" data-symbol="${shape}"${extra}`;
+  if (shape === "circle") return `<circle ${attrs} cx="${n(x)}" cy="${n(y)}" r="${n(size * 0.82)}" fill="${fill}"/>`;
+  if (shape === "square") {
+    const a = size * 0.75;
+    return `<rect ${attrs} x="${n(x - a)}" y="${n(y - a)}" width="${n(2 * a)}" height="${n(2 * a)}" fill="${fill}"/>`;
+  }
+  let points;
+  if (shape === "triangle") points = [[0, -1.05], [0.95, 0.7], [-0.95, 0.7]];
+  else if (shape === "diamond") points = [[0, -1.1], [0.8, 0], [0, 1.1], [-0.8, 0]];
+  else if (shape === "star") {
+    points = [];
+    for (let i = 0; i < 10; i++) {
+      const r = i % 2 === 0 ? 1.1 : 0.46;
+      const a = (i * 36 * Math.PI) / 180;
+      points.push([r * Math.sin(a), -r * Math.cos(a) + 0.08]);
+    }
+  } else {
+    const [u, e] = [0.32, 0.95];
+    points = [[-u, -e], [u, -e], [u, -u], [e, -u], [e, u], [u, u], [u, e], [-u, e], [-u, u], [-e, u], [-e, -u], [-u, -u]];
+  }
+  return `<polygon ${attrs} points="${points.map(([px, py]) => `${n(x + px * size)},${n(y + py * size)}`).join(" ")}" fill="${fill}"/>`;
+}
+
+/** A pawn: a disc in its colour with a dark rim and, around it, a white one, so that it stands
+ * out on a square of any colour (its own too), with its shadow, shine and letter. */
+function pawnMarkup(colour, x, y, r, attrs) {
+  const rim = Math.max(2, r * 0.18);
+  return `<g ${attrs}>`
+    + `<circle cx="${n(x + r * 0.12)}" cy="${n(y + r * 0.2)}" r="${n(r + 2)}" fill="#000" fill-opacity="0.35"/>`
+    + `<circle class="pawn-outline" cx="${n(x)}" cy="${n(y)}" r="${n(r + rim / 2 + 1.6)}" fill="none" stroke="#fff" stroke-width="3.2"/>`
+    + `<circle cx="${n(x)}" cy="${n(y)}" r="${n(r)}" fill="${PALETTE[colour]}" stroke="${DARK}" stroke-width="${n(rim)}"/>`
+    + `<ellipse cx="${n(x - r * 0.3)}" cy="${n(y - r * 0.38)}" rx="${n(r * 0.38)}" ry="${n(r * 0.22)}" fill="#fff" fill-opacity="0.35"/>`
+    + `<text x="${n(x)}" y="${n(y + r * 0.36)}" font-size="${n(r * 1.05)}" font-weight="bold" text-anchor="middle" fill="${INK[colour]}">${LETTER[colour]}</text>`
+    + "</g>";
+}
+
+/** Where a pawn stands on ring square ``sq``: as svg.py's pawn_spot. */
+function pawnSpot(sq) {
+  const [rIn] = ringRadii(Math.floor(sq / 12) + 1);
+  const [x, y] = polarDeg(rIn + RING_WIDTH * 0.35, (sq % 12) * 30);
+  return [x, y, RING_WIDTH * 0.3];
+}
+
+function topSpots(count) {
+  if (count === 0) return [];
+  if (count === 1) return [[CX, CX, 22]];
+  let r;
+  let orbits;
+  if (count <= 8) {
+    r = count <= 5 ? 20 : 16;
+    orbits = [[count, 46]];
+  } else {
+    r = 12;
+    const inner = Math.min(6, Math.floor(count / 3));
+    orbits = [[count - inner, 60], [inner, 26]];
+  }
+  const spots = [];
+  for (const [k, radius] of orbits) {
+    for (let i = 0; i < k; i++) spots.push([...polarDeg(radius, (i * 360) / k), r]);
+  }
+  return spots;
+}
+
+/** The board's SVG markup from a view's data: ``cells`` (each square's seat, -1 for none),
+ * ``offsets``, ``colours`` (each ring's squares as colour letters) and ``players``. */
+function boardMarkup(board) {
+  const colourOfSeat = (seat) => board.players[seat].colour;
+  const out = [
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000" font-family="sans-serif" class="centrix-board" role="img">',
+    '<rect width="1000" height="1000" rx="24" fill="#f7f4ec"/>',
+    `<circle cx="500" cy="500" r="${n(R_PLATE)}" fill="#3a3631"/>`,
+  ];
+  for (let ringNo = 1; ringNo <= 6; ringNo++) {
+    const [rIn, rOut] = ringRadii(ringNo);
+    const letters = board.colours[ringNo - 1];
+    out.push(`<g class="ring" data-ring="${ringNo}" data-offset="${board.offsets[ringNo - 1]}">`, '<g stroke="#222" stroke-width="2" stroke-linejoin="round">');
+    for (let slot = 0; slot < 12; slot++) {
+      const colour = CARD_COLOUR[letters[slot]];
+      out.push(`<path class="square" data-square="${SLOTS[slot]}${ringNo}" data-ring="${ringNo}" data-slot="${slot}" data-colour="${colour}" fill="${PALETTE[colour]}" d="${squarePath(ringNo, slot)}"/>`);
+    }
+    out.push("</g>");
+    if (ringNo < 6) out.push(`<circle cx="500" cy="500" r="${n(rIn + 3)}" fill="none" stroke="#000" stroke-opacity="0.22" stroke-width="6"/>`);
+    for (let slot = 0; slot < 12; slot++) {
+      const colour = CARD_COLOUR[letters[slot]];
+      const [x, y] = polarDeg(rOut - RING_WIDTH * 0.2, slot * 30);
+      const opacity = INK[colour] === DARK ? 0.55 : 0.85;
+      out.push(symbolMarkup(colour, x, y, RING_WIDTH * 0.17, INK[colour], ` data-square="${SLOTS[slot]}${ringNo}" fill-opacity="${opacity}"`));
+    }
+    for (let slot = 0; slot < 12; slot++) {
+      const sq = (ringNo - 1) * 12 + slot;
+      const seat = board.cells[sq];
+      if (seat < 0) continue;
+      const colour = colourOfSeat(seat);
+      const [x, y, r] = pawnSpot(sq);
+      out.push(pawnMarkup(colour, x, y, r, `class="pawn" data-square="${squareName(sq)}" data-seat="${seat}" data-colour="${colour}"`));
+    }
+    out.push("</g>");
+  }
+  out.push('<g class="slot-labels" font-size="30" font-weight="bold" fill="#5b554c" font-family="sans-serif">');
+  for (let slot = 0; slot < 12; slot++) {
+    const [x, y] = polarDeg((R_PLATE + CX) / 2, slot * 30);
+    out.push(`<text x="${n(x)}" y="${n(y)}" text-anchor="middle" dominant-baseline="central" data-slot="${slot}">${SLOTS[slot]}</text>`);
+  }
+  out.push("</g>", '<g class="ring-labels" font-size="15" font-weight="bold" text-anchor="middle">');
+  for (let ringNo = 1; ringNo <= 6; ringNo++) {
+    const [rIn] = ringRadii(ringNo);
+    const [x, y] = polarDeg(rIn + RING_LABEL_AT * RING_WIDTH, -15);
+    out.push(`<g data-ring="${ringNo}"><circle cx="${n(x)}" cy="${n(y)}" r="11" fill="${DARK}" fill-opacity="0.8" stroke="#fff" stroke-width="1.5"/>`
+      + `<text x="${n(x)}" y="${n(y)}" dominant-baseline="central" fill="#fff">${ringNo}</text></g>`);
+  }
+  out.push("</g>");
+  const onTop = board.players.flatMap((p, seat) => Array.from({ length: p.top }, () => seat));
+  out.push(`<g class="top" data-square="top" data-pawns="${onTop.length}">`,
+    '<circle cx="503" cy="505" r="80" fill="#000" fill-opacity="0.3"/>',
+    '<circle cx="500" cy="500" r="79" fill="#141414" stroke="#000" stroke-width="3"/>',
+    '<circle cx="500" cy="500" r="68" fill="none" stroke="#3b3b3b" stroke-width="2"/>');
+  if (!onTop.length) {
+    out.push('<text x="500" y="500" font-size="26" font-weight="bold" fill="#6d6d6d" text-anchor="middle" dominant-baseline="central" letter-spacing="3" data-label="board_top">TOP</text>');
+  }
+  topSpots(onTop.length).forEach(([x, y, r], i) => {
+    const colour = colourOfSeat(onTop[i]);
+    out.push(pawnMarkup(colour, x, y, r, `class="pawn" data-square="top" data-seat="${onTop[i]}" data-colour="${colour}"`));
+  });
+  out.push("</g>", "</svg>");
+  return out.join("\n");
+}
+
+/** The legal plays, listed again from the server's compact form (web/views/centrix.py,
+ * ``grouped``): ``moves`` holds each pawn's destinations once, ``plays`` each card's and
+ * rotation's moves by number, ``*`` for the card (and rotation) played without a move. */
+function expandLegal(legal) {
+  if (!legal) return [];
+  const moves = legal.moves.map((m) => m.split(" "));
+  const out = [];
+  for (const [card, rotations] of Object.entries(legal.plays)) {
+    for (const [rotationText, numbers] of Object.entries(rotations)) {
+      const rotation = rotationText || null;
+      const head = [card, rotation].filter(Boolean).join(" ");
+      for (const number of numbers.split(" ")) {
+        if (number === "*") {
+          out.push({ notation: head, card, rotation, from: null, to: null });
+          continue;
+        }
+        const [from, ...tos] = moves[Number(number)];
+        for (const to of tos) out.push({ notation: `${head} ${from}-${to}`, card, rotation, from, to });
+      }
+    }
+  }
+  return out;
+}
+
+/** A log entry (``{seat, notation, moves: [[seat, from, to], …]}``) told in full, as
+ * ``last`` is: its card and ring turned read from the notation, its moves as objects. */
+export function fullEntry(entry) {
+  const [card, second] = entry.notation.split(" ");
+  const rotation = second && /^[1-6][+-]\d+$/.test(second) ? parseRotation(second) : null;
+  const moves = entry.moves.map((m) => (Array.isArray(m) ? { seat: m[0], from: m[1], to: m[2] } : m));
+  return { ...entry, card, rotation, moves };
+}
+
+const COUNT_WORDS = ["zero", "one", "two", "three", "four", "five", "six"];
+
+/** A play as words (en or ko), from its log entry's effects: "Ann turned ring 3 two slots
+ * clockwise, then leapfrogged from c3 to c5, bumped Bo from c5 to c4". */
+export function playWords(short, nameOf, colourOf) {
+  const entry = fullEntry(short);
+  const square = (name) => (name === "top" ? t("top") : name === "off" ? t("off_board") : name);
+  const parts = [];
+  if (entry.rotation) {
+    const { ring, amount } = entry.rotation;
+    const count = Math.abs(amount);
+    parts.push(t(count === 1 ? "log_turned_one" : "log_turned", {
+      ring, n: count, count: t(`count_${COUNT_WORDS[count] ?? count}`), way: t(amount > 0 ? "clockwise" : "counter_clockwise"),
+    }));
+  }
+  const [move, ...bumps] = entry.moves;
+  if (move) {
+    let key = isLeap(move.from, move.to) ? "log_leapfrogged" : "log_moved";
+    if (move.from === "off") key = "log_entered";
+    else if (move.to === "top") key = "log_reached_top";
+    parts.push(t(key, { from: square(move.from), to: square(move.to) }));
+  }
+  if (!parts.length) parts.push(t("log_played", { card: cardLabel(entry.card) }));
+  let text = t("log_sentence", { name: nameOf(entry.seat), what: parts.join(t("log_then")) });
+  bumps.forEach((bump, i) => {
+    const key = bump.to === "off" ? "knocked_off" : "bumped";
+    text += t(i === 0 ? `log_${key}` : `log_${key}_chain`, {
+      name: nameOf(bump.seat), colour: t(`colour_${colourOf(bump.seat)}`), from: square(bump.from), to: square(bump.to),
+    });
+  });
+  return text + t("log_end");
 }
 
 export function cardLabel(card) {
@@ -232,7 +468,8 @@ export function create(ctx) {
 
   const myTurn = () => msg && msg.actor !== null && msg.actor === mySeat(msg) && !curtainShown();
   const curtainShown = () => !curtain.hidden;
-  const legal = () => (myTurn() ? msg.view.legal : []);
+  let legalPlays = []; // the legal plays of the state shown, listed again (expandLegal)
+  const legal = () => (myTurn() ? legalPlays : []);
   const colourOf = (seat) => msg.view.players[seat].colour;
   const nameOf = (seat) => msg.names[seat];
 
@@ -250,9 +487,11 @@ export function create(ctx) {
     board.dataset.showing = showing;
     const svg = svgElement(markup);
     svg.setAttribute("aria-label", t("board_aria"));
+    const marks = document.createElementNS(SVG_NS, "g");
+    marks.setAttribute("class", "last-move");
     const overlay = document.createElementNS(SVG_NS, "g");
     overlay.setAttribute("class", "ui-overlay");
-    svg.append(overlay);
+    svg.append(marks, overlay);
     board.replaceChildren(svg);
     fitWords();
     shownSvg = svg;
@@ -261,14 +500,24 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- state
 
-  /** Show a new state, animating the play that led to it unless told to ``hurry``. */
-  async function applyState(message, hurry) {
+  /** Show a new state, animating the play that led to it (issue 16, contract A): every
+   * duration times ``options.factor`` (0: none), jumping to the end when ``options.signal``
+   * aborts. The board marks the play (data-animated: its number) while it is shown. */
+  async function applyState(message, options = {}) {
+    const { factor = 1, signal = null } = options;
     const previous = msg;
     const last = message.last;
     const next = previous && message.version === previous.version + 1 && last && !last.undo;
-    if (next && !hurry && !reduceMotion && shownSvg) {
-      await animatePlay(last, previous);
+    if (next && factor > 0 && !reduceMotion && shownSvg && !signal?.aborted) {
+      board.dataset.animated = String(message.version);
+      await animatePlay(last, previous, factor, signal);
+      // A moment's rest on the play made, before the next is shown.
+      await pause(350 * factor, signal);
+    } else if (next) {
+      board.dataset.animated = String(message.version);
     }
+    if (next) soundsOf(last, factor > 0 && !signal?.aborted);
+    legalPlays = expandLegal(message.view.legal);
     actedWithPreview = null;
     previewing = null;
     previewMarkup = null;
@@ -305,7 +554,10 @@ export function create(ctx) {
 
   function renderAll() {
     const v = msg.view;
-    if (!previewing) setBoard(v.svg);
+    if (!previewing) {
+      setBoard(boardMarkup(v));
+      markLast();
+    }
     renderBanner();
     renderHand();
     renderChoices();
@@ -457,11 +709,47 @@ export function create(ctx) {
   }
 
   function renderLog() {
-    const { log: entries, log_seats: seats } = msg.view;
-    log.replaceChildren(...entries.map((notation, i) =>
-      logEntry(msg, seats[i], colourOf(seats[i]), notation, { "data-step": i + 1 })));
+    const entries = msg.view.log;
+    log.replaceChildren(...entries.map((entry, i) => el("li", {
+      "data-step": i + 1, title: entry.notation, tabindex: "0",
+      onmouseenter: () => showThen(i + 1), onmouseleave: () => showNow(), onfocus: () => showThen(i + 1), onblur: () => showNow(),
+      onclick: () => (board.dataset.showing === "then" && board.dataset.step === String(i + 1) ? showNow() : showThen(i + 1)),
+    },
+    el("span", { class: `seat-dot dot-${colourOf(entry.seat)}`, "aria-hidden": "true" }),
+    el("span", { class: "log-words" }, playWords(entry, nameOf, colourOf)),
+    el("span", { class: "sr-only" }, ` (${entry.notation})`),
+    )));
     log.scrollTop = log.scrollHeight;
   }
+
+  // Hovering or tapping a line of the log shows the board as it was after that play.
+  let then = 0; // the step asked for last (a later answer for an earlier one is dropped)
+  async function showThen(step) {
+    then = step;
+    if (previewing || sel.card) return; // the board shows a play being chosen
+    let answer;
+    try {
+      answer = await api(keyed(tableIdOf(), `/api/tables/${encodeURIComponent(tableIdOf())}/replay/${step}`));
+    } catch {
+      return;
+    }
+    if (then !== step || previewing || sel.card) return;
+    setBoard(boardMarkup({ ...answer.view }), "then");
+    board.dataset.step = String(step);
+    for (const li of log.querySelectorAll("li")) li.classList.toggle("current", li.dataset.step === String(step));
+  }
+
+  function showNow() {
+    then = 0;
+    if (board.dataset.showing !== "then") return;
+    for (const li of log.querySelectorAll("li.current")) li.classList.remove("current");
+    delete board.dataset.step;
+    setBoard(boardMarkup(msg.view));
+    markLast();
+    highlight();
+  }
+
+  const tableIdOf = () => msg.table;
 
   // ---------------------------------------------------------------- choosing a play
 
@@ -469,7 +757,7 @@ export function create(ctx) {
     if (previewing) {
       previewing = null;
       previewAnimation = null;
-      setBoard(msg.view.svg);
+      setBoard(boardMarkup(msg.view));
     }
     sel = { card, rotation: undefined, from: null };
     if (card) {
@@ -487,7 +775,7 @@ export function create(ctx) {
 
   function chooseRotation(rotation) {
     if (previewing !== rotation) {
-      setBoard(msg.view.svg);
+      setBoard(boardMarkup(msg.view));
       previewing = null;
       previewMarkup = null;
       if (rotation !== null) {
@@ -514,7 +802,7 @@ export function create(ctx) {
 
   function onMessage(message) {
     if (message.type === "preview" && message.rotation === previewing) {
-      previewMarkup = message.svg;
+      previewMarkup = boardMarkup({ ...msg.view, ...message });
       // Swap in the turned board once the ring has finished turning on screen.
       if (previewAnimation) previewAnimation.then(() => showPreview(message.rotation));
     }
@@ -569,6 +857,7 @@ export function create(ctx) {
     if (!shownSvg) return;
     const overlay = shownSvg.querySelector(".ui-overlay");
     overlay.replaceChildren();
+    for (const node of shownSvg.querySelectorAll(".pawn-hit")) node.remove();
     for (const node of shownSvg.querySelectorAll(".movable, .target, .chosen")) {
       node.classList.remove("movable", "target", "chosen");
     }
@@ -580,6 +869,16 @@ export function create(ctx) {
         const pawn = shownSvg.querySelector(`.pawn[data-square="${from}"][data-seat="${mySeat(msg)}"]`)
           || shownSvg.querySelector(`.pawn[data-square="${from}"]`);
         pawn?.classList.add("movable");
+        if (pawn && !pawn.querySelector(".pawn-hit")) {
+          // A pawn to pick is as easy to touch as a button: 44 CSS px across at least.
+          const [x, y] = centre(from);
+          const hit = document.createElementNS(SVG_NS, "circle");
+          hit.setAttribute("class", "pawn-hit");
+          hit.setAttribute("cx", x);
+          hit.setAttribute("cy", y);
+          hit.setAttribute("r", Math.max(25, 22 * unitsPerPixel()));
+          pawn.prepend(hit);
+        }
         ring(overlay, from, "ring-movable");
       }
       return;
@@ -592,13 +891,19 @@ export function create(ctx) {
       const node = shownSvg.querySelector(p.to === "top" ? "g.top" : `path.square[data-square="${p.to}"]`);
       node?.classList.add("target");
       const [x, y] = centre(p.to);
+      // The dot is drawn small, on a disc that takes the touch: at least 44 CSS px across.
+      const hit = document.createElementNS(SVG_NS, "circle");
+      hit.setAttribute("class", "target-dot");
+      hit.setAttribute("cx", x);
+      hit.setAttribute("cy", y);
+      hit.setAttribute("r", Math.max(p.to === "top" ? 30 : 14, 22 * unitsPerPixel()));
+      hit.dataset.square = p.to;
       const dot = document.createElementNS(SVG_NS, "circle");
-      dot.setAttribute("class", "target-dot");
+      dot.setAttribute("class", "target-mark");
       dot.setAttribute("cx", x);
       dot.setAttribute("cy", y);
       dot.setAttribute("r", p.to === "top" ? 30 : 14);
-      dot.dataset.square = p.to;
-      overlay.append(dot);
+      overlay.append(hit, dot);
     }
   }
 
@@ -609,30 +914,62 @@ export function create(ctx) {
     c.setAttribute("cx", x);
     c.setAttribute("cy", y);
     c.setAttribute("r", 25);
-    c.dataset.square = square;
     overlay.append(c);
+  }
+
+  /** The drawing's units in one CSS pixel on screen (the board is drawn 1000 units across). */
+  function unitsPerPixel() {
+    const scale = shownSvg?.getScreenCTM()?.a;
+    return scale ? 1 / scale : 1;
   }
 
   // ---------------------------------------------------------------- animation
 
-  function turnRing(ringNo, amount) {
+  /** Run ``animation`` to its end, or jump there when ``signal`` aborts. */
+  function settle(animation, signal) {
+    const finish = () => animation.finish();
+    signal?.addEventListener("abort", finish, { once: true });
+    return animation.finished.catch(() => {}).finally(() => signal?.removeEventListener("abort", finish));
+  }
+
+  function pause(ms, signal) {
+    if (!ms || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  function turnRing(ringNo, amount, factor = 1, signal = null) {
     const group = shownSvg?.querySelector(`g.ring[data-ring="${ringNo}"]`);
-    if (!group || reduceMotion) return Promise.resolve();
+    if (!group || reduceMotion || factor <= 0) return Promise.resolve();
     group.style.transformBox = "view-box";
     group.style.transformOrigin = "500px 500px";
     const animation = group.animate(
       [{ transform: "rotate(0deg)" }, { transform: `rotate(${amount * 30}deg)` }],
-      { duration: 200 + 90 * Math.abs(amount), easing: "ease-in-out", fill: "forwards" },
+      { duration: (200 + 90 * Math.abs(amount)) * factor, easing: "ease-in-out", fill: "forwards" },
     );
-    return animation.finished.catch(() => {});
+    return settle(animation, signal);
   }
 
-  async function animatePlay(last, previous) {
+  /** The sounds of a play (contract B), when it was not shown: a bump, a pawn on the top. */
+  function soundsOf(last, played) {
+    if (played) return; // (the animation asked for them as they happened)
+    if (last.moves.length > 1) sound("bump");
+    if (last.moves.some((m) => m.to === "top")) sound("top");
+  }
+
+  async function animatePlay(last, previous, factor, signal) {
     const rotation = last.rotation;
     const turned = rotation && actedWithPreview !== `${rotation.ring}${rotation.amount >= 0 ? "+" : ""}${rotation.amount}`;
-    if (rotation && turned && !previewing) await turnRing(rotation.ring, rotation.amount);
+    if (rotation && turned && !previewing) await turnRing(rotation.ring, rotation.amount, factor, signal);
     const overlay = shownSvg.querySelector(".ui-overlay");
     overlay.replaceChildren();
+    shownSvg.querySelector(".last-move")?.replaceChildren();
     for (const [i, move] of last.moves.entries()) {
       // Where the pawn's drawing is now: on a ring turned by this play but not redrawn yet,
       // it is still filed under the square it stood on before the turn.
@@ -649,23 +986,64 @@ export function create(ctx) {
       const [x0, y0] = centre(move.from, hint);
       const [x1, y1] = centre(move.to, hint);
       const token = pawnToken(colour);
+      token.dataset.move = String(i);
       overlay.append(token);
       const leap = i === 0 && isLeap(move.from, move.to);
+      // A bumped pawn falls: it shrinks a little as it drops to the square below.
+      if (i > 0) sound("bump");
       const frames = leap
         ? [
           { transform: `translate(${x0}px, ${y0}px) scale(1)` },
           { transform: `translate(${(x0 + x1) / 2}px, ${(y0 + y1) / 2 - 40}px) scale(1.45)` },
           { transform: `translate(${x1}px, ${y1}px) scale(1)` },
         ]
-        : [
-          { transform: `translate(${x0}px, ${y0}px) scale(1)`, opacity: move.from === "off" ? 0 : 1 },
-          { transform: `translate(${x1}px, ${y1}px) scale(${i > 0 ? 0.9 : 1})`, opacity: move.to === "off" ? 0 : 1 },
-        ];
+        : i > 0
+          ? [
+            { transform: `translate(${x0}px, ${y0}px) scale(1)`, opacity: 1 },
+            { transform: `translate(${(x0 + x1) / 2}px, ${(y0 + y1) / 2}px) scale(0.8)`, opacity: 1 },
+            { transform: `translate(${x1}px, ${y1}px) scale(${move.to === "off" ? 0.5 : 0.95})`, opacity: move.to === "off" ? 0 : 1 },
+          ]
+          : [
+            { transform: `translate(${x0}px, ${y0}px) scale(1)`, opacity: move.from === "off" ? 0 : 1 },
+            { transform: `translate(${x1}px, ${y1}px) scale(1)`, opacity: 1 },
+          ];
       const animation = token.animate(frames, {
-        duration: leap ? 650 : 420, easing: i > 0 ? "cubic-bezier(.5,0,.9,.6)" : "ease-in-out", fill: "forwards",
+        duration: (leap ? 650 : i > 0 ? 520 : 420) * factor, easing: i > 0 ? "cubic-bezier(.5,0,.9,.6)" : "ease-in-out", fill: "forwards",
       });
-      await animation.finished.catch(() => {});
+      await settle(animation, signal);
+      if (move.to === "top") sound("top");
     }
+  }
+
+  /** Mark the last play on the board until the next one (as lichess does): where its pawn
+   * came from and went, the ring it turned, the pawns it bumped. */
+  function markLast() {
+    const layer = shownSvg?.querySelector(".last-move");
+    if (!layer) return;
+    layer.replaceChildren();
+    const last = msg.last;
+    if (!last || last.undo || !last.moves || board.dataset.showing !== "state") return;
+    const parts = [];
+    if (last.rotation) {
+      // The turned ring's two edges, dashed in white over dark.
+      const edges = ringRadii(last.rotation.ring).map((r) => `<circle cx="500" cy="500" r="${n(r)}" stroke="${DARK}" stroke-width="7"/>`
+        + `<circle cx="500" cy="500" r="${n(r)}" stroke="#fff" stroke-width="3.5" stroke-dasharray="14 8"/>`);
+      parts.push(`<g class="mark-ring" data-ring="${last.rotation.ring}" fill="none">${edges.join("")}</g>`);
+    }
+    last.moves.forEach((move, i) => {
+      const cls = i === 0 ? "mark-move" : "mark-bumped";
+      for (const [end, square] of i === 0 ? [["from", move.from], ["to", move.to]] : [["to", move.to]]) {
+        if (square === "off") continue;
+        const shape = square === "top"
+          ? `<circle cx="500" cy="500" r="${R_TOP - 4}"`
+          : `<path d="${squarePath(parseSquare(square).ring, parseSquare(square).slot, 4)}"`;
+        const colour = i === 0 ? (end === "from" ? "#ffe066" : "#fff3a3") : "#ff6b6b";
+        parts.push(`<g class="${cls} mark-${end}" data-square="${square}" fill="none" stroke-linejoin="round">`
+          + `${shape} stroke="${DARK}" stroke-width="9"/>${shape} stroke="${colour}" stroke-width="5"/></g>`);
+      }
+    });
+    layer.innerHTML = parts.join("");
+    board.dataset.marked = String(msg.version);
   }
 
   function pawnToken(colour) {

@@ -375,6 +375,27 @@ export class TableSocket {
   }
 }
 
+// ---------------------------------------------------------------- state and change
+
+/** ``old`` (a state message) with a ``change`` message's ``diff`` made, as
+ * gamenight.web.protocol.patch does: ``["=", v]`` replaced, ``["+", items]`` appended,
+ * ``["~", diff]`` one level down, ``["-"]`` removed. A new object; ``old`` is untouched. */
+export function patch(old, diff) {
+  const out = { ...old };
+  for (const [key, [op, value]] of Object.entries(diff)) {
+    if (op === "=") out[key] = value;
+    else if (op === "+") out[key] = [...old[key], ...value];
+    else if (op === "~") out[key] = patch(old[key], value);
+    else delete out[key];
+  }
+  return out;
+}
+
+/** Ask for a sound (issue 16, contract B): sounds.js plays it if the player wants sounds. */
+export function sound(name) {
+  document.dispatchEvent(new CustomEvent("gamenight:sound", { detail: name }));
+}
+
 // ---------------------------------------------------------------- game tables
 
 /** The seat this device plays for in ``message``'s state, or null for a spectator. */

@@ -3,14 +3,16 @@ import {
   api, el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
   svgElement, t, toast, trackTopbar,
 } from "./common.js";
-import { cardClass, cardFace, cardLabel } from "./centrix.js";
+import { cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
 import { animateFlight, boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
 
-// Each game's drawing of a view (a game whose view still carries its SVG needs none) and its
-// log entries in words (an entry that is a bare notation string is shown as it is). When
-// centrix.js exports its own ``boardSvg``/``entryWords``, they plug in here.
+// Each game's drawing of a view (a view that carries the server's SVG needs none: Centrix)
+// and its log entries in words (an entry that is a bare notation string is shown as it is).
 const BOARDS = { colorcity: cityBoard };
-const WORDS = { colorcity: cityWords };
+const WORDS = {
+  centrix: (entry, { nameOf, roleOf }) => playWords(entry, nameOf, roleOf),
+  colorcity: (entry, { roleOf }) => cityWords(entry, roleOf(entry.seat)),
+};
 
 // Autoplay's paces: the pause on each step, and the factor on a flick's recorded time.
 const PACES = {
@@ -220,7 +222,8 @@ function render() {
   const seatOf = (entry, i) => (typeof entry === "string" ? v.log_seats[i] : entry.seat);
   const words = (entry) => {
     if (typeof entry === "string") return entry;
-    return WORDS[v.game] ? WORDS[v.game](entry, roleOf(entry.seat)) : entry.notation;
+    const nameOf = (seat) => current.names[seat];
+    return WORDS[v.game] ? WORDS[v.game](entry, { nameOf, roleOf }) : entry.notation;
   };
   log.replaceChildren(...v.log.map((entry, i) => logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)), words(entry),
     {

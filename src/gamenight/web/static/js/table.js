@@ -1,7 +1,7 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
   TableSocket, api, checkInvite, claimTokenFromUrl, el, forgetToken, initPage, inviteRow, invites, keepInvite, keyed,
-  onLanguageChange, ordinal, refusalText, spectatorRow, t, toast, trackTopbar, watchToken,
+  onLanguageChange, ordinal, patch, refusalText, sound, spectatorRow, t, toast, trackTopbar, watchToken,
 } from "./common.js";
 import { mountChat } from "./chat.js";
 import { mountSounds } from "./sounds.js";
@@ -10,10 +10,17 @@ import { createEndings } from "./endings.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
+// How long the plays take to show: each animation's duration is multiplied by the pace's factor.
+const PACES = { slow: 1.8, normal: 1, fast: 0.45, instant: 0 };
+const PACE_KEY = "gamenight.pace";
+
 function setConnection(status) {
   const conn = document.getElementById("conn");
   conn.dataset.status = status;
   conn.textContent = status === "open" ? "" : t("reconnecting");
+  // While the page is reconnecting it takes no input: what it shows may be out of date.
+  document.body.dataset.connection = status;
+  document.getElementById("main")?.toggleAttribute("inert", status !== "open");
 }
 
 function nav(info) {
@@ -189,8 +196,24 @@ async function main() {
   let shown = null;
   let sent = 0;
   const page = Math.random().toString(36).slice(2, 10);
+  // The plays waiting to be shown, one by one and in order (issue 16): the board and hand are
+  // never ahead of what has been shown, and the page takes no action while it shows them.
+  const queue = [];
+  let showing = false;
+  let skipping = false;
+  let current = null; // the AbortController of the state being shown
+  let pace = PACES[localStorage.getItem(PACE_KEY)] === undefined ? "normal" : localStorage.getItem(PACE_KEY);
   const send = (message) => {
     if (message.type === "act" || message.type === "undo") {
+      if (document.body.dataset.connection !== "open") {
+        toast(t("not_connected"), "error");
+        return false;
+      }
+      if (showing || queue.length) {
+        skipToNow();
+        toast(t("showing_plays"));
+        return false;
+      }
       sent += 1;
       message = { ...message, id: `${page}-${sent}`, ...(shown === null ? {} : { revision: shown }) };
     }
@@ -203,35 +226,93 @@ async function main() {
   const watching = mountWatching(side, { tableId, info, chat: chat.element, describe: (seat, m) => game.describe(seat, m) });
   mountSounds(document.querySelector("header.topbar"));
   const endings = createEndings({ tableId, send: (message) => socket.send(message) });
-  // States are shown one after another, each after the animation of the one before; when
-  // they pile up (a bot playing fast, a slow device) the game is told to hurry.
-  let queue = Promise.resolve();
-  let waiting = 0;
+  const controls = playControls();
+  document.getElementById("table-nav").before(controls.box);
+
+  function playControls() {
+    const select = el("select", { id: "pace", class: "pace", "aria-label": t("pace"), onchange: () => {
+      pace = select.value;
+      localStorage.setItem(PACE_KEY, pace);
+    } });
+    const skip = el("button", { type: "button", class: "btn skip-now", id: "skip-now", hidden: true, onclick: () => skipToNow() }, "");
+    const label = el("label", { class: "pace-label", for: "pace" }, "");
+    const box = el("div", { class: "play-queue", id: "play-queue" }, label, select, skip);
+    const render = () => {
+      label.textContent = t("pace");
+      select.setAttribute("aria-label", t("pace"));
+      select.replaceChildren(...Object.keys(PACES).map((name) => el("option", { value: name, selected: name === pace }, t(`pace_${name}`))));
+      skip.textContent = t("skip_to_now");
+    };
+    render();
+    return { box, skip, render };
+  }
+
+  function skipToNow() {
+    if (!showing && !queue.length) return;
+    skipping = true;
+    current?.abort();
+  }
+
+  function updateShowing() {
+    const busy = showing || queue.length > 0;
+    document.body.dataset.showing = busy ? "true" : "false";
+    document.body.dataset.queued = String(queue.length);
+    controls.skip.hidden = !busy;
+  }
+
   // Who is online, as last heard (states wait their turn to be shown; presence news does not).
   let online = [];
   let names = null; // the seats' names, once a state has told them (for the server's refusals)
+  let received = null; // the last state the server sent, rebuilt from its changes
+  let before = null; // the last state shown
   const onState = (message) => {
-    waiting += 1;
-    queue = queue.then(async () => {
+    queue.push(message);
+    updateShowing();
+    if (!showing) showAll();
+  };
+
+  async function showAll() {
+    showing = true;
+    while (queue.length) {
+      // (A copy: the game keeps it, and may note who is online in it.)
+      const message = structuredClone(queue.shift());
+      updateShowing();
+      current = new AbortController();
+      if (skipping) current.abort();
       message.online = online;
       shown = message.revision ?? null;
-      await game.applyState(endings.shown(message), waiting > 3);
-      // Set once a state is on screen (after its animation): what the browser tests wait for.
-      document.body.dataset.version = String(message.version);
-      document.body.dataset.actor = String(message.actor);
-      watching.onState(message);
-      chat.onState(message);
-      endings.onState(message);
-      if (message.view.outcome) {
-        if (info.status === "playing") {
-          info.status = message.view.outcome.reason;
-          nav(info);
-        }
-        gameOver(message, (seat) => game.describe(seat, message), endings.gameOverActions(message));
-        endings.afterGameOver();
+      try {
+        await game.applyState(endings.shown(message), { factor: skipping ? 0 : PACES[pace], signal: current.signal });
+      } catch (e) {
+        console.warn(e);
       }
-    }).catch((e) => console.warn(e)).finally(() => (waiting -= 1));
-  };
+      afterShown(message);
+    }
+    showing = false;
+    skipping = false;
+    current = null;
+    updateShowing();
+  }
+
+  function afterShown(message) {
+    // Set once a state is on screen (after its animation): what the browser tests wait for.
+    document.body.dataset.version = String(message.version);
+    document.body.dataset.actor = String(message.actor);
+    const mine = (m) => m && m.actor !== null && m.seats.includes(m.actor) && !m.view.outcome;
+    if (mine(message) && !(mine(before) && before.actor === message.actor)) sound("turn");
+    before = message;
+    watching.onState(message);
+    chat.onState(message);
+    endings.onState(message);
+    if (message.view.outcome) {
+      if (info.status === "playing") {
+        info.status = message.view.outcome.reason;
+        nav(info);
+      }
+      gameOver(message, (seat) => game.describe(seat, message), endings.gameOverActions(message));
+      endings.afterGameOver();
+    }
+  }
   socket = new TableSocket(tableId, (message) => {
     if (message.type === "welcome") {
       document.body.dataset.seats = message.seats.join(",");
@@ -241,10 +322,11 @@ async function main() {
     } else if (message.type === "revoked") {
       document.body.dataset.seats = message.seats.join(",");
       toast(t("seat_revoked"), "error");
-    } else if (message.type === "state") {
-      online = message.online;
-      names = message.names;
-      onState(message);
+    } else if (message.type === "state" || message.type === "change") {
+      received = message.type === "state" ? message : patch(received, message.diff);
+      online = received.online;
+      names = received.names;
+      onState(received);
     } else if (message.type === "presence") {
       online = message.online;
       game.showPresence?.(online);
@@ -261,6 +343,7 @@ async function main() {
   onLanguageChange(() => {
     setTitle();
     nav(info);
+    controls.render();
     game.rerender?.();
     endings.rerender();
   });
