@@ -168,6 +168,10 @@ class World:
         live = self.manager.tables.get(table_id)
         stored_rest: dict[str, Any] = {} if stored is None else dataclasses.asdict(stored)
         stored_seats = stored_rest.pop("seats", None)
+        # The table's timing follows who is online (docs/rules/table.md: abandonment and grace
+        # count from the last page seen), so a probe's page coming and going moves it.
+        stored_rest.pop("clock", None)
+        stored_rest.pop("deadline", None)
         live_rest: dict[str, Any] = {}
         live_seats = None
         if live is not None:
@@ -725,14 +729,15 @@ class RestTargets:
             if rng.random() < 0.1
             else None
         )
-        newest = self.world.store.recent(1)
+        # (By id: the newest table's timing may move meanwhile, as its pages come and go.)
+        newest = [table.id for table in self.world.store.recent(1)]
         response = await self.call(probe, "POST", "/api/tables", body, headers=headers)
         made = response.json() if response.status == 200 else None
         # A bot's seat may move by itself (a fallback play once its thinking overruns): only
         # tables without bots hold still between two looks.
         if made is not None and all(seat["kind"] != "bot" for seat in made["seats"]):
             self.created = [*self.created[-49:], made["id"]]
-        if response.status != 200 and self.world.store.recent(1) != newest:
+        if response.status != 200 and [t.id for t in self.world.store.recent(1)] != newest:
             probe.state_changed(
                 f"POST /api/tables {body[:80]!r}: {response.status}, yet a table was stored"
             )

@@ -22,7 +22,7 @@ import gamenight.web.bots
 from gamenight.centrix import CentrixState
 from gamenight.web.app import create_app
 from gamenight.web.bots import think
-from gamenight.web.protocol import TableIn
+from gamenight.web.protocol import TableIn, patch
 from gamenight.web.referee import REFILL_MS
 from gamenight.web.refusals import RefusedError
 from gamenight.web.room import Connection
@@ -59,7 +59,18 @@ def three(**clock: Any) -> TableIn:
 
 
 def sent(socket: Socket, kind: str) -> list[dict[str, Any]]:
-    return [m for m in map(json.loads, socket.sent) if m["type"] == kind]
+    """The messages of ``kind`` the page was sent; for ``"state"``, every state the page had:
+    the whole ones and each ``change`` applied to the state before it (web.protocol)."""
+    messages = list(map(json.loads, socket.sent))
+    if kind != "state":
+        return [m for m in messages if m["type"] == kind]
+    states: list[dict[str, Any]] = []
+    for message in messages:
+        if message["type"] == "state":
+            states.append(message)
+        elif message["type"] == "change":
+            states.append(patch(states[-1], message["diff"]))
+    return states
 
 
 class Harness:

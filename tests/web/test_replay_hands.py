@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from gamenight.web.games import get_game
 from gamenight.web.storage import Store
+from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_BOTS, CENTRIX_INVITE
 from .test_api import Join, create, receive
@@ -28,14 +29,15 @@ def test_no_hand_is_revealed_while_the_game_is_in_play(client: TestClient, join:
     ann = join(made["id"], ann_token)
     state = receive(ann, "state")
     for n in range(3):
-        ann.send_json({"type": "act", "seat": 0, "action": state["view"]["legal"][0]["notation"]})
+        play = notations(state["view"]["legal"])[0]
+        ann.send_json({"type": "act", "seat": 0, "action": play})
         state = receive(ann, "state")
         assert state["version"] == n + 1
     assert state["view"]["hand"]  # Ann holds cards the replay must not show
     for key in (made["watch"], ann_token, made["seats"][1]["token"]):
         for answer in steps(client, made["id"], 4, key=key):
             assert answer["finished"] is False
-            assert answer["hands"] is None
+            assert "hands" not in answer
             assert answer["view"]["hand"] is None
             assert str(state["view"]["hand"]) not in str(answer)
 

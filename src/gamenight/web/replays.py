@@ -82,4 +82,5 @@ def step_view(game: Any, marks: dict[int, Any], step: int, seats: int) -> dict[s
     drawing = game.drawing(state)
     if drawing is not None:
         view = {**view, "svg": drawing}
-    return {"view": view, "last": game.last(state), "hands": hands}
+    # ``hands`` only once the game is over: while it is in play the answer has no such field.
+    return {"view": view, "last": game.last(state), **({} if hands is None else {"hands": hands})}
