@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gamenight.web.bots import BotRunner
-from gamenight.web.chat import TableChat
+from gamenight.web.chat import TableChat, clean, visible
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
 from gamenight.web.protocol import Chat, TableIn, error
@@ -221,10 +221,12 @@ class TableManager:
                 )
             # Numbered by seat, so that two bots of one level are told apart.
             default = f"Bot {i + 1}" if seat.kind == "bot" else f"Player {i + 1}"
+            # Shown in everyone's log and chat: cleaned as a chat line is.
+            name = clean(seat.name)
             specs.append(
                 SeatSpec(
                     "bot" if seat.kind == "bot" else "human",
-                    seat.name.strip() or default,
+                    name if visible(name) else default,
                     seat.level,
                     seat.role,
                     seat.skill,

@@ -1,0 +1,83 @@
+"""Issue 16, adversarial review: what a hostile client tried, held as tests.
+
+Each test here failed on the code as merged (the server answered 500, or let text through
+that hides or reorders what other people read) and holds the fix."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from gamenight.web.chat import clean, visible
+
+from .bodies import CENTRIX_2
+from .test_api import create
+from .test_social import Join, until_pong
+
+JSON = {"content-type": "application/json"}
+
+
+def test_a_body_with_a_lone_surrogate_is_refused_not_a_server_error(client: TestClient) -> None:
+    # Python's JSON reader takes "\ud800"; the text cannot be written back as UTF-8, so an
+    # answer quoting it (an unknown rule's name) failed with 500 instead of refusing it.
+    made = create(client, CENTRIX_2)
+    seats = '[{"kind": "device", "name": "A"}, {"kind": "device", "name": "B"}]'
+    for path, raw in (
+        ("/api/tables", f'{{"game": "centrix", "seats": {seats}, "rules": {{"\\ud800": 1}}}}'),
+        ("/api/tables", f'{{"game": "centrix", "seats": {seats}, "rules": {{"x": "\\udfff"}}}}'),
+        ("/api/tables/mine", '{"tables": {"\\ud800": ["k"]}}'),
+        (f"/api/tables/{made['id']}/check-invite", '{"token": "\\ud800"}'),
+        (f"/api/tables/{made['id']}/delete", '{"keys": ["\\ud800"]}'),
+    ):
+        answer = client.post(path, content=raw, headers=JSON)
+        assert (answer.status_code, answer.json()["code"]) == (422, "invalid"), (path, raw)
+    assert client.get(f"/api/tables/{made['id']}").status_code == 200  # nothing changed
+    # A body that is no JSON object at all is refused the same way.
+    for raw in ("[1, 2]", "not json", ""):
+        answer = client.post("/api/tables/mine", content=raw, headers=JSON)
+        assert (answer.status_code, answer.json()["code"]) == (422, "invalid"), raw
+
+
+def test_a_seat_name_is_cleaned_as_a_chat_line_is(client: TestClient) -> None:
+    # A name is shown in every other player's log and chat: a right-to-left override in it
+    # reversed the text after it there, and an invisible name left a seat with no name.
+    names = ["Ann\u202e evil", "\u200b\u2060", "Bo\x00\n  Kim", "<b>Cy</b>"]
+    body = {"game": "centrix", "seats": [{"kind": "device", "name": n} for n in names]}
+    made = create(client, body)
+    assert [s["name"] for s in made["seats"]] == ["Ann evil", "Player 2", "Bo Kim", "<b>Cy</b>"]
+    info = client.get(f"/api/tables/{made['id']}").json()
+    assert [s["name"] for s in info["seats"]] == ["Ann evil", "Player 2", "Bo Kim", "<b>Cy</b>"]
+
+
+def test_a_chat_line_says_something_visible_and_stays_one_line_high(
+    client: TestClient, join: Join
+) -> None:
+    made = create(client, CENTRIX_2)
+    ann = join(made["id"], made["seats"][0]["token"])
+    until_pong(ann)
+    # Only invisible characters: a blank line from nobody-knows-what, refused.
+    for invisible in ("\u200b\u200b", "\ufeff\u2060\u00ad", "\u0301\u0301", "\U000e0041"):
+        ann.send_json({"type": "chat", "text": invisible})
+        heard = [(m["type"], m.get("code")) for m in until_pong(ann)]
+        assert heard == [("error", "bad_message")], ascii(invisible)
+    # 199 accents on one letter drew a tower over the chat above it: a few are kept.
+    ann.send_json({"type": "chat", "text": "a" + "\u0301" * 199})
+    (heard,) = until_pong(ann)
+    assert heard["messages"][0]["text"] == "á" + "\u0301" * 3
+
+
+def test_cleaning_keeps_every_script_and_emoji() -> None:
+    for text in (
+        "한국어",
+        "👨‍👩‍👧",
+        "👍🏽",
+        "❤️",
+        "क्षि",
+        "میخواهم",
+        "Ελλάδα",
+        "x\u0301\u0302",
+        "Tiếng Việt",
+    ):
+        assert clean(text) == text, ascii(text)
+        assert visible(text)
+    assert clean("a\u200bb\ufeffc\u2060d") == "abcd"
+    assert not visible(clean("\u200d\u200c"))
