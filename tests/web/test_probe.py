@@ -5,9 +5,18 @@ that hides or reorders what other people read) and holds the fix."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
 from fastapi.testclient import TestClient
 
 from gamenight.web.chat import clean, visible
+from gamenight.web.protocol import TableIn
+from gamenight.web.refusals import RefusedError
+from gamenight.web.storage import Store, StoredTable
+from gamenight.web.tables import TableManager
 
 from .bodies import CENTRIX_2
 from .test_api import create
@@ -61,8 +70,8 @@ def test_a_chat_line_says_something_visible_and_stays_one_line_high(
         assert heard == [("error", "bad_message")], ascii(invisible)
     # 199 accents on one letter drew a tower over the chat above it: a few are kept.
     ann.send_json({"type": "chat", "text": "a" + "\u0301" * 199})
-    (heard,) = until_pong(ann)
-    assert heard["messages"][0]["text"] == "á" + "\u0301" * 3
+    (line,) = until_pong(ann)
+    assert line["messages"][0]["text"] == "á" + "\u0301" * 3
 
 
 def test_cleaning_keeps_every_script_and_emoji() -> None:
@@ -81,3 +90,41 @@ def test_cleaning_keeps_every_script_and_emoji() -> None:
         assert visible(text)
     assert clean("a\u200bb\ufeffc\u2060d") == "abcd"
     assert not visible(clean("\u200d\u200c"))
+
+
+class HeldStore(Store):
+    """A store whose ``load`` waits, once it has read the table, until it is let go."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.read, self.go = threading.Event(), threading.Event()
+
+    def load(self, table_id: str) -> StoredTable | None:
+        stored = super().load(table_id)
+        self.read.set()
+        self.go.wait(10)
+        return stored
+
+
+def test_a_table_deleted_while_it_is_being_loaded_stays_deleted(tmp_path: Path) -> None:
+    # The host deleted a table that was not in memory while a page's request was loading
+    # it: the load, having read it before the delete, brought it back to life in memory
+    # (its info, record and replay answered 200 after "deleted": true).
+    store = HeldStore(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    manager = TableManager(store)
+
+    async def race() -> None:
+        table, _ = manager.create(TableIn.model_validate(CENTRIX_2))
+        assert manager.evict(now=manager.clock() + 10**9) == [table.id]  # left memory
+        loading = asyncio.create_task(manager.get(table.id))
+        await asyncio.to_thread(store.read.wait, 10)
+        assert await manager.delete(table.id)
+        store.go.set()
+        with pytest.raises(RefusedError) as refused:
+            await loading
+        assert refused.value.code == "no_table"
+        assert table.id not in manager.tables
+        with pytest.raises(RefusedError):
+            await manager.get(table.id)
+
+    asyncio.run(race())

@@ -131,6 +131,10 @@ class TableManager:
         self.clock: Callable[[], float] = time.monotonic
         self.used: dict[str, float] = {}
         self.in_use: Callable[[str], bool] = lambda _: False
+        # Tables being loaded (how many loads each), and those of them deleted meanwhile: a
+        # load that read the table before its host deleted it must not bring it back.
+        self.loading: dict[str, int] = {}
+        self.deleted_loading: set[str] = set()
 
     def close(self) -> None:
         if self._resuming is not None:
@@ -293,8 +297,16 @@ class TableManager:
             self.touch(table_id)
             return table
         self._make_room()
-        referee = await Referee.load(self.store, table_id)
-        if referee is None:
+        self.loading[table_id] = self.loading.get(table_id, 0) + 1
+        try:
+            referee = await Referee.load(self.store, table_id)
+        finally:
+            self.loading[table_id] -= 1
+            deleted = table_id in self.deleted_loading
+            if not self.loading[table_id]:
+                del self.loading[table_id]
+                self.deleted_loading.discard(table_id)
+        if referee is None or deleted:
             raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
@@ -419,6 +431,8 @@ class TableManager:
     async def delete(self, table_id: str) -> bool:
         """Delete the table from the store and from memory; its pages are told and let go
         (False: there was no such table)."""
+        if table_id in self.loading:
+            self.deleted_loading.add(table_id)
         table = self.tables.get(table_id)
         if table is None:
             return await asyncio.to_thread(self.store.delete, table_id)
