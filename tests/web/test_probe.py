@@ -71,7 +71,7 @@ def test_a_chat_line_says_something_visible_and_stays_one_line_high(
     # 199 accents on one letter drew a tower over the chat above it: a few are kept.
     ann.send_json({"type": "chat", "text": "a" + "\u0301" * 199})
     (line,) = until_pong(ann)
-    assert line["messages"][0]["text"] == "á" + "\u0301" * 3
+    assert line["messages"][0]["text"] == "a" + "\u0301" * 3
 
 
 def test_cleaning_keeps_every_script_and_emoji() -> None:

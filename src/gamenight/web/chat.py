@@ -52,7 +52,7 @@ def clean(text: str) -> str:
     of them draw a tower over the lines above), single spaces."""
     kept: list[str] = []
     marks = 0
-    for ch in unicodedata.normalize("NFC", BIDI.sub("", text)):
+    for ch in BIDI.sub("", text):
         category = unicodedata.category(ch)
         if ch.isspace():
             ch = " "
