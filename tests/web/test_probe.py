@@ -40,6 +40,10 @@ def test_a_body_with_a_lone_surrogate_is_refused_not_a_server_error(client: Test
         answer = client.post(path, content=raw, headers=JSON)
         assert (answer.status_code, answer.json()["code"]) == (422, "invalid"), (path, raw)
     assert client.get(f"/api/tables/{made['id']}").status_code == 200  # nothing changed
+    # Nor is a body sent as anything but JSON read (a form of another site may send
+    # text/plain without asking first).
+    answer = client.post("/api/tables", json=CENTRIX_2, headers={"content-type": "text/plain"})
+    assert (answer.status_code, answer.json()["code"]) == (422, "invalid")
     # A body that is no JSON object at all is refused the same way.
     for raw in ("[1, 2]", "not json", ""):
         answer = client.post("/api/tables/mine", content=raw, headers=JSON)

@@ -69,6 +69,11 @@ async def json_body(request: Request) -> dict[str, Any]:
     """A request's JSON object, read as strictly as a socket's messages are: Python's own
     reader takes a lone surrogate (``"\\ud800"``), text that cannot be written back as UTF-8,
     so that an answer quoting it failed with 500."""
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind and kind != "application/json" and not kind.endswith("+json"):
+        # (As FastAPI reads a body: a form of another site may post text/plain unasked.)
+        detail = f"the body must be JSON (Content-Type: application/json), not {kind}"
+        raise HttpRefusal(422, GamenightError(detail))
     try:
         return _OBJECT.validate_json(await request.body())
     except ValidationError as exc:
