@@ -24,6 +24,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from gamenight.web import protocol
 from gamenight.web.app import create_app
@@ -662,6 +663,8 @@ class RestTargets:
             "GET /api/tables/{id}/record": (self.record, 0.5),
             "GET /api/tables/{id}/replay/{step}": (self.replay, 1),
             "GET /api/rules/{game}": (self.rules, 0.5),
+            "POST mine, check-invite, archive, delete": (self.yours, 1),
+            "GET /api/qr, /api/links": (self.qr, 0.5),
             "pages and static files": (self.pages, 0.5),
             "any method, any path": (self.anything, 0.5),
             "oversized bodies": (self.oversized_body, 0.02),
@@ -821,6 +824,54 @@ class RestTargets:
             )
         )
         await self.call(probe, "GET", f"/api/tables/{table_id}/replay/{step}", table=table)
+
+    def _keys(self, rng: random.Random) -> list[Any]:
+        """Keys a browser might send: the tables' own tokens, used ones, and anything."""
+        held = [k for t in self.world.tables.values() for k in (*t.tokens, *t.renew, *t.retired)]
+        pool: list[Any] = [k for k in held if k] or ["k"]
+        return [
+            rng.choice(pool) if rng.random() < 0.5 else rng.choice((gen.text(rng), gen.value(rng)))
+            for _ in range(rng.choice((0, 1, 2, 30)))
+        ]
+
+    async def yours(self, rng: random.Random, probe: Probe) -> None:
+        """Issue 16: a browser's own tables, an invite's check, the host's archive and
+        delete, all with keys that are not the host's: nothing may change."""
+        table_id, table = self._id(rng)
+        roll = rng.random()
+        if roll < 0.4:
+            path = "/api/tables/mine"
+            body: Any = {"tables": {table_id: self._keys(rng), gen.text(rng): self._keys(rng)}}
+        elif roll < 0.7:
+            path = f"/api/tables/{table_id}/check-invite"
+            body = {"token": rng.choice((*self._keys(rng), gen.text(rng))), "keys": self._keys(rng)}
+        else:
+            path = f"/api/tables/{table_id}/{rng.choice(('archive', 'delete'))}"
+            body = {"keys": self._keys(rng), "archived": rng.choice((True, False, "x"))}
+        if rng.random() < 0.4:
+            body = gen.mutate_dict(body, rng)
+        raw = gen.write(body, rng).encode("utf-8", "surrogatepass")
+        await self.call(probe, "POST", path, raw, table=table)
+
+    async def qr(self, rng: random.Random, probe: Probe) -> None:
+        if rng.random() < 0.2:
+            await self.call(probe, "GET", "/api/links")
+            return
+        table_id, _ = self._id(rng)
+        text = rng.choice(
+            (
+                f"http://testserver/table/{table_id}#token={gen.text(rng)}",
+                f"http://testserver/table/{table_id}#watch=abc",
+                gen.text(rng),
+                "x" * 5000,
+            )
+        )
+        await self.call(
+            probe,
+            "GET",
+            "/api/qr",
+            query=b"text=" + quote(text.encode("utf-8", "surrogatepass"), safe="").encode(),
+        )
 
     async def rules(self, rng: random.Random, probe: Probe) -> None:
         game = rng.choice(("centrix", "colorcity", "chess", "", "..", gen.text(rng)))

@@ -11,11 +11,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    Depends,
+    FastAPI,
+    HTTPException,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
@@ -43,6 +51,9 @@ KEYS = 10  # keys looked at in one request (?key=…&key=…: a page sends every
 Keys = Annotated[list[str], Query()]
 
 
+_OBJECT = TypeAdapter(dict[str, Any])
+
+
 class HttpRefusal(HTTPException):
     """An HTTP refusal whose body carries, beside ``detail``, the refusal's ``code`` and
     ``params`` (gamenight.web.refusals), so that a page can say it in its own language."""
@@ -52,6 +63,25 @@ class HttpRefusal(HTTPException):
         super().__init__(status, body["message"])
         self.code: str = body["code"]
         self.params: dict[str, Any] = body["params"]
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """A request's JSON object, read as strictly as a socket's messages are: Python's own
+    reader takes a lone surrogate (``"\\ud800"``), text that cannot be written back as UTF-8,
+    so that an answer quoting it failed with 500."""
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind and kind != "application/json" and not kind.endswith("+json"):
+        # (As FastAPI reads a body: a form of another site may post text/plain unasked.)
+        detail = f"the body must be JSON (Content-Type: application/json), not {kind}"
+        raise HttpRefusal(422, GamenightError(detail))
+    try:
+        return _OBJECT.validate_json(await request.body())
+    except ValidationError as exc:
+        raise HttpRefusal(422, exc) from None
+
+
+# Every JSON body the API takes.
+Body = Annotated[dict[str, Any], Depends(json_body)]
 
 
 def create_app(settings: Settings | None = None, bot_executor: Executor | None = None) -> FastAPI:
@@ -167,7 +197,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         return request.client.host if request.client else ""
 
     @app.post("/api/tables")
-    async def create_table(request: Request, body: dict[str, Any]) -> JSONResponse:
+    async def create_table(request: Request, body: Body) -> JSONResponse:
         try:
             table_in = TableIn.model_validate(body)
             gate.new_table(address(request))
@@ -191,7 +221,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         )
 
     @app.post("/api/tables/{table_id}/invites/{seat}")
-    async def renew_invite(table_id: str, seat: int, body: dict[str, Any]) -> dict[str, str]:
+    async def renew_invite(table_id: str, seat: int, body: Body) -> dict[str, str]:
         """A new invite link for ``seat``; the old one, and whoever used it, lose the seat."""
         table = await live(table_id)
         try:
@@ -201,7 +231,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             raise refused(exc) from None
 
     @app.post("/api/tables/{table_id}/check-invite")
-    async def check_invite(table_id: str, body: dict[str, Any]) -> dict[str, str]:
+    async def check_invite(table_id: str, body: Body) -> dict[str, str]:
         """What an invite link opens, before the page uses it (``invite``: open, yours,
         taken, renewed or wrong: web.seats.LinkState), and whether the table is public (a
         guest whose link opens nothing may still watch it). Changes nothing."""
@@ -261,7 +291,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         ]
 
     @app.post("/api/tables/mine")
-    async def my_tables(body: dict[str, Any]) -> dict[str, Any]:
+    async def my_tables(body: Body) -> dict[str, Any]:
         """The tables the keys a browser holds open (web.yours), and the ids none opens."""
         try:
             keys = MineIn.model_validate(body).tables
@@ -301,7 +331,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             )
 
     @app.post("/api/tables/{table_id}/archive")
-    async def archive_table(table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def archive_table(table_id: str, body: Body) -> dict[str, Any]:
         """Archive the table (out of every list but its holders' archive), or bring it back."""
         try:
             asked = ArchiveIn.model_validate(body)
@@ -312,7 +342,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         return {"id": table_id, "archived": asked.archived}
 
     @app.post("/api/tables/{table_id}/delete")
-    async def delete_table(table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def delete_table(table_id: str, body: Body) -> dict[str, Any]:
         """Delete the table and its record for good; pages open at it are let go."""
         try:
             asked = HostIn.model_validate(body)

@@ -8,13 +8,14 @@ spectators only. So spectators chat among themselves, and do not read the player
 either: what players say at their table stays between them, and nobody watching can coach
 a player (lichess keeps its players' and spectators' chats apart the same way).
 
-Text is kept as text: control and bidirectional-override characters are taken out and runs
-of white space made one space; pages show it as text, never as markup. A page may say at
-most ``chat_per_minute`` lines in any minute. The latest ``KEPT`` lines of each side are
-kept in memory (not in the store) and sent to a page after its hello. Scaled out, a line
-reaches the other servers' pages through the relay (web.relay), as it goes: one said while
-Redis cannot be reached is heard on its own server only, and each server numbers its own
-spectators.
+Text is kept as text: control, bidirectional-override and hidden format characters are
+taken out, a letter keeps at most a few combining marks, and runs of white space are made
+one space (seat names are cleaned the same way, web.tables); pages show it as text, never
+as markup. A page may say at most ``chat_per_minute`` lines in any minute. The latest
+``KEPT`` lines of each side are kept in memory (not in the store) and sent to a page after
+its hello. Scaled out, a line reaches the other servers' pages through the relay
+(web.relay), as it goes: one said while Redis cannot be reached is heard on its own server
+only, and each server numbers its own spectators.
 """
 
 from __future__ import annotations
@@ -37,16 +38,35 @@ WINDOW = 60.0  # seconds: the window of the chat's rate
 Side = Literal["players", "spectators"]
 # Characters that reorder or hide the text around them.
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+# Format characters kept: the joiners that make emoji sequences (👨‍👩‍👧) and Persian or Indic
+# words what they are. Every other one (zero-width spaces, word joiners, byte-order marks,
+# soft hyphens, tags) only hides text, or makes a line of nothing.
+JOINERS = frozenset("\u200c\u200d")
+MARKS = 3  # combining marks kept on one letter: Vietnamese and Indic need 2 or 3
+INVISIBLE = frozenset(("Mn", "Me", "Cf", "Zs", "Zl", "Zp"))
 
 
 def clean(text: str) -> str:
-    """``text`` as a chat line: no control or direction characters, single spaces."""
-    kept = "".join(
-        " " if ch.isspace() else ch
-        for ch in BIDI.sub("", text)
-        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs")
-    )
-    return " ".join(kept.split())
+    """``text`` as a line others read (a chat line, a seat's name): no control, direction
+    or hidden format characters, at most ``MARKS`` combining marks on a letter (a hundred
+    of them draw a tower over the lines above), single spaces."""
+    kept: list[str] = []
+    marks = 0
+    for ch in BIDI.sub("", text):
+        category = unicodedata.category(ch)
+        if ch.isspace():
+            ch = " "
+        elif category in ("Cc", "Cs") or (category == "Cf" and ch not in JOINERS):
+            continue
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks <= MARKS:
+            kept.append(ch)
+    return " ".join("".join(kept).split())
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: not only spaces, joiners and marks."""
+    return any(unicodedata.category(ch) not in INVISIBLE for ch in text)
 
 
 def side_of(connection: Connection) -> Side:
@@ -106,8 +126,8 @@ class TableChat:
             line["phrase"] = message.phrase
         else:
             text = clean(message.text or "")
-            if not text:
-                detail = "text: nothing to say once control characters are taken out"
+            if not visible(text):
+                detail = "text: nothing to say once control and hidden characters are taken out"
                 raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
             line["text"] = text
         said.append(now)

@@ -18,12 +18,14 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   (Centrix, within your turn).
 - ``{"type": "predict", "shot": "0 0 1.3 0"}`` — Color City: the noise-free flick.
 - ``{"type": "preview", "rotation": "3+2"}`` — Centrix: the board with a ring turned.
-- ``{"type": "chat", "text": "gg!"}`` or ``{"type": "chat", "phrase": "well_played"}`` —
-  a line of the table's chat (web.chat): text of at most 200 characters, shown as text
-  (never as markup), or one of the quick phrases (``PHRASES``), which each page shows in
-  its own language. A page holding a seat speaks to the players; one holding none, to the
-  spectators: each hears only its own side (on every server, scaled out). Over a page's
-  chat rate (``chat_per_minute``) it is refused with ``rate_limited``.
+- ``{"type": "chat", "text": "gg!"}`` or ``{"type": "chat", "phrase": "well_played"}`` — a
+  line of the table's chat (web.chat): text of at most 200 characters, shown as text (never
+  as markup; control, direction and hidden characters taken out, a few combining marks on a
+  letter at most, and refused if nothing visible is left), or one of the quick phrases
+  (``PHRASES``), which each page shows in its own language. A page holding a seat speaks to
+  the players; one holding none, to the spectators: each hears only its own side (on every
+  server, scaled out). Over a page's chat rate (``chat_per_minute``) it is refused with
+  ``rate_limited``.
 - ``{"type": "resign", "seat": 0}`` — give the game up: in a two-seat game it ends with the
   other seat winning (``resigned``), at a larger table a bot takes the seat for good
   (docs/rules/table.md, T1).

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from gamenight.core.endings import ABANDONED, OUT_OF_TIME, RESIGNED
 from gamenight.web.bots import BotRunner
-from gamenight.web.chat import TableChat
+from gamenight.web.chat import TableChat, clean, visible
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
 from gamenight.web.protocol import Chat, ClockIn, SeatIn, TableIn, error
@@ -136,6 +136,10 @@ class TableManager:
         # each live table with a timer for its next deadline (web.referee: Referee.due).
         self.now: Callable[[], int] = wall_ms
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        # Tables being loaded (how many loads each), and those of them deleted meanwhile: a
+        # load that read the table before its host deleted it must not bring it back.
+        self.loading: dict[str, int] = {}
+        self.deleted_loading: set[str] = set()
 
     def close(self) -> None:
         if self._resuming is not None:
@@ -239,10 +243,12 @@ class TableManager:
                 )
             # Numbered by seat, so that two bots of one level are told apart.
             default = f"Bot {i + 1}" if seat.kind == "bot" else f"Player {i + 1}"
+            # Shown in everyone's log and chat: cleaned as a chat line is.
+            name = clean(seat.name)
             specs.append(
                 SeatSpec(
                     "bot" if seat.kind == "bot" else "human",
-                    seat.name.strip() or default,
+                    name if visible(name) else default,
                     seat.level,
                     seat.role,
                     seat.skill,
@@ -323,8 +329,16 @@ class TableManager:
             self.touch(table_id)
             return table
         self._make_room()
-        referee = await Referee.load(self.store, table_id, self.now)
-        if referee is None:
+        self.loading[table_id] = self.loading.get(table_id, 0) + 1
+        try:
+            referee = await Referee.load(self.store, table_id, self.now)
+        finally:
+            self.loading[table_id] -= 1
+            deleted = table_id in self.deleted_loading
+            if not self.loading[table_id]:
+                del self.loading[table_id]
+                self.deleted_loading.discard(table_id)
+        if referee is None or deleted:
             raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
@@ -450,6 +464,8 @@ class TableManager:
     async def delete(self, table_id: str) -> bool:
         """Delete the table from the store and from memory; its pages are told and let go
         (False: there was no such table)."""
+        if table_id in self.loading:
+            self.deleted_loading.add(table_id)
         table = self.tables.get(table_id)
         if table is None:
             return await asyncio.to_thread(self.store.delete, table_id)
