@@ -203,12 +203,28 @@ class IsmctsBot(SeededBot):
     def _rollout(self, state: CentrixState, me: int, turn: int) -> list[float]:
         """Play on to the start of this seat's next turn, so that every leaf is judged at the
         same point of the round (after the others' replies)."""
-        rng = self.rng
-        for _ in range(self.rollout_plays):
-            if _round_done(state, me, turn):
-                break
-            state.advance(fast_play(state, rng))
+        play_round(state, self.rng, self.rollout_plays, me, turn)
         return rewards(state, self.temperature, self.weights)
+
+
+def play_round(state: CentrixState, rng: random.Random, plays: int, seat: int, turn: int) -> int:
+    """ISMCTS's rollout: ``fast_play`` by ``advance`` (nothing recorded) until the game is
+    over, ``seat`` is to move after its turn ``turn``, or ``plays`` plays were made; returns
+    how many were made. The compiled core makes them in one call (``native.rollout``), the
+    same plays from the same draws as the loop."""
+    left = plays
+    while left > 0 and not _round_done(state, seat, turn):
+        done = native.rollout(state, rng, left, native.CLIMB, (seat, turn))
+        if done is None:
+            state.advance(fast_play(state, rng))
+            left -= 1
+            continue
+        made, pending = done
+        left -= made
+        if pending is not None:  # drawn in the core, left to the engine to make
+            state.advance(pending)
+            left -= 1
+    return plays - left
 
 
 def _round_done(state: CentrixState, me: int, turn: int) -> bool:
@@ -354,6 +370,7 @@ __all__ = [
     "TurnPlannerBot",
     "fast_play",
     "greedy_play",
+    "play_round",
     "rewards",
     "turn_plans",
 ]

@@ -113,4 +113,28 @@ def apply_play(
     frm: int,
     to: int,
 ) -> tuple[int, int, int] | None: ...
+def rollout(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    rows_table: tuple[tuple[tuple[int, ...], ...], ...],
+    rows: list[tuple[int, ...]],
+    hands: list[list[Card]],
+    draw: list[Card],
+    discard: list[Card],
+    top: list[int],
+    places: list[int],
+    players: tuple[Colour, ...],
+    seat: int,
+    plays_done: int,
+    turn: int,
+    max_turns: int,
+    bottom: int,
+    random: Callable[[], float],
+    getrandbits: Callable[[int], int],
+    policy: int,
+    plays: int,
+    stop_seat: int,
+    stop_turn: int,
+) -> tuple[int, int, int, int, int] | None: ...
 def shuffle(cards: list[Card], getrandbits: Callable[[int], int]) -> None: ...

@@ -273,6 +273,72 @@ def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None
     )
 
 
+UNIFORM = 0
+"""``rollout``'s policy: ``rng.choice(state.legal_plays())``, every legal play alike."""
+CLIMB = 1
+"""``rollout``'s policy: ISMCTS's default policy, ``bots.centrix.fast_play``."""
+
+
+def rollout(
+    state: CentrixState,
+    rng: random.Random,
+    plays: int,
+    policy: int,
+    stop: tuple[int, int] | None = None,
+) -> tuple[int, Play | None] | None:
+    """Up to ``plays`` plays of ``policy`` made by the compiled core in one call, without
+    returning to Python per play, as the loop ``for _ in range(plays): if done: break;
+    state.advance(policy(state, rng))`` makes them: the same plays from the same draws of
+    ``rng``. ``done`` is the game over or, with ``stop=(seat, turn)``, ``seat`` to move
+    after its turn ``turn`` (ISMCTS's end of a round). Like ``advance``, nothing is
+    recorded: the plays can be neither taken back nor written in a record.
+
+    Returns how many plays were made and a play already drawn (its draws made) that the
+    engine must make itself, with ``advance``, before going on: one that ends the game or
+    reshuffles the discard pile (see ``apply``), else None. Returns None, with nothing
+    changed, where the core cannot go on (the Python path, a generator it does not mirror,
+    a game already over and the cases ``apply`` leaves to the engine); the caller then runs
+    its own loop."""
+    if (
+        not mirrors(rng)
+        or state.is_over
+        or not state._own_refill
+        or not _counts_fit(state)
+        or plays <= 0
+    ):
+        return None
+    max_turns = state.rules.max_turns
+    after = _core.rollout(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state._table,
+        state.rows,
+        state.hands,
+        state.draw,
+        state.discard,
+        state.top,
+        state.places,
+        state.players,
+        state._seat,
+        state.plays_done,
+        state.turn,
+        -1 if max_turns is None else max_turns,
+        BOTTOM_CODES[state._bottom],
+        rng.random,
+        rng.getrandbits,
+        policy,
+        plays,
+        -1 if stop is None else stop[0],
+        0 if stop is None else stop[1],
+    )
+    if after is None:
+        return None
+    made, state._seat, state.plays_done, state.turn, pending = after
+    state._legal = None
+    return made, None if pending < 0 else _core.decode(pending)
+
+
 def shuffle(cards: list[Card], rng: random.Random) -> None:
     """``rng.shuffle(cards)``, by the compiled core where it mirrors ``rng`` (the same
     permutation from the same draws): a deal and a determinization shuffle every time."""
@@ -283,7 +349,9 @@ def shuffle(cards: list[Card], rng: random.Random) -> None:
 
 
 __all__ = [
+    "CLIMB",
     "COMPILED",
+    "UNIFORM",
     "active",
     "apply",
     "colour_table",
@@ -296,6 +364,7 @@ __all__ = [
     "moves_by_colour",
     "play_values",
     "pure",
+    "rollout",
     "scores",
     "shuffle",
 ]

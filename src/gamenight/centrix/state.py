@@ -542,6 +542,30 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         self.push_unchecked(play)
         self._stack.pop()
 
+    def play_randomly(self, rng: random.Random, plays: int | None = None) -> int:
+        """Make uniformly random plays — each ``rng.choice(self.legal_plays())`` — until the
+        game is over or ``plays`` were made; returns how many were made. As with ``advance``
+        they are not recorded (nor can they be taken back). The random-play fast path, for
+        random games and rollouts: the compiled core makes whole stretches of plays in one
+        call (``native.rollout``), the same plays from the same draws as the loop here."""
+        if plays is not None and plays < 0:
+            raise ValueError(f"plays is a count, not {plays}")
+        left = -1 if plays is None else plays
+        made = 0
+        while left and self.status == PLAYING:
+            done = native.rollout(self, rng, 2**30 if left < 0 else left, native.UNIFORM)
+            if done is None:
+                self.advance(rng.choice(self.legal_plays()))
+                taken = 1
+            else:
+                taken, pending = done
+                if pending is not None:  # drawn in the core, left to the engine to make
+                    self.advance(pending)
+                    taken += 1
+            made += taken
+            left = left - taken if left > 0 else left
+        return made
+
     def pop(self) -> Play:
         """Take back the last play, restoring the position exactly."""
         if not self._stack:
