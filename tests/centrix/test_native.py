@@ -341,6 +341,44 @@ def test_ismcts_plays_the_same_on_both_paths() -> None:
 
 
 @needs_core
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_ismcts_searches_the_same_on_both_paths_under_every_bottom_rule(players: int) -> None:
+    # The compiled search (its tree of SearchNodes, its selection and its rollouts in C)
+    # must draw exactly as the Python one: the same choice, then the same next draw.
+    for bottom in Bottom:
+        seed = players * 10 + list(Bottom).index(bottom)
+        rules = Rules(bottom=bottom, max_turns=None if seed % 2 else 30)
+        state = CentrixState.new(players, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(4, 30)):
+            if state.is_over:
+                break
+            state.push_unchecked(greedy_play(state, state.actor or 0, rng))
+        if state.is_over:
+            continue
+        view = state.view(state.actor)
+
+        def search(v: object = view, k: int = seed) -> tuple[object, ...]:
+            bot = IsmctsBot(k, Budget(iterations=60))
+            choice = bot.choose(v)  # type: ignore[arg-type]
+            return choice, bot.last_iterations, bot.rng.getrandbits(64)
+
+        compiled, reference = both(state, search)
+        assert compiled == reference
+
+
+@needs_core
+def test_the_cores_search_nodes_carry_the_reference_nodes_fields() -> None:
+    node = native.search_nodes(object)(2, 0.5)
+    assert (node.mover, node.visits, node.avail, node.total, node.prior) == (2, 0, 0, 0.0, 0.5)
+    node.visits += 1
+    node.total += 0.25
+    assert (node.visits, node.total, node.children) == (1, 0.25, {})
+    with native.pure():
+        assert native.search_nodes(object) is object
+
+
+@needs_core
 def test_the_cores_shuffle_is_randoms_shuffle_draw_for_draw() -> None:
     # Deals and reshuffles decide the game: the core must permute exactly as Random does.
     for seed in range(300):

@@ -15,6 +15,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
+#include <structmember.h>
 
 #define NUM_RINGS 6
 #define NUM_SLOTS 12
@@ -1312,6 +1314,147 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ ISMCTS's tree */
+
+/* A node of ISMCTS's tree (bots.centrix._Node, the reference, has the same fields): the
+ * seat that made the play leading here, its statistics and its children by play. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *children;
+    long mover, visits, avail;
+    double total, prior;
+} SearchNode;
+
+static PyTypeObject SearchNodeType;
+
+static SearchNode *new_node(long mover, double prior) {
+    SearchNode *node = PyObject_GC_New(SearchNode, &SearchNodeType);
+    if (node == NULL) return NULL;
+    node->children = PyDict_New();
+    if (node->children == NULL) {
+        PyObject_GC_Del(node);
+        return NULL;
+    }
+    node->mover = mover;
+    node->visits = node->avail = 0;
+    node->total = 0.0;
+    node->prior = prior;
+    PyObject_GC_Track(node);
+    return node;
+}
+
+static PyObject *node_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"mover", "prior", NULL};
+    long mover;
+    double prior = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "l|d", names, &mover, &prior)) return NULL;
+    return (PyObject *)new_node(mover, prior);
+}
+
+static int node_traverse(SearchNode *node, visitproc visit, void *arg) {
+    Py_VISIT(node->children);
+    return 0;
+}
+
+static int node_clear(SearchNode *node) {
+    Py_CLEAR(node->children);
+    return 0;
+}
+
+static void node_dealloc(SearchNode *node) {
+    PyObject_GC_UnTrack(node);
+    Py_TRASHCAN_BEGIN(node, node_dealloc) /* a deep tree frees without deep recursion */
+    node_clear(node);
+    PyObject_GC_Del(node);
+    Py_TRASHCAN_END
+}
+
+static PyMemberDef node_members[] = {
+    {"children", T_OBJECT_EX, offsetof(SearchNode, children), READONLY, "play -> node"},
+    {"mover", T_LONG, offsetof(SearchNode, mover), 0, "the seat that made the play"},
+    {"visits", T_LONG, offsetof(SearchNode, visits), 0, "iterations through this node"},
+    {"avail", T_LONG, offsetof(SearchNode, avail), 0, "times the play was legal"},
+    {"total", T_DOUBLE, offsetof(SearchNode, total), 0, "the mover's rewards, summed"},
+    {"prior", T_DOUBLE, offsetof(SearchNode, prior), 0, "the planner's rank, as a bias"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject SearchNodeType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gamenight.centrix._speedups.SearchNode",
+    .tp_basicsize = sizeof(SearchNode),
+    .tp_dealloc = (destructor)node_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "SearchNode(mover, prior=0.0): a node of ISMCTS's tree.",
+    .tp_traverse = (traverseproc)node_traverse,
+    .tp_clear = (inquiry)node_clear,
+    .tp_members = node_members,
+    .tp_new = node_new,
+};
+
+/* IsmctsBot._descend's choice among `plays` at a node: each play's child (made the first
+ * time it is met) gains an availability, and the play of the highest UCB wins, the first
+ * of equals. The same floating-point operations in the same order as the Python loop, and
+ * a draw of `random` for every unvisited child in the order met, so the same choices. */
+static PyObject *py_select(PyObject *self, PyObject *args) {
+    PyObject *children, *plays, *random_fn;
+    long mover;
+    double c, bias;
+    if (!PyArg_ParseTuple(args, "O!OlOdd", &PyDict_Type, &children, &plays, &mover, &random_fn,
+                          &c, &bias))
+        return NULL;
+    PyObject *seq = PySequence_Fast(plays, "the plays are a list or a tuple");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n == 0) {
+        PyErr_SetString(PyExc_IndexError, "no play to choose from");
+        goto fail;
+    }
+    PyObject *best = PySequence_Fast_GET_ITEM(seq, 0);
+    double best_ucb = -INFINITY;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *found = PyDict_GetItemWithError(children, play); /* borrowed */
+        SearchNode *child;
+        if (found == NULL) {
+            if (PyErr_Occurred()) goto fail;
+            child = new_node(mover, 0.0);
+            if (child == NULL) goto fail;
+            int rc = PyDict_SetItem(children, play, (PyObject *)child);
+            Py_DECREF(child); /* the dict holds it */
+            if (rc < 0) goto fail;
+        } else if (Py_IS_TYPE(found, &SearchNodeType)) {
+            child = (SearchNode *)found;
+        } else {
+            PyErr_SetString(PyExc_TypeError, "the tree's nodes are SearchNodes");
+            goto fail;
+        }
+        child->avail += 1;
+        long visits = child->visits;
+        double ucb;
+        if (visits == 0) {
+            PyObject *u = PyObject_CallNoArgs(random_fn);
+            if (u == NULL) goto fail;
+            double x = PyFloat_AsDouble(u);
+            Py_DECREF(u);
+            if (x == -1.0 && PyErr_Occurred()) goto fail;
+            ucb = 1e9 + child->prior + x * 1e-6;
+        } else {
+            ucb = child->total / (double)visits + c * sqrt(log((double)child->avail) / (double)visits) +
+                  bias * child->prior / (double)(visits + 1);
+        }
+        if (ucb > best_ucb) {
+            best = play;
+            best_ucb = ucb;
+        }
+    }
+    Py_INCREF(best);
+    Py_DECREF(seq);
+    return best;
+fail:
+    Py_DECREF(seq);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(Play, cards, rotations, moves): the values plays are built from."},
@@ -1336,6 +1479,8 @@ static PyMethodDef methods[] = {
      "rollout(cells, offsets, table, rows_table, rows, hands, draw, discard, top, places, "
      "players, seat, plays_done, turn, max_turns, bottom, random, getrandbits, policy, plays, "
      "stop_seat, stop_turn) -> (made, seat, plays_done, turn, pending) | None."},
+    {"select", py_select, METH_VARARGS,
+     "select(children, plays, mover, random, c, bias) -> the play of the highest UCB."},
     {"shuffle", py_shuffle, METH_VARARGS,
      "shuffle(list, getrandbits): random.Random.shuffle, the same swaps from the same draws."},
     {"scores", py_scores, METH_VARARGS,
@@ -1347,4 +1492,13 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
                                     "The compiled core of Centrix move generation.", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__speedups(void) {
+    if (PyType_Ready(&SearchNodeType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "SearchNode", (PyObject *)&SearchNodeType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

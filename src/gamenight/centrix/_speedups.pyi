@@ -1,6 +1,7 @@
 """Types of the compiled core (src/gamenight/centrix/_speedups.c); see native.py."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from gamenight.centrix.board import Colour
 from gamenight.centrix.cards import Card
@@ -138,3 +139,22 @@ def rollout(
     stop_turn: int,
 ) -> tuple[int, int, int, int, int] | None: ...
 def shuffle(cards: list[Card], getrandbits: Callable[[int], int]) -> None: ...
+
+class SearchNode:
+    def __init__(self, mover: int, prior: float = 0.0) -> None: ...
+    @property
+    def children(self) -> dict[Any, SearchNode]: ...
+    mover: int
+    visits: int
+    avail: int
+    total: float
+    prior: float
+
+def select(
+    children: dict[Play, Any],
+    plays: Sequence[Play],
+    mover: int,
+    random: Callable[[], float],
+    c: float,
+    bias: float,
+) -> Play: ...

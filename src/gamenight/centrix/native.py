@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from gamenight.centrix import movegen
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES
@@ -339,6 +339,35 @@ def rollout(
     return made, None if pending < 0 else _core.decode(pending)
 
 
+N = TypeVar("N")
+
+
+def search_nodes(reference: type[N]) -> type[N]:
+    """The class of ISMCTS's tree nodes on this path: the compiled core's ``SearchNode``
+    (the fields of ``reference``, ``bots.centrix._Node``, in C, for ``select``) while the
+    core is active, else ``reference`` itself."""
+    return cast("type[N]", _core.SearchNode) if _active else reference
+
+
+def select(
+    children: dict[Play, N],
+    plays: Sequence[Play],
+    mover: int,
+    rng: random.Random,
+    exploration: float,
+    bias: float,
+) -> Play:
+    """ISMCTS's choice among ``plays`` at a node of ``search_nodes`` whose ``children``
+    these are, by the compiled core: each play's child (made the first time it is met)
+    counts one more availability, and the play of the highest UCB wins, the first of
+    equals, with a draw of ``rng.random`` for every unvisited child in the order met and
+    the Python loop's floating-point operations in its order (so the same choice). Call
+    only while the core is active, on a tree of its nodes."""
+    if not _active:
+        raise RuntimeError("select needs the compiled core (see search_nodes)")
+    return _core.select(children, plays, mover, rng.random, exploration, bias)
+
+
 def shuffle(cards: list[Card], rng: random.Random) -> None:
     """``rng.shuffle(cards)``, by the compiled core where it mirrors ``rng`` (the same
     permutation from the same draws): a deal and a determinization shuffle every time."""
@@ -366,5 +395,7 @@ __all__ = [
     "pure",
     "rollout",
     "scores",
+    "search_nodes",
+    "select",
     "shuffle",
 ]
