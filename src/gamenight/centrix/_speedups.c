@@ -905,6 +905,18 @@ static int set_int(PyObject *list, Py_ssize_t i, long v) {
     return o == NULL ? -1 : PyList_SetItem(list, i, o);
 }
 
+/* The state's offset of ring index r set to o, and its row of colours to the layout's. */
+static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, int r, int o) {
+    PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
+    if (!PyTuple_Check(ring_rows) || PyTuple_GET_SIZE(ring_rows) != NUM_SLOTS) {
+        PyErr_SetString(PyExc_TypeError, "the rows table is 6 tuples of 12 rows");
+        return -1;
+    }
+    PyObject *row = PyTuple_GET_ITEM(ring_rows, o);
+    Py_INCREF(row);
+    return set_int(offsets, r, o) < 0 ? -1 : PyList_SetItem(rows, r, row);
+}
+
 /* CentrixState.push_unchecked after the snapshot: the play made on the state's own lists,
  * up to the next seat to move. Returns (seat, plays_done, turn) for the caller to set, or
  * None, with nothing touched, where the engine must go on itself (see apply). */
@@ -950,17 +962,8 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
     for (int sq = 0; sq < NUM_SQUARES; sq++)
         if (after.b.cells[sq] != g.b.cells[sq] && set_int(cells, sq, after.b.cells[sq]) < 0)
             return NULL;
-    if (ring) {
-        int r = ring - 1, o = after.b.offsets[r];
-        PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
-        if (!PyTuple_Check(ring_rows) || PyTuple_GET_SIZE(ring_rows) != NUM_SLOTS) {
-            PyErr_SetString(PyExc_TypeError, "the rows table is 6 tuples of 12 rows");
-            return NULL;
-        }
-        PyObject *row = PyTuple_GET_ITEM(ring_rows, o);
-        Py_INCREF(row);
-        if (set_int(offsets, r, o) < 0 || PyList_SetItem(rows, r, row) < 0) return NULL;
-    }
+    if (ring && turn_ring(offsets, rows_table, rows, ring - 1, after.b.offsets[ring - 1]) < 0)
+        return NULL;
     if (after.top[seat] != g.top[seat] && set_int(top, seat, after.top[seat]) < 0) return NULL;
     if (after.places[seat] != g.places[seat] && set_int(places, seat, after.places[seat]) < 0)
         return NULL;
@@ -1103,6 +1106,18 @@ static PyObject *py_fast_move(PyObject *self, PyObject *args) {
 
 /* ------------------------------------------------------------------ rollouts */
 
+/* A new list of the Card values of `cards`. */
+static PyObject *card_list(const int *cards, int n) {
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *c = PyTuple_GET_ITEM(card_values, cards[i]);
+        Py_INCREF(c);
+        PyList_SET_ITEM(list, i, c);
+    }
+    return list;
+}
+
 /* The order in which Python's set(hand) gives a hand's distinct cards (fast_play walks the
  * cards so, and each tie-break draw follows it). Asked of a real set, since that order is
  * CPython's (the members' hashes, the insertion order, the table size); remembered for
@@ -1121,13 +1136,8 @@ static int set_order(const int *hand, int n, int *out) {
             return set_orders[key][0] - 1;
         }
     }
-    PyObject *list = PyList_New(n);
+    PyObject *list = card_list(hand, n);
     if (list == NULL) return -1;
-    for (int i = 0; i < n; i++) {
-        PyObject *c = PyTuple_GET_ITEM(card_values, hand[i]);
-        Py_INCREF(c);
-        PyList_SET_ITEM(list, i, c);
-    }
     PyObject *set = PySet_New(list);
     Py_DECREF(list);
     if (set == NULL) return -1;
@@ -1190,13 +1200,8 @@ static long choose(const Game *g, int seat, int policy, const unsigned char *tab
 }
 
 static int set_cards(PyObject *list, Py_ssize_t from, Py_ssize_t to, const int *cards, int n) {
-    PyObject *values = PyList_New(n);
+    PyObject *values = card_list(cards, n);
     if (values == NULL) return -1;
-    for (int i = 0; i < n; i++) {
-        PyObject *c = PyTuple_GET_ITEM(card_values, cards[i]);
-        Py_INCREF(c);
-        PyList_SET_ITEM(values, i, c);
-    }
     int rc = PyList_SetSlice(list, from, to, values);
     Py_DECREF(values);
     return rc;
@@ -1209,18 +1214,10 @@ static int write_game(const Game *was, const Game *now, PyObject *cells, PyObjec
     for (int sq = 0; sq < NUM_SQUARES; sq++)
         if (now->b.cells[sq] != was->b.cells[sq] && set_int(cells, sq, now->b.cells[sq]) < 0)
             return -1;
-    for (int r = 0; r < NUM_RINGS; r++) {
-        int o = now->b.offsets[r];
-        if (o == was->b.offsets[r]) continue;
-        PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
-        if (!PyTuple_Check(ring_rows) || PyTuple_GET_SIZE(ring_rows) != NUM_SLOTS) {
-            PyErr_SetString(PyExc_TypeError, "the rows table is 6 tuples of 12 rows");
+    for (int r = 0; r < NUM_RINGS; r++)
+        if (now->b.offsets[r] != was->b.offsets[r] &&
+            turn_ring(offsets, rows_table, rows, r, now->b.offsets[r]) < 0)
             return -1;
-        }
-        PyObject *row = PyTuple_GET_ITEM(ring_rows, o);
-        Py_INCREF(row);
-        if (set_int(offsets, r, o) < 0 || PyList_SetItem(rows, r, row) < 0) return -1;
-    }
     for (int i = 0; i < now->n; i++) {
         if (now->top[i] != was->top[i] && set_int(top, i, now->top[i]) < 0) return -1;
         if (now->places[i] != was->places[i] && set_int(places, i, now->places[i]) < 0)

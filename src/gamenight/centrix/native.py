@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from gamenight.centrix import movegen
-from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, Colour
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
 from gamenight.centrix.position import PAWNS
@@ -175,18 +175,31 @@ def _counts_fit(state: CentrixState) -> bool:
     return state.turn < _COUNT_LIMIT and (max_turns is None or max_turns < _COUNT_LIMIT)
 
 
-def apply(state: CentrixState, play: Play) -> bool:
-    """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
-    ``push_unchecked`` does after its snapshot: True if the compiled core did; False, with
-    nothing changed, on the Python path and where the engine must go on itself (the game
-    ends, the discard pile is reshuffled, a subclass deals its own cards, or the turn count
-    or cap is beyond the core's integers)."""
-    if not _active or not state._own_refill or not _counts_fit(state):
-        return False
-    card, rot, move = play
+GameArgs = tuple[
+    list[int],
+    list[int],
+    bytes,
+    tuple[tuple[tuple[int, ...], ...], ...],
+    list[tuple[int, ...]],
+    list[list[Card]],
+    list[Card],
+    list[Card],
+    list[int],
+    list[int],
+    tuple[Colour, ...],
+    int,
+    int,
+    int,
+    int,
+    int,
+]
+
+
+def _game_args(state: CentrixState) -> GameArgs:
+    """What the core's play application reads and changes of a state: its own lists (the
+    core writes into them), the seat to move, the counts and the rules' settings."""
     max_turns = state.rules.max_turns
-    seat = state._seat
-    after = _core.apply_play(
+    return (
         state.cells,
         state.offsets,
         state._colours,
@@ -198,11 +211,25 @@ def apply(state: CentrixState, play: Play) -> bool:
         state.top,
         state.places,
         state.players,
-        seat,
+        state._seat,
         state.plays_done,
         state.turn,
         -1 if max_turns is None else max_turns,
         BOTTOM_CODES[state._bottom],
+    )
+
+
+def apply(state: CentrixState, play: Play) -> bool:
+    """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
+    ``push_unchecked`` does after its snapshot: True if the compiled core did; False, with
+    nothing changed, on the Python path and where the engine must go on itself (the game
+    ends, the discard pile is reshuffled, a subclass deals its own cards, or the turn count
+    or cap is beyond the core's integers)."""
+    if not _active or not state._own_refill or not _counts_fit(state):
+        return False
+    card, rot, move = play
+    after = _core.apply_play(
+        *_game_args(state),
         card,
         0 if rot is None else rot.ring,
         0 if rot is None else rot.amount,
@@ -307,24 +334,8 @@ def rollout(
         or plays <= 0
     ):
         return None
-    max_turns = state.rules.max_turns
     after = _core.rollout(
-        state.cells,
-        state.offsets,
-        state._colours,
-        state._table,
-        state.rows,
-        state.hands,
-        state.draw,
-        state.discard,
-        state.top,
-        state.places,
-        state.players,
-        state._seat,
-        state.plays_done,
-        state.turn,
-        -1 if max_turns is None else max_turns,
-        BOTTOM_CODES[state._bottom],
+        *_game_args(state),
         rng.random,
         rng.getrandbits,
         policy,
