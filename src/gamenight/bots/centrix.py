@@ -321,11 +321,15 @@ def rewards(
     if outcome is not None:
         return [(n - place) / (n - 1) for place in outcome.places]
     all_scores = scores(state, weights)
-    out = []
-    for s in range(n):
-        best_other = max(x for i, x in enumerate(all_scores) if i != s)
-        out.append(1 / (1 + math.exp(-(all_scores[s] - best_other) / temperature)))
-    return out
+    # The best other seat's score is the best score for everyone but the (first) best seat,
+    # for which it is the runner-up's: one pass, where a max per seat was n².
+    first = max(range(n), key=all_scores.__getitem__)
+    best, runner_up = all_scores[first], max(all_scores[:first] + all_scores[first + 1 :])
+    exp = math.exp
+    return [
+        1 / (1 + exp(-(x - (runner_up if s == first else best)) / temperature))
+        for s, x in enumerate(all_scores)
+    ]
 
 
 def fast_play(state: CentrixState, rng: random.Random) -> Play:
