@@ -2,8 +2,10 @@
  *
  * A line-for-line port of gamenight/centrix/movegen.py (pawn_moves, bump_problem,
  * legal_plays, has_legal_play), of CentrixState.push_unchecked after its snapshot (apply),
- * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play) and of
- * fast_play's climbing move: the Python code is the reference, this is its fast path, and
+ * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play), of
+ * fast_play's climbing move, of whole rollouts (the loops of CentrixState.play_randomly and
+ * bots.centrix.play_round) and of ISMCTS's tree nodes and selection loop (bots.centrix's
+ * _Node and _select): the Python code is the reference, this is its fast path, and
  * tests/centrix/test_native.py checks that both give the same plays, successors, values and
  * choices on random positions of every variant.
  * Optional: gamenight.centrix.native falls back to the Python engine when this module is

@@ -2,8 +2,9 @@
 
 ``gamenight.centrix._speedups`` (C, built by setuptools where a compiler is present) is a
 port of ``gamenight.centrix.movegen``, of play application (``push_unchecked``), of the
-bots' evaluation (``scores``, Greedy's one ply) and of ISMCTS's default policy; the Python
-code stays the rules' readable reference and the fallback. Which path runs is chosen here,
+bots' evaluation (``scores``, Greedy's one ply), of ISMCTS's default policy, of whole
+rollouts (``rollout``) and of ISMCTS's tree and selection (``search_nodes``, ``select``);
+the Python code stays the rules' readable reference and the fallback. Which path runs is chosen here,
 once, at import: the compiled one when it is built, unless the environment sets
 ``GAMENIGHT_PURE=1``.
 ``pure()`` switches to the reference for a block (the differential test compares both in
