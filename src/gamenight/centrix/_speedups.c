@@ -1226,7 +1226,13 @@ static int write_game(const Game *was, const Game *now, PyObject *cells, PyObjec
             return -1;
         if (now->hand_n[i] != was->hand_n[i] ||
             memcmp(now->hands[i], was->hands[i], sizeof(int) * now->hand_n[i])) {
-            PyObject *hand = PyList_GET_ITEM(hands, i);
+            /* Checked access: the rollout called into Python (the generator), and a
+             * finalizer run by a collection there could have reached these lists. */
+            PyObject *hand = PyList_GetItem(hands, i);
+            if (hand == NULL || !PyList_Check(hand)) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a hand is a list");
+                return -1;
+            }
             if (set_cards(hand, 0, PyList_GET_SIZE(hand), now->hands[i], now->hand_n[i]) < 0)
                 return -1;
         }
