@@ -443,3 +443,28 @@ def test_a_rollout_of_a_dealing_subclass_is_left_to_the_engine() -> None:
 def test_play_randomly_refuses_a_negative_count() -> None:
     with pytest.raises(ValueError, match="a count"):
         CentrixState.new(2, seed=1).play_randomly(random.Random(1), -1)
+
+
+@needs_core
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_pop_takes_back_the_cores_plays_by_their_undo_records(players: int) -> None:
+    # The core's plays go on the stack as undo records, not snapshots: popping every play,
+    # also from a copy sharing the history, must give back each position exactly.
+    for seed in range(4):
+        rules = Rules(bottom=list(Bottom)[seed % 3], max_turns=None if seed % 2 else 80)
+        state = CentrixState.new(players, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        seen: list[tuple[object, ...]] = []
+        while not state.is_over and len(seen) < 300:
+            seen.append((fingerprint(state), tuple(map(tuple, state.hands)), state.movers))
+            state.push_unchecked(rng.choice(state.legal_plays()))
+        fork = state.copy()
+        for probe in (state, fork):
+            history = seen[:]
+            while history:
+                probe.pop()
+                assert (
+                    fingerprint(probe),
+                    tuple(map(tuple, probe.hands)),
+                    probe.movers,
+                ) == history.pop()

@@ -907,6 +907,110 @@ static int set_int(PyObject *list, Py_ssize_t i, long v) {
     return o == NULL ? -1 : PyList_SetItem(list, i, o);
 }
 
+/* What pop needs to take back a play the core made from `was` to `now` (an undo record, in
+ * place of the engine's snapshot of every list): the counts, the board, the seats' tops and
+ * places, the mover's hand as it was, the cards drawn from the pile, the discard pile's
+ * length. Byte layout: seat, plays_done, turn (4 bytes, little-endian), n, 72 cells + 1,
+ * 6 offsets, n tops, n places, the hand's size and cards, the drawn count and cards, the
+ * discard pile's length (4 bytes). */
+#define RECORD_MAX (1 + 1 + 4 + 1 + NUM_SQUARES + NUM_RINGS + 12 + 1 + MAX_HAND + 1 + PAWNS + 4)
+
+static int set_cards(PyObject *list, Py_ssize_t from, Py_ssize_t to, const int *cards, int n);
+static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, int r, int o);
+
+static void put_u32(unsigned char *at, unsigned long v) {
+    for (int i = 0; i < 4; i++) at[i] = (unsigned char)(v >> (8 * i));
+}
+
+static unsigned long get_u32(const unsigned char *at) {
+    unsigned long v = 0;
+    for (int i = 0; i < 4; i++) v |= (unsigned long)at[i] << (8 * i);
+    return v;
+}
+
+static PyObject *undo_record(const Game *was, const Game *now, int seat, int discard_len) {
+    unsigned char buf[RECORD_MAX], *p = buf;
+    *p++ = (unsigned char)seat;
+    *p++ = (unsigned char)was->plays_done;
+    put_u32(p, (unsigned long)was->turn);
+    p += 4;
+    *p++ = (unsigned char)was->n;
+    for (int sq = 0; sq < NUM_SQUARES; sq++) *p++ = (unsigned char)(was->b.cells[sq] + 1);
+    for (int r = 0; r < NUM_RINGS; r++) *p++ = (unsigned char)was->b.offsets[r];
+    for (int i = 0; i < was->n; i++) *p++ = (unsigned char)was->top[i];
+    for (int i = 0; i < was->n; i++) *p++ = (unsigned char)was->places[i];
+    *p++ = (unsigned char)was->hand_n[seat];
+    for (int i = 0; i < was->hand_n[seat]; i++) *p++ = (unsigned char)was->hands[seat][i];
+    int drawn = now->draw_at - was->draw_at; /* one turn's refill: three at most */
+    if (drawn < 0 || drawn > PAWNS) {
+        PyErr_SetString(PyExc_RuntimeError, "a play drew more than a refill");
+        return NULL;
+    }
+    *p++ = (unsigned char)drawn;
+    for (int i = 0; i < drawn; i++) *p++ = (unsigned char)was->draw[i];
+    put_u32(p, (unsigned long)discard_len);
+    p += 4;
+    return PyBytes_FromStringAndSize((const char *)buf, p - buf);
+}
+
+/* CentrixState.pop of a play the core made: the state's lists set back by its undo record.
+ * Returns (seat, plays_done, turn) for the caller to set. */
+static PyObject *py_undo_play(PyObject *self, PyObject *args) {
+    PyObject *record, *cells, *offsets, *rows_table, *rows, *hands, *draw, *discard, *top,
+        *places;
+    if (!PyArg_ParseTuple(args, "SO!O!O!O!O!O!O!O!O!", &record, &PyList_Type, &cells,
+                          &PyList_Type, &offsets, &PyTuple_Type, &rows_table, &PyList_Type,
+                          &rows, &PyList_Type, &hands, &PyList_Type, &draw, &PyList_Type,
+                          &discard, &PyList_Type, &top, &PyList_Type, &places))
+        return NULL;
+    if (!configured()) return NULL;
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(record);
+    const unsigned char *end = p + PyBytes_GET_SIZE(record);
+    if (end - p < 7 + NUM_SQUARES + NUM_RINGS) goto bad;
+    int seat = *p++, plays_done = *p++;
+    long turn = (long)get_u32(p);
+    p += 4;
+    int n = *p++;
+    if (n < 2 || n > 6 || seat >= n || PyList_GET_SIZE(cells) != NUM_SQUARES ||
+        PyList_GET_SIZE(offsets) != NUM_RINGS || PyList_GET_SIZE(rows) != NUM_RINGS ||
+        PyTuple_GET_SIZE(rows_table) != NUM_RINGS || PyList_GET_SIZE(hands) != n ||
+        PyList_GET_SIZE(top) != n || PyList_GET_SIZE(places) != n)
+        goto bad;
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (set_int(cells, sq, (long)*p++ - 1) < 0) return NULL;
+    for (int r = 0; r < NUM_RINGS; r++) {
+        int o = *p++;
+        if (o >= NUM_SLOTS) goto bad;
+        long now = PyLong_AsLong(PyList_GET_ITEM(offsets, r));
+        if (now == -1 && PyErr_Occurred()) return NULL;
+        if (now != o && turn_ring(offsets, rows_table, rows, r, o) < 0) return NULL;
+    }
+    if (end - p < 2 * n + 1) goto bad;
+    for (int i = 0; i < n; i++)
+        if (set_int(top, i, *p++) < 0) return NULL;
+    for (int i = 0; i < n; i++)
+        if (set_int(places, i, *p++) < 0) return NULL;
+    int hand_n = *p++, hand[MAX_HAND];
+    if (hand_n > MAX_HAND || end - p < hand_n + 1) goto bad;
+    for (int i = 0; i < hand_n; i++)
+        if ((hand[i] = *p++) >= NUM_CARDS) goto bad;
+    int drawn = *p++, cards[PAWNS];
+    if (drawn > PAWNS || end - p != drawn + 4) goto bad;
+    for (int i = 0; i < drawn; i++)
+        if ((cards[i] = *p++) >= NUM_CARDS) goto bad;
+    Py_ssize_t discard_len = (Py_ssize_t)get_u32(p);
+    PyObject *own = PyList_GET_ITEM(hands, seat);
+    if (!PyList_Check(own) || discard_len > PyList_GET_SIZE(discard)) goto bad;
+    if (set_cards(own, 0, PyList_GET_SIZE(own), hand, hand_n) < 0 ||
+        set_cards(draw, 0, 0, cards, drawn) < 0 ||
+        PyList_SetSlice(discard, discard_len, PyList_GET_SIZE(discard), NULL) < 0)
+        return NULL;
+    return Py_BuildValue("(iil)", seat, plays_done, turn);
+bad:
+    PyErr_SetString(PyExc_ValueError, "not an undo record of this state");
+    return NULL;
+}
+
 /* The state's offset of ring index r set to o, and its row of colours to the layout's. */
 static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, int r, int o) {
     PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
@@ -958,40 +1062,45 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
     int mover = apply(&after, seat, encode(card, ring, amount, frm < 0 ? -1 : frm << 7 | to),
                       (const unsigned char *)PyBytes_AS_STRING(table), bottom, max_turns);
     if (mover < 0) Py_RETURN_NONE;
+    PyObject *record = undo_record(&g, &after, seat, (int)PyList_GET_SIZE(discard));
+    if (record == NULL) return NULL;
     PyObject *played = PyList_GET_ITEM(hand, at);
     if (PyList_Append(discard, played) < 0 || PyList_SetSlice(hand, at, at + 1, NULL) < 0)
-        return NULL;
+        goto fail;
     for (int sq = 0; sq < NUM_SQUARES; sq++)
         if (after.b.cells[sq] != g.b.cells[sq] && set_int(cells, sq, after.b.cells[sq]) < 0)
-            return NULL;
+            goto fail;
     if (ring && turn_ring(offsets, rows_table, rows, ring - 1, after.b.offsets[ring - 1]) < 0)
-        return NULL;
-    if (after.top[seat] != g.top[seat] && set_int(top, seat, after.top[seat]) < 0) return NULL;
+        goto fail;
+    if (after.top[seat] != g.top[seat] && set_int(top, seat, after.top[seat]) < 0) goto fail;
     if (after.places[seat] != g.places[seat] && set_int(places, seat, after.places[seat]) < 0)
-        return NULL;
+        goto fail;
     if (after.plays_done == 0) { /* the turn ended: state._end_turn's cards */
         if (after.places[seat]) {
             Py_ssize_t n = PyList_GET_SIZE(hand);
             if (PyList_SetSlice(discard, PyList_GET_SIZE(discard), PyList_GET_SIZE(discard),
                                 hand) < 0 ||
                 PyList_SetSlice(hand, 0, n, NULL) < 0)
-                return NULL;
+                goto fail;
         } else {
             Py_ssize_t drawn = 3 - PyList_GET_SIZE(hand);
             if (drawn > PyList_GET_SIZE(draw)) drawn = PyList_GET_SIZE(draw);
             if (drawn > 0) {
                 PyObject *cards = PyList_GetSlice(draw, 0, drawn);
-                if (cards == NULL) return NULL;
+                if (cards == NULL) goto fail;
                 int failed = PyList_SetSlice(hand, PyList_GET_SIZE(hand), PyList_GET_SIZE(hand),
                                              cards) < 0 ||
                              PyList_SetSlice(draw, 0, drawn, NULL) < 0;
                 Py_DECREF(cards);
-                if (failed) return NULL;
+                if (failed) goto fail;
             }
-            if (PyList_Sort(hand) < 0) return NULL;
+            if (PyList_Sort(hand) < 0) goto fail;
         }
     }
-    return Py_BuildValue("(iii)", mover, after.plays_done, after.turn);
+    return Py_BuildValue("(iiiN)", mover, after.plays_done, after.turn, record);
+fail:
+    Py_DECREF(record);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ ISMCTS's default policy */
@@ -1480,6 +1589,9 @@ static PyMethodDef methods[] = {
      "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},
     {"fast_move", py_fast_move, METH_VARARGS,
      "fast_move(cells, offsets, table, cards, seat, own, top, bottom, getrandbits) -> Play | None."},
+    {"undo_play", py_undo_play, METH_VARARGS,
+     "undo_play(record, cells, offsets, rows_table, rows, hands, draw, discard, top, places) "
+     "-> (seat, plays_done, turn): apply_play's record taken back."},
     {"rollout", py_rollout, METH_VARARGS,
      "rollout(cells, offsets, table, rows_table, rows, hands, draw, discard, top, places, "
      "players, seat, plays_done, turn, max_turns, bottom, random, getrandbits, policy, plays, "

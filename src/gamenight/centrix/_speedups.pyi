@@ -113,7 +113,19 @@ def apply_play(
     amount: int,
     frm: int,
     to: int,
-) -> tuple[int, int, int] | None: ...
+) -> tuple[int, int, int, bytes] | None: ...
+def undo_play(
+    record: bytes,
+    cells: list[int],
+    offsets: list[int],
+    rows_table: tuple[tuple[tuple[int, ...], ...], ...],
+    rows: list[tuple[int, ...]],
+    hands: list[list[Card]],
+    draw: list[Card],
+    discard: list[Card],
+    top: list[int],
+    places: list[int],
+) -> tuple[int, int, int]: ...
 def rollout(
     cells: list[int],
     offsets: list[int],

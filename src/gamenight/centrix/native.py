@@ -4,8 +4,8 @@
 port of ``gamenight.centrix.movegen``, of play application (``push_unchecked``), of the
 bots' evaluation (``scores``, Greedy's one ply), of ISMCTS's default policy, of whole
 rollouts (``rollout``) and of ISMCTS's tree and selection (``search_nodes``, ``select``);
-the Python code stays the rules' readable reference and the fallback. Which path runs is chosen here,
-once, at import: the compiled one when it is built, unless the environment sets
+the Python code stays the rules' readable reference and the fallback. Which path runs is
+chosen here, once, at import: the compiled one when it is built, unless the environment sets
 ``GAMENIGHT_PURE=1``.
 ``pure()`` switches to the reference for a block (the differential test compares both in
 one process), and every caller goes through this module's functions, so the choice is
@@ -220,14 +220,15 @@ def _game_args(state: CentrixState) -> GameArgs:
     )
 
 
-def apply(state: CentrixState, play: Play) -> bool:
+def apply(state: CentrixState, play: Play) -> bytes | None:
     """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
-    ``push_unchecked`` does after its snapshot: True if the compiled core did; False, with
-    nothing changed, on the Python path and where the engine must go on itself (the game
-    ends, the discard pile is reshuffled, a subclass deals its own cards, or the turn count
-    or cap is beyond the core's integers)."""
+    ``push_unchecked`` does: the undo record ``undo`` takes it back with (in place of the
+    engine's snapshot of every list) if the compiled core made it; None, with nothing
+    changed, on the Python path and where the engine must go on itself (the game ends, the
+    discard pile is reshuffled, a subclass deals its own cards, or the turn count or cap is
+    beyond the core's integers)."""
     if not _active or not state._own_refill or not _counts_fit(state):
-        return False
+        return None
     card, rot, move = play
     after = _core.apply_play(
         *_game_args(state),
@@ -238,9 +239,27 @@ def apply(state: CentrixState, play: Play) -> bool:
         -1 if move is None else move.to_square,
     )
     if after is None:
-        return False
-    state._seat, state.plays_done, state.turn = after
-    return True
+        return None
+    state._seat, state.plays_done, state.turn, record = after
+    return record
+
+
+def undo(state: CentrixState, record: bytes) -> None:
+    """Take back the play ``apply`` made, by its undo record, on ``state``'s own lists (on
+    either path: a record only comes from the core)."""
+    state._seat, state.plays_done, state.turn = _core.undo_play(
+        record,
+        state.cells,
+        state.offsets,
+        state._table,
+        state.rows,
+        state.hands,
+        state.draw,
+        state.discard,
+        state.top,
+        state.places,
+    )
+    state._legal = None
 
 
 def play_values(
@@ -410,4 +429,5 @@ __all__ = [
     "search_nodes",
     "select",
     "shuffle",
+    "undo",
 ]
