@@ -1,7 +1,7 @@
 /* The compiled core of Centrix: move generation, play application and the bots' inner loops.
  *
  * A line-for-line port of gamenight/centrix/movegen.py (pawn_moves, bump_problem,
- * legal_plays, has_legal_play), of CentrixState.push_unchecked after its snapshot (apply),
+ * legal_plays, has_legal_play), of CentrixState.push_unchecked and pop (apply, its undo record),
  * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play), of
  * fast_play's climbing move, of whole rollouts (the loops of CentrixState.play_randomly and
  * bots.centrix.play_round) and of ISMCTS's tree nodes and selection loop (bots.centrix's
