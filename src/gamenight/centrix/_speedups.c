@@ -954,20 +954,24 @@ static PyObject *undo_record(const Game *was, const Game *now, int seat, int dis
 }
 
 /* CentrixState.pop of a play the core made: the state's lists set back by its undo record.
- * Returns (seat, plays_done, turn) for the caller to set. */
+ * Takes the record, then the state as apply_play does (what the record does not need is
+ * ignored). Returns (seat, plays_done, turn) for the caller to set. */
 static PyObject *py_undo_play(PyObject *self, PyObject *args) {
-    PyObject *record, *cells, *offsets, *rows_table, *rows, *hands, *draw, *discard, *top,
-        *places;
-    if (!PyArg_ParseTuple(args, "SO!O!O!O!O!O!O!O!O!", &record, &PyList_Type, &cells,
-                          &PyList_Type, &offsets, &PyTuple_Type, &rows_table, &PyList_Type,
-                          &rows, &PyList_Type, &hands, &PyList_Type, &draw, &PyList_Type,
-                          &discard, &PyList_Type, &top, &PyList_Type, &places))
+    PyObject *record, *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard,
+        *top, *places, *players;
+    int seat, plays_done_now, turn_now, max_turns, bottom;
+    if (!PyArg_ParseTuple(args, "SO!O!OO!O!O!O!O!O!O!Oiiiii", &record, &PyList_Type, &cells,
+                          &PyList_Type, &offsets, &table, &PyTuple_Type, &rows_table,
+                          &PyList_Type, &rows, &PyList_Type, &hands, &PyList_Type, &draw,
+                          &PyList_Type, &discard, &PyList_Type, &top, &PyList_Type, &places,
+                          &players, &seat, &plays_done_now, &turn_now, &max_turns, &bottom))
         return NULL;
     if (!configured()) return NULL;
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(record);
     const unsigned char *end = p + PyBytes_GET_SIZE(record);
     if (end - p < 7 + NUM_SQUARES + NUM_RINGS) goto bad;
-    int seat = *p++, plays_done = *p++;
+    seat = *p++;
+    int plays_done = *p++;
     long turn = (long)get_u32(p);
     p += 4;
     int n = *p++;
@@ -1590,8 +1594,7 @@ static PyMethodDef methods[] = {
     {"fast_move", py_fast_move, METH_VARARGS,
      "fast_move(cells, offsets, table, cards, seat, own, top, bottom, getrandbits) -> Play | None."},
     {"undo_play", py_undo_play, METH_VARARGS,
-     "undo_play(record, cells, offsets, rows_table, rows, hands, draw, discard, top, places) "
-     "-> (seat, plays_done, turn): apply_play's record taken back."},
+     "undo_play(record, then apply_play's state arguments) -> (seat, plays_done, turn)."},
     {"rollout", py_rollout, METH_VARARGS,
      "rollout(cells, offsets, table, rows_table, rows, hands, draw, discard, top, places, "
      "players, seat, plays_done, turn, max_turns, bottom, random, getrandbits, policy, plays, "

@@ -118,6 +118,7 @@ def undo_play(
     record: bytes,
     cells: list[int],
     offsets: list[int],
+    table: bytes,
     rows_table: tuple[tuple[tuple[int, ...], ...], ...],
     rows: list[tuple[int, ...]],
     hands: list[list[Card]],
@@ -125,6 +126,12 @@ def undo_play(
     discard: list[Card],
     top: list[int],
     places: list[int],
+    players: tuple[Colour, ...],
+    seat: int,
+    plays_done: int,
+    turn: int,
+    max_turns: int,
+    bottom: int,
 ) -> tuple[int, int, int]: ...
 def rollout(
     cells: list[int],

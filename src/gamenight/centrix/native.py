@@ -247,18 +247,7 @@ def apply(state: CentrixState, play: Play) -> bytes | None:
 def undo(state: CentrixState, record: bytes) -> None:
     """Take back the play ``apply`` made, by its undo record, on ``state``'s own lists (on
     either path: a record only comes from the core)."""
-    state._seat, state.plays_done, state.turn = _core.undo_play(
-        record,
-        state.cells,
-        state.offsets,
-        state._table,
-        state.rows,
-        state.hands,
-        state.draw,
-        state.discard,
-        state.top,
-        state.places,
-    )
+    state._seat, state.plays_done, state.turn = _core.undo_play(record, *_game_args(state))
     state._legal = None
 
 
