@@ -166,7 +166,13 @@ def test_bench_json_has_the_documented_shape(
     assert result["generation"]["plays_per_s"] > 0
     for players in ("2", "4", "6"):
         row = result["random_play"][players]
-        assert set(row) >= {"plays_per_s", "games_per_s", "plays_per_game", "branching"}
+        assert set(row) >= {
+            "plays_per_s",
+            "stepped_plays_per_s",
+            "games_per_s",
+            "plays_per_game",
+            "branching",
+        }
         assert row["plays_per_game"] > 0
 
 
@@ -196,6 +202,7 @@ def test_bench_json_measures_both_paths_and_the_peers_in_one_run(
         "ismcts",
         "generation_vs_python_chess",
         "random_play.4_vs_backgammon",
+        "random_play.4_stepped_vs_backgammon",
     }
     assert ratios["generation"] == pytest.approx(
         result["generation"]["plays_per_s"] / result["pure"]["generation"]["plays_per_s"]

@@ -19,7 +19,7 @@ from typing import TypeVar
 import pytest
 
 from gamenight.bots.base import Budget
-from gamenight.bots.centrix import IsmctsBot, fast_play, greedy_play, turn_plans
+from gamenight.bots.centrix import IsmctsBot, fast_play, greedy_play, play_round, turn_plans
 from gamenight.bots.centrix_eval import scores, value
 from gamenight.centrix import (
     OFF,
@@ -77,6 +77,22 @@ def played_and_after(state: CentrixState, seed: int) -> tuple[Play, int]:
     compiled core must draw exactly as the Python loop does)."""
     rng = random.Random(seed)
     return fast_play(state, rng), rng.getrandbits(64)
+
+
+def played_out(state: CentrixState, seed: int, plays: int | None) -> tuple[object, ...]:
+    """``play_randomly`` on a copy: how many plays, where it ends, the generator's next draw."""
+    probe = state.copy(history=False)
+    rng = random.Random(seed)
+    made = probe.play_randomly(rng, plays)
+    return made, fingerprint(probe), tuple(map(tuple, probe.hands)), rng.getrandbits(64)
+
+
+def round_played(state: CentrixState, seed: int, plays: int) -> tuple[object, ...]:
+    """ISMCTS's rollout (``play_round``) on a copy, from the seat to move's own turn."""
+    probe = state.copy(history=False)
+    rng = random.Random(seed)
+    made = play_round(probe, rng, plays, probe.actor or 0, probe.turn)
+    return made, fingerprint(probe), tuple(map(tuple, probe.hands)), rng.getrandbits(64)
 
 
 def successor_value(state: CentrixState, play: Play) -> float:
@@ -226,6 +242,18 @@ def test_both_paths_agree_on_every_position_of_every_variant() -> None:
                             state,
                             *both(state, lambda s=state, k=seed: played_and_after(s, k)),
                         )
+                    if positions % 20 == 0:
+                        seed, plays = rng.getrandbits(32), rng.randint(1, 40)
+                        differ(
+                            "random plays",
+                            state,
+                            *both(state, lambda s=state, k=seed, n=plays: played_out(s, k, n)),
+                        )
+                        differ(
+                            "a rollout's round",
+                            state,
+                            *both(state, lambda s=state, k=seed, n=plays: round_played(s, k, n)),
+                        )
                     if positions % 200 == 0:
                         seed = rng.getrandbits(32)
                         differ(
@@ -313,6 +341,44 @@ def test_ismcts_plays_the_same_on_both_paths() -> None:
 
 
 @needs_core
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_ismcts_searches_the_same_on_both_paths_under_every_bottom_rule(players: int) -> None:
+    # The compiled search (its tree of SearchNodes, its selection and its rollouts in C)
+    # must draw exactly as the Python one: the same choice, then the same next draw.
+    for bottom in Bottom:
+        seed = players * 10 + list(Bottom).index(bottom)
+        rules = Rules(bottom=bottom, max_turns=None if seed % 2 else 30)
+        state = CentrixState.new(players, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(4, 30)):
+            if state.is_over:
+                break
+            state.push_unchecked(greedy_play(state, state.actor or 0, rng))
+        if state.is_over:
+            continue
+        view = state.view(state.actor)
+
+        def search(v: object = view, k: int = seed) -> tuple[object, ...]:
+            bot = IsmctsBot(k, Budget(iterations=60))
+            choice = bot.choose(v)  # type: ignore[arg-type]
+            return choice, bot.last_iterations, bot.rng.getrandbits(64)
+
+        compiled, reference = both(state, search)
+        assert compiled == reference
+
+
+@needs_core
+def test_the_cores_search_nodes_carry_the_reference_nodes_fields() -> None:
+    node = native.search_nodes(object)(2, 0.5)
+    assert (node.mover, node.visits, node.avail, node.total, node.prior) == (2, 0, 0, 0.0, 0.5)
+    node.visits += 1
+    node.total += 0.25
+    assert (node.visits, node.total, node.children) == (1, 0.25, {})
+    with native.pure():
+        assert native.search_nodes(object) is object
+
+
+@needs_core
 def test_the_cores_shuffle_is_randoms_shuffle_draw_for_draw() -> None:
     # Deals and reshuffles decide the game: the core must permute exactly as Random does.
     for seed in range(300):
@@ -323,3 +389,82 @@ def test_the_cores_shuffle_is_randoms_shuffle_draw_for_draw() -> None:
         theirs.shuffle(reference)
         assert mine == reference
         assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+
+def stepped_random_game(state: CentrixState, rng: random.Random) -> int:
+    """Random play as the bench once drove it: one ``push_unchecked`` from Python a play."""
+    made = 0
+    while not state.is_over:
+        state.push_unchecked(rng.choice(state.legal_plays()))
+        made += 1
+    return made
+
+
+@needs_core
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_whole_random_games_are_the_same_on_both_paths_and_pushed_one_by_one(
+    players: int,
+) -> None:
+    # The core plays whole stretches itself and hands back the plays that end the game or
+    # reshuffle the discard pile: every game must end where the stepped loop ends it.
+    for seed in range(3):
+        rules = Rules(
+            bottom=list(Bottom)[seed],
+            max_turns=None if seed else 150,
+            layout=random_layout(random.Random(seed)) if seed == 2 else Rules().layout,
+        )
+        state = CentrixState.new(players, seed=seed, rules=rules)
+        fast, reference = both(state, lambda s=state, k=seed: played_out(s, k, None))
+        assert fast == reference
+        stepped = state.copy(history=False)
+        rng = random.Random(seed)
+        made = stepped_random_game(stepped, rng)
+        hands = tuple(map(tuple, stepped.hands))
+        assert fast == (made, fingerprint(stepped), hands, rng.getrandbits(64))
+        assert stepped.is_over
+
+
+@needs_core
+def test_a_rollout_of_a_dealing_subclass_is_left_to_the_engine() -> None:
+    # A subclass that deals its own cards (envs.centrix_chance) must see every refill.
+    dealt: list[int] = []
+
+    class Dealing(CentrixState):
+        def refill_hand(self, hand: list[Card]) -> None:
+            dealt.append(len(hand))
+            super().refill_hand(hand)
+
+    state = Dealing.new(3, seed=4)
+    assert native.rollout(state, random.Random(1), 50, native.UNIFORM) is None
+    assert state.play_randomly(random.Random(1), 50) == 50
+    assert len(dealt) >= 16
+
+
+def test_play_randomly_refuses_a_negative_count() -> None:
+    with pytest.raises(ValueError, match="a count"):
+        CentrixState.new(2, seed=1).play_randomly(random.Random(1), -1)
+
+
+@needs_core
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_pop_takes_back_the_cores_plays_by_their_undo_records(players: int) -> None:
+    # The core's plays go on the stack as undo records, not snapshots: popping every play,
+    # also from a copy sharing the history, must give back each position exactly.
+    for seed in range(4):
+        rules = Rules(bottom=list(Bottom)[seed % 3], max_turns=None if seed % 2 else 80)
+        state = CentrixState.new(players, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        seen: list[tuple[object, ...]] = []
+        while not state.is_over and len(seen) < 300:
+            seen.append((fingerprint(state), tuple(map(tuple, state.hands)), state.movers))
+            state.push_unchecked(rng.choice(state.legal_plays()))
+        fork = state.copy()
+        for probe in (state, fork):
+            history = seen[:]
+            while history:
+                probe.pop()
+                assert (
+                    fingerprint(probe),
+                    tuple(map(tuple, probe.hands)),
+                    probe.movers,
+                ) == history.pop()

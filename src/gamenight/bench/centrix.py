@@ -60,9 +60,19 @@ def generation(positions: int = 60, depth: int = 2, least: float = 0.5) -> dict[
 
 
 def random_play(players: int, games: int, seed: int = 7) -> dict[str, float]:
-    """Uniformly random games: every step chooses among the full ``legal_plays()``."""
+    """Uniformly random games, every play ``rng.choice`` of the full ``legal_plays()``, two
+    ways: through the engine's random-play fast path (``CentrixState.play_randomly``: the
+    compiled core plays whole stretches in one call), and stepped, one ``push_unchecked``
+    from Python per play (``stepped_plays_per_s``), the same games from the same draws."""
     rng = random.Random(seed)
-    plays = turns = options = 0
+    plays = 0
+    start = time.process_time()
+    for _ in range(games):
+        state = CentrixState.new(players, seed=rng.getrandbits(32))
+        plays += state.play_randomly(rng)
+    seconds = time.process_time() - start
+    rng = random.Random(seed)
+    stepped = turns = options = 0
     start = time.process_time()
     for _ in range(games):
         state = CentrixState.new(players, seed=rng.getrandbits(32))
@@ -70,15 +80,16 @@ def random_play(players: int, games: int, seed: int = 7) -> dict[str, float]:
             legal = state.legal_plays()
             options += len(legal)
             state.push_unchecked(rng.choice(legal))
-            plays += 1
+            stepped += 1
         turns += state.turn
-    seconds = time.process_time() - start
+    stepped_seconds = time.process_time() - start
     return {
         "plays_per_s": plays / seconds,
         "games_per_s": games / seconds,
+        "stepped_plays_per_s": stepped / stepped_seconds,
         "plays_per_game": plays / games,
         "turns_per_game": turns / games,
-        "branching": options / plays,
+        "branching": options / stepped,
     }
 
 
@@ -281,5 +292,8 @@ def run(
         ),
         "generation_vs_python_chess": ratio(gen, peers["python_chess_moves_per_s"]),
         "random_play.4_vs_backgammon": ratio(play4, peers["backgammon_plays_per_s"]),
+        "random_play.4_stepped_vs_backgammon": ratio(
+            result["random_play"]["4"]["stepped_plays_per_s"], peers["backgammon_plays_per_s"]
+        ),
     }
     return result

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from gamenight.bots.base import Budget, SeededBot
 from gamenight.bots.centrix_eval import DEFAULT, Weights, scores, value
@@ -82,6 +82,38 @@ class _Node:
         self.prior = prior
 
 
+def _select(
+    children: dict[Play, _Node],
+    plays: Sequence[Play],
+    mover: int,
+    draw: Callable[[], float],
+    c: float,
+    bias: float,
+) -> Play:
+    """The play of the highest UCB1 (with availability counts and the prior's progressive
+    bias) among ``plays``, the first of equals; every play's child, made the first time it
+    is met, counts one more availability. ``native.select`` is this loop in C."""
+    log, sqrt = math.log, math.sqrt
+    best, best_ucb = plays[0], -math.inf
+    for p in plays:
+        child = children.get(p)
+        if child is None:
+            child = children[p] = _Node(mover)
+        child.avail += 1
+        visits = child.visits
+        if visits == 0:
+            ucb = 1e9 + child.prior + draw() * 1e-6
+        else:
+            ucb = (
+                child.total / visits
+                + c * sqrt(log(child.avail) / visits)
+                + bias * child.prior / (visits + 1)
+            )
+        if ucb > best_ucb:
+            best, best_ucb = p, ucb
+    return best
+
+
 class IsmctsBot(SeededBot):
     """Single-observer Information Set MCTS (Cowling, Powley and Whitehouse, 2012).
 
@@ -150,7 +182,8 @@ class IsmctsBot(SeededBot):
 
     def _root(self, state: CentrixState, me: int) -> _Node:
         """The bot's own turn as a trie of its best plans, best first."""
-        root = _Node(-1)
+        node_class = native.search_nodes(_Node)  # the compiled core's nodes, where it runs
+        root = node_class(-1)
         plans = turn_plans(state, me, self.rng, self.beam, self.weights)[: self.plans]
         for rank, (_, sequence) in enumerate(plans):
             prior = 1 - rank / len(plans)
@@ -158,16 +191,16 @@ class IsmctsBot(SeededBot):
             for play in sequence:
                 child = node.children.get(play)
                 if child is None:
-                    child = node.children[play] = _Node(me, prior)
+                    child = node.children[play] = node_class(me, prior)
                 node = child
         return root
 
     def _descend(self, root: _Node, state: CentrixState, me: int, turn: int) -> list[_Node]:
         """Select down the tree (in this deal) and add one node; returns the path."""
-        draw, c, bias = self.rng.random, self.exploration, self.bias
-        log, sqrt = math.log, math.sqrt  # this loop is most of a compiled search's time
+        rng, c, bias = self.rng, self.exploration, self.bias
         node, path = root, []
         own_turn = True
+        compiled = type(root) is not _Node  # choosing in the compiled core (search_nodes)
         while not _round_done(state, me, turn):
             mover = state.actor
             assert mover is not None  # the round is not done, so the game is not over
@@ -176,23 +209,10 @@ class IsmctsBot(SeededBot):
             # Own turn: the trie, legal in every deal; else this deal's plays, each child
             # made the first time it is met.
             plays = list(children) if own_turn else state.legal_play_tuple()
-            best, best_ucb = plays[0], -math.inf
-            for p in plays:
-                child = children.get(p)
-                if child is None:
-                    child = children[p] = _Node(mover)
-                child.avail += 1
-                visits = child.visits
-                if visits == 0:
-                    ucb = 1e9 + child.prior + draw() * 1e-6
-                else:
-                    ucb = (
-                        child.total / visits
-                        + c * sqrt(log(child.avail) / visits)
-                        + bias * child.prior / (visits + 1)
-                    )
-                if ucb > best_ucb:
-                    best, best_ucb = p, ucb
+            if compiled:
+                best = native.select(children, plays, mover, rng, c, bias)
+            else:
+                best = _select(children, plays, mover, rng.random, c, bias)
             node = children[best]
             state.advance(best)  # the deal is thrown away after the iteration
             path.append(node)
@@ -203,12 +223,28 @@ class IsmctsBot(SeededBot):
     def _rollout(self, state: CentrixState, me: int, turn: int) -> list[float]:
         """Play on to the start of this seat's next turn, so that every leaf is judged at the
         same point of the round (after the others' replies)."""
-        rng = self.rng
-        for _ in range(self.rollout_plays):
-            if _round_done(state, me, turn):
-                break
-            state.advance(fast_play(state, rng))
+        play_round(state, self.rng, self.rollout_plays, me, turn)
         return rewards(state, self.temperature, self.weights)
+
+
+def play_round(state: CentrixState, rng: random.Random, plays: int, seat: int, turn: int) -> int:
+    """ISMCTS's rollout: ``fast_play`` by ``advance`` (nothing recorded) until the game is
+    over, ``seat`` is to move after its turn ``turn``, or ``plays`` plays were made; returns
+    how many were made. The compiled core makes them in one call (``native.rollout``), the
+    same plays from the same draws as the loop."""
+    left = plays
+    while left > 0 and not _round_done(state, seat, turn):
+        done = native.rollout(state, rng, left, native.CLIMB, (seat, turn))
+        if done is None:
+            state.advance(fast_play(state, rng))
+            left -= 1
+            continue
+        made, pending = done
+        left -= made
+        if pending is not None:  # drawn in the core, left to the engine to make
+            state.advance(pending)
+            left -= 1
+    return plays - left
 
 
 def _round_done(state: CentrixState, me: int, turn: int) -> bool:
@@ -285,11 +321,15 @@ def rewards(
     if outcome is not None:
         return [(n - place) / (n - 1) for place in outcome.places]
     all_scores = scores(state, weights)
-    out = []
-    for s in range(n):
-        best_other = max(x for i, x in enumerate(all_scores) if i != s)
-        out.append(1 / (1 + math.exp(-(all_scores[s] - best_other) / temperature)))
-    return out
+    # The best other seat's score is the best score for everyone but the (first) best seat,
+    # for which it is the runner-up's: one pass, where a max per seat was n².
+    first = max(range(n), key=all_scores.__getitem__)
+    best, runner_up = all_scores[first], max(all_scores[:first] + all_scores[first + 1 :])
+    exp = math.exp
+    return [
+        1 / (1 + exp(-(x - (runner_up if s == first else best)) / temperature))
+        for s, x in enumerate(all_scores)
+    ]
 
 
 def fast_play(state: CentrixState, rng: random.Random) -> Play:
@@ -354,6 +394,7 @@ __all__ = [
     "TurnPlannerBot",
     "fast_play",
     "greedy_play",
+    "play_round",
     "rewards",
     "turn_plans",
 ]

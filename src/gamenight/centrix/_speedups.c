@@ -1,9 +1,11 @@
 /* The compiled core of Centrix: move generation, play application and the bots' inner loops.
  *
  * A line-for-line port of gamenight/centrix/movegen.py (pawn_moves, bump_problem,
- * legal_plays, has_legal_play), of CentrixState.push_unchecked after its snapshot (apply),
- * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play) and of
- * fast_play's climbing move: the Python code is the reference, this is its fast path, and
+ * legal_plays, has_legal_play), of CentrixState.push_unchecked and pop (apply, its undo record),
+ * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play), of
+ * fast_play's climbing move, of whole rollouts (the loops of CentrixState.play_randomly and
+ * bots.centrix.play_round) and of ISMCTS's tree nodes and selection loop (bots.centrix's
+ * _Node and _select): the Python code is the reference, this is its fast path, and
  * tests/centrix/test_native.py checks that both give the same plays, successors, values and
  * choices on random positions of every variant.
  * Optional: gamenight.centrix.native falls back to the Python engine when this module is
@@ -15,6 +17,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
+#include <structmember.h>
 
 #define NUM_RINGS 6
 #define NUM_SLOTS 12
@@ -685,11 +689,23 @@ static PyObject *py_scores(PyObject *self, PyObject *args) {
 
 /* ------------------------------------------------------------------ Greedy's one ply */
 
+/* The deck has 42 cards; a draw pile edited past this is left to the engine. */
+#define MAX_PILE 64
+/* Every card a rollout discards was in a hand or the draw pile when it started. */
+#define MAX_DISCARDED (6 * MAX_HAND + MAX_PILE)
+
 typedef struct {
     Board b;
-    int n, top[6], places[6], own[6], hand_n[6], hands[6][MAX_HAND];
-    int draw[PAWNS], draw_n, discard_n, plays_done, turn;
+    int n, top[6], places[6], own[6], hand_n[6], hands[6][MAX_HAND]; /* hands in list order */
+    int draw[MAX_PILE], draw_at, draw_n, discard_n, plays_done, turn;
+    int *discarded; /* a rollout's log of the cards discarded, in order; NULL elsewhere */
+    int discarded_n;
 } Game;
+
+static void discard_card(Game *g, int card) {
+    g->discard_n++;
+    if (g->discarded != NULL) g->discarded[g->discarded_n++] = card;
+}
 
 static unsigned card_set(const int *hand, int n) {
     unsigned cards = 0;
@@ -711,11 +727,12 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
     int frm = (code >> 13) & 127, to = (code >> 20) & 127;
     int *hand = g->hands[seat];
     for (int i = 0; i < g->hand_n[seat]; i++)
-        if (hand[i] == card) {
-            hand[i] = hand[--g->hand_n[seat]];
+        if (hand[i] == card) { /* list.remove: the first copy, the rest in order */
+            memmove(hand + i, hand + i + 1, sizeof(int) * (g->hand_n[seat] - i - 1));
+            g->hand_n[seat]--;
             break;
         }
-    g->discard_n++;
+    discard_card(g, card);
     signed char *cells = g->b.cells;
     if (ring) { /* state._rotate */
         int r = ring - 1, k = mod12(amount), base = r * NUM_SLOTS;
@@ -755,7 +772,7 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
     }
     if (g->plays_done < 3 && seat_can_play(g, seat, bottom)) return seat;
     if (g->places[seat]) { /* state._end_turn */
-        g->discard_n += g->hand_n[seat];
+        for (int i = 0; i < g->hand_n[seat]; i++) discard_card(g, hand[i]);
         g->hand_n[seat] = 0;
     } else {
         while (g->hand_n[seat] < 3) { /* state.refill_hand */
@@ -763,10 +780,15 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
                 if (!g->discard_n) break;
                 return -1;
             }
-            hand[g->hand_n[seat]++] = g->draw[0];
-            memmove(g->draw, g->draw + 1, sizeof(int) * (PAWNS - 1));
+            hand[g->hand_n[seat]++] = g->draw[g->draw_at++];
             g->draw_n--;
         }
+        for (int i = 1; i < g->hand_n[seat]; i++) /* hand.sort() */
+            for (int j = i; j > 0 && hand[j - 1] > hand[j]; j--) {
+                int tmp = hand[j];
+                hand[j] = hand[j - 1];
+                hand[j - 1] = tmp;
+            }
     }
     g->turn++;
     g->plays_done = 0;
@@ -783,10 +805,13 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
     }
 }
 
-/* -1 with an exception set, 1 where the Python code must decide (a hand past MAX_HAND), 0. */
+/* -1 with an exception set, 1 where the Python code must decide (a hand past MAX_HAND, a
+ * draw pile past draw_max when draw_max is MAX_PILE), 0. Of the draw pile only the first
+ * draw_max cards are read: one turn's refill draws three at most. */
 static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *table,
-                     PyObject *hands, PyObject *draw, int discard_n, PyObject *top,
-                     PyObject *places, PyObject *players, int seat, int plays_done, int turn) {
+                     PyObject *hands, PyObject *draw, int draw_max, int discard_n,
+                     PyObject *top, PyObject *places, PyObject *players, int seat,
+                     int plays_done, int turn) {
     if (read_board(cells, offsets, table, &g->b) < 0) return -1;
     g->n = (int)PyList_GET_SIZE(hands);
     if (g->n < 2 || g->n > 6 || seat < 0 || seat >= g->n) {
@@ -806,8 +831,8 @@ static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *tabl
         int rc = read_cards(PyList_GET_ITEM(hands, i), g->hands[i], MAX_HAND, &g->hand_n[i]);
         if (rc) return rc; /* -1 an error, 1 for the Python code to go on */
     }
-    /* A turn's refill draws three cards at most, so only those are read; draw_n counts all. */
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < PAWNS; i++) {
+    if (draw_max == MAX_PILE && PyList_GET_SIZE(draw) > MAX_PILE) return 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < draw_max; i++) {
         long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
         if (c == -1 && PyErr_Occurred()) return -1;
         if (c < 0 || c >= NUM_CARDS) {
@@ -816,8 +841,11 @@ static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *tabl
         }
         g->draw[i] = (int)c;
     }
+    g->draw_at = 0;
     g->draw_n = (int)PyList_GET_SIZE(draw);
     g->discard_n = discard_n;
+    g->discarded = NULL;
+    g->discarded_n = 0;
     g->plays_done = plays_done;
     g->turn = turn;
     return 0;
@@ -836,8 +864,8 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
                           &w_opportunity, &w_threat))
         return NULL;
     Game g;
-    int rc = read_game(&g, cells, offsets, table, hands, draw, discard_n, top, places, players,
-                       seat, plays_done, turn);
+    int rc = read_game(&g, cells, offsets, table, hands, draw, PAWNS, discard_n, top, places,
+                       players, seat, plays_done, turn);
     if (rc < 0) return NULL;
     if (rc > 0) Py_RETURN_NONE;
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
@@ -879,6 +907,126 @@ static int set_int(PyObject *list, Py_ssize_t i, long v) {
     return o == NULL ? -1 : PyList_SetItem(list, i, o);
 }
 
+/* What pop needs to take back a play the core made from `was` to `now` (an undo record, in
+ * place of the engine's snapshot of every list): the counts, the board, the seats' tops and
+ * places, the mover's hand as it was, the cards drawn from the pile, the discard pile's
+ * length. Byte layout: seat, plays_done, turn (4 bytes, little-endian), n, 72 cells + 1,
+ * 6 offsets, n tops, n places, the hand's size and cards, the drawn count and cards, the
+ * discard pile's length (4 bytes). */
+#define RECORD_MAX (1 + 1 + 4 + 1 + NUM_SQUARES + NUM_RINGS + 12 + 1 + MAX_HAND + 1 + PAWNS + 4)
+
+static int set_cards(PyObject *list, Py_ssize_t from, Py_ssize_t to, const int *cards, int n);
+static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, int r, int o);
+
+static void put_u32(unsigned char *at, unsigned long v) {
+    for (int i = 0; i < 4; i++) at[i] = (unsigned char)(v >> (8 * i));
+}
+
+static unsigned long get_u32(const unsigned char *at) {
+    unsigned long v = 0;
+    for (int i = 0; i < 4; i++) v |= (unsigned long)at[i] << (8 * i);
+    return v;
+}
+
+static PyObject *undo_record(const Game *was, const Game *now, int seat, int discard_len) {
+    unsigned char buf[RECORD_MAX], *p = buf;
+    *p++ = (unsigned char)seat;
+    *p++ = (unsigned char)was->plays_done;
+    put_u32(p, (unsigned long)was->turn);
+    p += 4;
+    *p++ = (unsigned char)was->n;
+    for (int sq = 0; sq < NUM_SQUARES; sq++) *p++ = (unsigned char)(was->b.cells[sq] + 1);
+    for (int r = 0; r < NUM_RINGS; r++) *p++ = (unsigned char)was->b.offsets[r];
+    for (int i = 0; i < was->n; i++) *p++ = (unsigned char)was->top[i];
+    for (int i = 0; i < was->n; i++) *p++ = (unsigned char)was->places[i];
+    *p++ = (unsigned char)was->hand_n[seat];
+    for (int i = 0; i < was->hand_n[seat]; i++) *p++ = (unsigned char)was->hands[seat][i];
+    int drawn = now->draw_at - was->draw_at; /* one turn's refill: three at most */
+    if (drawn < 0 || drawn > PAWNS) {
+        PyErr_SetString(PyExc_RuntimeError, "a play drew more than a refill");
+        return NULL;
+    }
+    *p++ = (unsigned char)drawn;
+    for (int i = 0; i < drawn; i++) *p++ = (unsigned char)was->draw[i];
+    put_u32(p, (unsigned long)discard_len);
+    p += 4;
+    return PyBytes_FromStringAndSize((const char *)buf, p - buf);
+}
+
+/* CentrixState.pop of a play the core made: the state's lists set back by its undo record.
+ * Takes the record, then the state as apply_play does (what the record does not need is
+ * ignored). Returns (seat, plays_done, turn) for the caller to set. */
+static PyObject *py_undo_play(PyObject *self, PyObject *args) {
+    PyObject *record, *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard,
+        *top, *places, *players;
+    int seat, plays_done_now, turn_now, max_turns, bottom;
+    if (!PyArg_ParseTuple(args, "SO!O!OO!O!O!O!O!O!O!Oiiiii", &record, &PyList_Type, &cells,
+                          &PyList_Type, &offsets, &table, &PyTuple_Type, &rows_table,
+                          &PyList_Type, &rows, &PyList_Type, &hands, &PyList_Type, &draw,
+                          &PyList_Type, &discard, &PyList_Type, &top, &PyList_Type, &places,
+                          &players, &seat, &plays_done_now, &turn_now, &max_turns, &bottom))
+        return NULL;
+    if (!configured()) return NULL;
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(record);
+    const unsigned char *end = p + PyBytes_GET_SIZE(record);
+    if (end - p < 7 + NUM_SQUARES + NUM_RINGS) goto bad;
+    seat = *p++;
+    int plays_done = *p++;
+    long turn = (long)get_u32(p);
+    p += 4;
+    int n = *p++;
+    if (n < 2 || n > 6 || seat >= n || PyList_GET_SIZE(cells) != NUM_SQUARES ||
+        PyList_GET_SIZE(offsets) != NUM_RINGS || PyList_GET_SIZE(rows) != NUM_RINGS ||
+        PyTuple_GET_SIZE(rows_table) != NUM_RINGS || PyList_GET_SIZE(hands) != n ||
+        PyList_GET_SIZE(top) != n || PyList_GET_SIZE(places) != n)
+        goto bad;
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (set_int(cells, sq, (long)*p++ - 1) < 0) return NULL;
+    for (int r = 0; r < NUM_RINGS; r++) {
+        int o = *p++;
+        if (o >= NUM_SLOTS) goto bad;
+        long now = PyLong_AsLong(PyList_GET_ITEM(offsets, r));
+        if (now == -1 && PyErr_Occurred()) return NULL;
+        if (now != o && turn_ring(offsets, rows_table, rows, r, o) < 0) return NULL;
+    }
+    if (end - p < 2 * n + 1) goto bad;
+    for (int i = 0; i < n; i++)
+        if (set_int(top, i, *p++) < 0) return NULL;
+    for (int i = 0; i < n; i++)
+        if (set_int(places, i, *p++) < 0) return NULL;
+    int hand_n = *p++, hand[MAX_HAND];
+    if (hand_n > MAX_HAND || end - p < hand_n + 1) goto bad;
+    for (int i = 0; i < hand_n; i++)
+        if ((hand[i] = *p++) >= NUM_CARDS) goto bad;
+    int drawn = *p++, cards[PAWNS];
+    if (drawn > PAWNS || end - p != drawn + 4) goto bad;
+    for (int i = 0; i < drawn; i++)
+        if ((cards[i] = *p++) >= NUM_CARDS) goto bad;
+    Py_ssize_t discard_len = (Py_ssize_t)get_u32(p);
+    PyObject *own = PyList_GET_ITEM(hands, seat);
+    if (!PyList_Check(own) || discard_len > PyList_GET_SIZE(discard)) goto bad;
+    if (set_cards(own, 0, PyList_GET_SIZE(own), hand, hand_n) < 0 ||
+        set_cards(draw, 0, 0, cards, drawn) < 0 ||
+        PyList_SetSlice(discard, discard_len, PyList_GET_SIZE(discard), NULL) < 0)
+        return NULL;
+    return Py_BuildValue("(iil)", seat, plays_done, turn);
+bad:
+    PyErr_SetString(PyExc_ValueError, "not an undo record of this state");
+    return NULL;
+}
+
+/* The state's offset of ring index r set to o, and its row of colours to the layout's. */
+static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, int r, int o) {
+    PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
+    if (!PyTuple_Check(ring_rows) || PyTuple_GET_SIZE(ring_rows) != NUM_SLOTS) {
+        PyErr_SetString(PyExc_TypeError, "the rows table is 6 tuples of 12 rows");
+        return -1;
+    }
+    PyObject *row = PyTuple_GET_ITEM(ring_rows, o);
+    Py_INCREF(row);
+    return set_int(offsets, r, o) < 0 ? -1 : PyList_SetItem(rows, r, row);
+}
+
 /* CentrixState.push_unchecked after the snapshot: the play made on the state's own lists,
  * up to the next seat to move. Returns (seat, plays_done, turn) for the caller to set, or
  * None, with nothing touched, where the engine must go on itself (see apply). */
@@ -893,8 +1041,9 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
                           &frm, &to))
         return NULL;
     Game g;
-    int rc = read_game(&g, cells, offsets, table, hands, draw, (int)PyList_GET_SIZE(discard),
-                       top, places, players, seat, plays_done, turn);
+    int rc = read_game(&g, cells, offsets, table, hands, draw, PAWNS,
+                       (int)PyList_GET_SIZE(discard), top, places, players, seat, plays_done,
+                       turn);
     if (rc < 0) return NULL;
     if (rc > 0) Py_RETURN_NONE;
     /* Checked before anything changes: a move from the top or to off the board would
@@ -917,49 +1066,45 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
     int mover = apply(&after, seat, encode(card, ring, amount, frm < 0 ? -1 : frm << 7 | to),
                       (const unsigned char *)PyBytes_AS_STRING(table), bottom, max_turns);
     if (mover < 0) Py_RETURN_NONE;
+    PyObject *record = undo_record(&g, &after, seat, (int)PyList_GET_SIZE(discard));
+    if (record == NULL) return NULL;
     PyObject *played = PyList_GET_ITEM(hand, at);
     if (PyList_Append(discard, played) < 0 || PyList_SetSlice(hand, at, at + 1, NULL) < 0)
-        return NULL;
+        goto fail;
     for (int sq = 0; sq < NUM_SQUARES; sq++)
         if (after.b.cells[sq] != g.b.cells[sq] && set_int(cells, sq, after.b.cells[sq]) < 0)
-            return NULL;
-    if (ring) {
-        int r = ring - 1, o = after.b.offsets[r];
-        PyObject *ring_rows = PyTuple_GET_ITEM(rows_table, r);
-        if (!PyTuple_Check(ring_rows) || PyTuple_GET_SIZE(ring_rows) != NUM_SLOTS) {
-            PyErr_SetString(PyExc_TypeError, "the rows table is 6 tuples of 12 rows");
-            return NULL;
-        }
-        PyObject *row = PyTuple_GET_ITEM(ring_rows, o);
-        Py_INCREF(row);
-        if (set_int(offsets, r, o) < 0 || PyList_SetItem(rows, r, row) < 0) return NULL;
-    }
-    if (after.top[seat] != g.top[seat] && set_int(top, seat, after.top[seat]) < 0) return NULL;
+            goto fail;
+    if (ring && turn_ring(offsets, rows_table, rows, ring - 1, after.b.offsets[ring - 1]) < 0)
+        goto fail;
+    if (after.top[seat] != g.top[seat] && set_int(top, seat, after.top[seat]) < 0) goto fail;
     if (after.places[seat] != g.places[seat] && set_int(places, seat, after.places[seat]) < 0)
-        return NULL;
+        goto fail;
     if (after.plays_done == 0) { /* the turn ended: state._end_turn's cards */
         if (after.places[seat]) {
             Py_ssize_t n = PyList_GET_SIZE(hand);
             if (PyList_SetSlice(discard, PyList_GET_SIZE(discard), PyList_GET_SIZE(discard),
                                 hand) < 0 ||
                 PyList_SetSlice(hand, 0, n, NULL) < 0)
-                return NULL;
+                goto fail;
         } else {
             Py_ssize_t drawn = 3 - PyList_GET_SIZE(hand);
             if (drawn > PyList_GET_SIZE(draw)) drawn = PyList_GET_SIZE(draw);
             if (drawn > 0) {
                 PyObject *cards = PyList_GetSlice(draw, 0, drawn);
-                if (cards == NULL) return NULL;
+                if (cards == NULL) goto fail;
                 int failed = PyList_SetSlice(hand, PyList_GET_SIZE(hand), PyList_GET_SIZE(hand),
                                              cards) < 0 ||
                              PyList_SetSlice(draw, 0, drawn, NULL) < 0;
                 Py_DECREF(cards);
-                if (failed) return NULL;
+                if (failed) goto fail;
             }
-            if (PyList_Sort(hand) < 0) return NULL;
+            if (PyList_Sort(hand) < 0) goto fail;
         }
     }
-    return Py_BuildValue("(iii)", mover, after.plays_done, after.turn);
+    return Py_BuildValue("(iiiN)", mover, after.plays_done, after.turn, record);
+fail:
+    Py_DECREF(record);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ ISMCTS's default policy */
@@ -1011,31 +1156,22 @@ static PyObject *py_shuffle(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* fast_play's climbing move without rotation: the cards in the order the caller's set
- * gives them, a random tie-break per move from the caller's generator. Returns the Play,
- * or None when no move gains (the caller then draws a random legal play). */
-static PyObject *py_fast_move(PyObject *self, PyObject *args) {
-    PyObject *cells, *offsets, *table, *cards, *getrandbits;
-    int seat, own, top_seat, bottom;
-    if (!PyArg_ParseTuple(args, "OOOO!iiiiO", &cells, &offsets, &table, &PyList_Type, &cards,
-                          &seat, &own, &top_seat, &bottom, &getrandbits))
-        return NULL;
-    if (!configured()) return NULL;
-    Board b;
-    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+/* fast_play's climbing move without rotation: the cards in the order given (the caller's
+ * set's order), a random tie-break per move from the caller's generator. Sets *best to the
+ * play's code, or -1 when no move gains (the caller then draws a random legal play);
+ * returns -1 with an exception set, else 0. */
+static int climb_move(const Board *b, const int *cards, int ncards, int seat, int own,
+                      int top_seat, int bottom, PyObject *getrandbits, long *best) {
     int mine[PAWNS];
-    int nmine = own_pawns(&b, seat, mine);
+    int nmine = own_pawns(b, seat, mine);
     Groups g;
-    pawn_moves(b.cells, b.rows, mine, nmine, nmine + top_seat < PAWNS, bottom, &g);
-    long best = -1;
+    pawn_moves(b->cells, (unsigned char(*)[NUM_SLOTS])b->rows, mine, nmine,
+               nmine + top_seat < PAWNS, bottom, &g);
     int best_gain = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++) {
-        long card = PyLong_AsLong(PyList_GET_ITEM(cards, i));
-        if ((card == -1 && PyErr_Occurred()) || card < 0 || card >= NUM_CARDS) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card is 0-19");
-            return NULL;
-        }
-        int colour = card < CARD_ANY ? (int)card / 3 : -1;
+    *best = -1;
+    for (int i = 0; i < ncards; i++) {
+        int card = cards[i];
+        int colour = card < CARD_ANY ? card / 3 : -1;
         int groups[TOP_GROUP + 1], ngroups = 0;
         if (colour < 0) {
             for (int group = 0; group <= TOP_GROUP; group++) groups[ngroups++] = group;
@@ -1048,19 +1184,393 @@ static PyObject *py_fast_move(PyObject *self, PyObject *args) {
             for (int m = 0; m < g.n[group]; m++) {
                 int frm = g.mv[group][m] >> 7, to = g.mv[group][m] & 127;
                 long r = randbelow(getrandbits, 4); /* rng.randrange(4) */
-                if (r < 0) return NULL;
+                if (r < 0) return -1;
                 int gain = gain_of(frm, to) * 4 + (int)r;
-                if (to < NUM_SQUARES && b.cells[to] != EMPTY && b.cells[to] != seat) gain += 8;
+                if (to < NUM_SQUARES && b->cells[to] != EMPTY && b->cells[to] != seat) gain += 8;
                 if (colour < 0) gain -= 2;
                 if (gain > best_gain) {
-                    best = encode((int)card, 0, 0, frm << 7 | to);
+                    *best = encode(card, 0, 0, frm << 7 | to);
                     best_gain = gain;
                 }
             }
         }
     }
+    return 0;
+}
+
+static PyObject *py_fast_move(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *cards, *getrandbits;
+    int seat, own, top_seat, bottom;
+    if (!PyArg_ParseTuple(args, "OOOO!iiiiO", &cells, &offsets, &table, &PyList_Type, &cards,
+                          &seat, &own, &top_seat, &bottom, &getrandbits))
+        return NULL;
+    if (!configured()) return NULL;
+    Board b;
+    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    int order[NUM_CARDS], n;
+    if (read_cards(cards, order, NUM_CARDS, &n) != 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "at most 20 distinct cards");
+        return NULL;
+    }
+    long best;
+    if (climb_move(&b, order, n, seat, own, top_seat, bottom, getrandbits, &best) < 0)
+        return NULL;
     if (best < 0) Py_RETURN_NONE;
     return decode(best);
+}
+
+/* ------------------------------------------------------------------ rollouts */
+
+/* A new list of the Card values of `cards`. */
+static PyObject *card_list(const int *cards, int n) {
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *c = PyTuple_GET_ITEM(card_values, cards[i]);
+        Py_INCREF(c);
+        PyList_SET_ITEM(list, i, c);
+    }
+    return list;
+}
+
+/* The order in which Python's set(hand) gives a hand's distinct cards (fast_play walks the
+ * cards so, and each tie-break draw follows it). Asked of a real set, since that order is
+ * CPython's (the members' hashes, the insertion order, the table size); remembered for
+ * hands of up to three cards, keyed by the cards in list order, since a set is a fixed
+ * function of those within a process. */
+#define ORDER_KEYS (21 * 21 * 21)
+static signed char set_orders[ORDER_KEYS][4]; /* [0] the count + 1 once known */
+
+static int set_order(const int *hand, int n, int *out) {
+    int key = -1;
+    if (n <= 3) {
+        key = 0;
+        for (int i = 0; i < n; i++) key = key * 21 + hand[i] + 1;
+        if (set_orders[key][0]) {
+            for (int i = 0; i < set_orders[key][0] - 1; i++) out[i] = set_orders[key][i + 1];
+            return set_orders[key][0] - 1;
+        }
+    }
+    PyObject *list = card_list(hand, n);
+    if (list == NULL) return -1;
+    PyObject *set = PySet_New(list);
+    Py_DECREF(list);
+    if (set == NULL) return -1;
+    PyObject *it = PyObject_GetIter(set);
+    Py_DECREF(set);
+    if (it == NULL) return -1;
+    int count = 0;
+    PyObject *item;
+    while ((item = PyIter_Next(it)) != NULL) {
+        long c = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (c < 0 || c >= NUM_CARDS || count >= NUM_CARDS) {
+            Py_DECREF(it);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
+        out[count++] = (int)c;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return -1;
+    if (key >= 0) {
+        for (int i = 0; i < count; i++) set_orders[key][i + 1] = (signed char)out[i];
+        set_orders[key][0] = (signed char)(count + 1);
+    }
+    return count;
+}
+
+enum { UNIFORM = 0, CLIMB = 1 };
+
+/* One play of the policy for the seat to move, drawn from the caller's generator exactly as
+ * the Python loop draws: UNIFORM is rng.choice(state.legal_plays()), CLIMB is
+ * bots.centrix.fast_play. -1 with an exception set. */
+static long choose(const Game *g, int seat, int policy, const unsigned char *table, int bottom,
+                   PyObject *random_fn, PyObject *getrandbits, Plays *buffer) {
+    if (policy == CLIMB) {
+        PyObject *u = PyObject_CallNoArgs(random_fn);
+        if (u == NULL) return -1;
+        double x = PyFloat_AsDouble(u);
+        Py_DECREF(u);
+        if (x == -1.0 && PyErr_Occurred()) return -1;
+        if (x < 0.85) {
+            int order[NUM_CARDS];
+            int n = set_order(g->hands[seat], g->hand_n[seat], order);
+            if (n < 0) return -1;
+            long best;
+            if (climb_move(&g->b, order, n, seat, g->own[seat], g->top[seat], bottom,
+                           getrandbits, &best) < 0)
+                return -1;
+            if (best >= 0) return best;
+        }
+    }
+    generate(&g->b, table, card_set(g->hands[seat], g->hand_n[seat]), seat, g->own[seat],
+             g->top[seat], bottom, buffer);
+    if (buffer->n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the seat to move has no legal play");
+        return -1;
+    }
+    long i = randbelow(getrandbits, buffer->n);
+    return i < 0 ? -1 : buffer->codes[i];
+}
+
+static int set_cards(PyObject *list, Py_ssize_t from, Py_ssize_t to, const int *cards, int n) {
+    PyObject *values = card_list(cards, n);
+    if (values == NULL) return -1;
+    int rc = PyList_SetSlice(list, from, to, values);
+    Py_DECREF(values);
+    return rc;
+}
+
+/* The state's own lists brought from `was` to `now` (what the plays between changed). */
+static int write_game(const Game *was, const Game *now, PyObject *cells, PyObject *offsets,
+                      PyObject *rows_table, PyObject *rows, PyObject *hands, PyObject *draw,
+                      PyObject *discard, PyObject *top, PyObject *places) {
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (now->b.cells[sq] != was->b.cells[sq] && set_int(cells, sq, now->b.cells[sq]) < 0)
+            return -1;
+    for (int r = 0; r < NUM_RINGS; r++)
+        if (now->b.offsets[r] != was->b.offsets[r] &&
+            turn_ring(offsets, rows_table, rows, r, now->b.offsets[r]) < 0)
+            return -1;
+    for (int i = 0; i < now->n; i++) {
+        if (now->top[i] != was->top[i] && set_int(top, i, now->top[i]) < 0) return -1;
+        if (now->places[i] != was->places[i] && set_int(places, i, now->places[i]) < 0)
+            return -1;
+        if (now->hand_n[i] != was->hand_n[i] ||
+            memcmp(now->hands[i], was->hands[i], sizeof(int) * now->hand_n[i])) {
+            /* Checked access: the rollout called into Python (the generator), and a
+             * finalizer run by a collection there could have reached these lists. */
+            PyObject *hand = PyList_GetItem(hands, i);
+            if (hand == NULL || !PyList_Check(hand)) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a hand is a list");
+                return -1;
+            }
+            if (set_cards(hand, 0, PyList_GET_SIZE(hand), now->hands[i], now->hand_n[i]) < 0)
+                return -1;
+        }
+    }
+    if (now->draw_at && PyList_SetSlice(draw, 0, now->draw_at, NULL) < 0) return -1;
+    Py_ssize_t end = PyList_GET_SIZE(discard);
+    return set_cards(discard, end, end, now->discarded, now->discarded_n);
+}
+
+/* Plays of a policy (see choose) made on the state's own lists without returning to Python
+ * per play, as `for _ in range(plays): if done: break; state.advance(policy(state, rng))`
+ * would, with `done` the seat stop_seat to move after its turn stop_turn (never, for
+ * stop_seat -1). Returns (plays made, seat, plays_done, turn, pending): pending is -1, or
+ * the code of a play already drawn that the engine must make itself (it ends the game or
+ * reshuffles the discard pile; see apply); None, with nothing touched, where the engine must
+ * go on itself from the start (a hand or the draw pile past the core's sizes). */
+static PyObject *py_rollout(PyObject *self, PyObject *args) {
+    PyObject *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard, *top,
+        *places, *players, *random_fn, *getrandbits;
+    int seat, plays_done, turn, max_turns, bottom, policy, max_plays, stop_seat, stop_turn;
+    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiOOiiii", &cells, &offsets, &table,
+                          &PyTuple_Type, &rows_table, &PyList_Type, &rows, &PyList_Type, &hands,
+                          &PyList_Type, &draw, &PyList_Type, &discard, &top, &places, &players,
+                          &seat, &plays_done, &turn, &max_turns, &bottom, &random_fn,
+                          &getrandbits, &policy, &max_plays, &stop_seat, &stop_turn))
+        return NULL;
+    if (!configured()) return NULL;
+    if (policy != UNIFORM && policy != CLIMB) {
+        PyErr_SetString(PyExc_ValueError, "the policy is 0 (uniform) or 1 (climb)");
+        return NULL;
+    }
+    if (PyList_GET_SIZE(rows) != NUM_RINGS || PyTuple_GET_SIZE(rows_table) != NUM_RINGS) {
+        PyErr_SetString(PyExc_TypeError, "rows and the rows table have one entry a ring");
+        return NULL;
+    }
+    Game *start = PyMem_Malloc(sizeof(Game) * 3);
+    int *log = PyMem_Malloc(sizeof(int) * MAX_DISCARDED);
+    Plays *buffer = PyMem_Malloc(sizeof(Plays));
+    PyObject *result = NULL;
+    if (start == NULL || log == NULL || buffer == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Game *g = start + 1, *next = start + 2;
+    int rc = read_game(start, cells, offsets, table, hands, draw, MAX_PILE,
+                       (int)PyList_GET_SIZE(discard), top, places, players, seat, plays_done,
+                       turn);
+    if (rc < 0) goto done;
+    if (rc > 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
+    *g = *start;
+    g->discarded = log;
+    int made = 0, failed = 0;
+    long pending = -1;
+    while (made < max_plays) {
+        if (stop_seat >= 0 && seat == stop_seat && g->turn > stop_turn) break;
+        long code = choose(g, seat, policy, t, bottom, random_fn, getrandbits, buffer);
+        if (code < 0) {
+            failed = 1; /* the plays made so far still go to the state */
+            break;
+        }
+        *next = *g;
+        int mover = apply(next, seat, code, t, bottom, max_turns);
+        if (mover < 0) {
+            pending = code;
+            break;
+        }
+        *g = *next;
+        seat = mover;
+        made++;
+    }
+    if (write_game(start, g, cells, offsets, rows_table, rows, hands, draw, discard, top,
+                   places) < 0 ||
+        failed)
+        goto done;
+    result = Py_BuildValue("(iiiil)", made, seat, g->plays_done, g->turn, pending);
+done:
+    PyMem_Free(start);
+    PyMem_Free(log);
+    PyMem_Free(buffer);
+    return result;
+}
+
+/* ------------------------------------------------------------------ ISMCTS's tree */
+
+/* A node of ISMCTS's tree (bots.centrix._Node, the reference, has the same fields): the
+ * seat that made the play leading here, its statistics and its children by play. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *children;
+    long mover, visits, avail;
+    double total, prior;
+} SearchNode;
+
+static PyTypeObject SearchNodeType;
+
+static SearchNode *new_node(long mover, double prior) {
+    SearchNode *node = PyObject_GC_New(SearchNode, &SearchNodeType);
+    if (node == NULL) return NULL;
+    node->children = PyDict_New();
+    if (node->children == NULL) {
+        PyObject_GC_Del(node);
+        return NULL;
+    }
+    node->mover = mover;
+    node->visits = node->avail = 0;
+    node->total = 0.0;
+    node->prior = prior;
+    PyObject_GC_Track(node);
+    return node;
+}
+
+static PyObject *node_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"mover", "prior", NULL};
+    long mover;
+    double prior = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "l|d", names, &mover, &prior)) return NULL;
+    return (PyObject *)new_node(mover, prior);
+}
+
+static int node_traverse(SearchNode *node, visitproc visit, void *arg) {
+    Py_VISIT(node->children);
+    return 0;
+}
+
+static int node_clear(SearchNode *node) {
+    Py_CLEAR(node->children);
+    return 0;
+}
+
+static void node_dealloc(SearchNode *node) {
+    PyObject_GC_UnTrack(node);
+    Py_TRASHCAN_BEGIN(node, node_dealloc) /* a deep tree frees without deep recursion */
+    node_clear(node);
+    PyObject_GC_Del(node);
+    Py_TRASHCAN_END
+}
+
+static PyMemberDef node_members[] = {
+    {"children", T_OBJECT_EX, offsetof(SearchNode, children), READONLY, "play -> node"},
+    {"mover", T_LONG, offsetof(SearchNode, mover), 0, "the seat that made the play"},
+    {"visits", T_LONG, offsetof(SearchNode, visits), 0, "iterations through this node"},
+    {"avail", T_LONG, offsetof(SearchNode, avail), 0, "times the play was legal"},
+    {"total", T_DOUBLE, offsetof(SearchNode, total), 0, "the mover's rewards, summed"},
+    {"prior", T_DOUBLE, offsetof(SearchNode, prior), 0, "the planner's rank, as a bias"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject SearchNodeType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gamenight.centrix._speedups.SearchNode",
+    .tp_basicsize = sizeof(SearchNode),
+    .tp_dealloc = (destructor)node_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "SearchNode(mover, prior=0.0): a node of ISMCTS's tree.",
+    .tp_traverse = (traverseproc)node_traverse,
+    .tp_clear = (inquiry)node_clear,
+    .tp_members = node_members,
+    .tp_new = node_new,
+};
+
+/* IsmctsBot._descend's choice among `plays` at a node: each play's child (made the first
+ * time it is met) gains an availability, and the play of the highest UCB wins, the first
+ * of equals. The same floating-point operations in the same order as the Python loop, and
+ * a draw of `random` for every unvisited child in the order met, so the same choices. */
+static PyObject *py_select(PyObject *self, PyObject *args) {
+    PyObject *children, *plays, *random_fn;
+    long mover;
+    double c, bias;
+    if (!PyArg_ParseTuple(args, "O!OlOdd", &PyDict_Type, &children, &plays, &mover, &random_fn,
+                          &c, &bias))
+        return NULL;
+    PyObject *seq = PySequence_Fast(plays, "the plays are a list or a tuple");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n == 0) {
+        PyErr_SetString(PyExc_IndexError, "no play to choose from");
+        goto fail;
+    }
+    PyObject *best = PySequence_Fast_GET_ITEM(seq, 0);
+    double best_ucb = -INFINITY;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *found = PyDict_GetItemWithError(children, play); /* borrowed */
+        SearchNode *child;
+        if (found == NULL) {
+            if (PyErr_Occurred()) goto fail;
+            child = new_node(mover, 0.0);
+            if (child == NULL) goto fail;
+            int rc = PyDict_SetItem(children, play, (PyObject *)child);
+            Py_DECREF(child); /* the dict holds it */
+            if (rc < 0) goto fail;
+        } else if (Py_IS_TYPE(found, &SearchNodeType)) {
+            child = (SearchNode *)found;
+        } else {
+            PyErr_SetString(PyExc_TypeError, "the tree's nodes are SearchNodes");
+            goto fail;
+        }
+        child->avail += 1;
+        long visits = child->visits;
+        double ucb;
+        if (visits == 0) {
+            PyObject *u = PyObject_CallNoArgs(random_fn);
+            if (u == NULL) goto fail;
+            double x = PyFloat_AsDouble(u);
+            Py_DECREF(u);
+            if (x == -1.0 && PyErr_Occurred()) goto fail;
+            ucb = 1e9 + child->prior + x * 1e-6;
+        } else {
+            ucb = child->total / (double)visits + c * sqrt(log((double)child->avail) / (double)visits) +
+                  bias * child->prior / (double)(visits + 1);
+        }
+        if (ucb > best_ucb) {
+            best = play;
+            best_ucb = ucb;
+        }
+    }
+    Py_INCREF(best);
+    Py_DECREF(seq);
+    return best;
+fail:
+    Py_DECREF(seq);
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
@@ -1083,6 +1593,14 @@ static PyMethodDef methods[] = {
      "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},
     {"fast_move", py_fast_move, METH_VARARGS,
      "fast_move(cells, offsets, table, cards, seat, own, top, bottom, getrandbits) -> Play | None."},
+    {"undo_play", py_undo_play, METH_VARARGS,
+     "undo_play(record, then apply_play's state arguments) -> (seat, plays_done, turn)."},
+    {"rollout", py_rollout, METH_VARARGS,
+     "rollout(cells, offsets, table, rows_table, rows, hands, draw, discard, top, places, "
+     "players, seat, plays_done, turn, max_turns, bottom, random, getrandbits, policy, plays, "
+     "stop_seat, stop_turn) -> (made, seat, plays_done, turn, pending) | None."},
+    {"select", py_select, METH_VARARGS,
+     "select(children, plays, mover, random, c, bias) -> the play of the highest UCB."},
     {"shuffle", py_shuffle, METH_VARARGS,
      "shuffle(list, getrandbits): random.Random.shuffle, the same swaps from the same draws."},
     {"scores", py_scores, METH_VARARGS,
@@ -1094,4 +1612,13 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
                                     "The compiled core of Centrix move generation.", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__speedups(void) {
+    if (PyType_Ready(&SearchNodeType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "SearchNode", (PyObject *)&SearchNodeType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

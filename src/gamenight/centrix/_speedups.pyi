@@ -1,6 +1,7 @@
 """Types of the compiled core (src/gamenight/centrix/_speedups.c); see native.py."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from gamenight.centrix.board import Colour
 from gamenight.centrix.cards import Card
@@ -112,5 +113,67 @@ def apply_play(
     amount: int,
     frm: int,
     to: int,
-) -> tuple[int, int, int] | None: ...
+) -> tuple[int, int, int, bytes] | None: ...
+def undo_play(
+    record: bytes,
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    rows_table: tuple[tuple[tuple[int, ...], ...], ...],
+    rows: list[tuple[int, ...]],
+    hands: list[list[Card]],
+    draw: list[Card],
+    discard: list[Card],
+    top: list[int],
+    places: list[int],
+    players: tuple[Colour, ...],
+    seat: int,
+    plays_done: int,
+    turn: int,
+    max_turns: int,
+    bottom: int,
+) -> tuple[int, int, int]: ...
+def rollout(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    rows_table: tuple[tuple[tuple[int, ...], ...], ...],
+    rows: list[tuple[int, ...]],
+    hands: list[list[Card]],
+    draw: list[Card],
+    discard: list[Card],
+    top: list[int],
+    places: list[int],
+    players: tuple[Colour, ...],
+    seat: int,
+    plays_done: int,
+    turn: int,
+    max_turns: int,
+    bottom: int,
+    random: Callable[[], float],
+    getrandbits: Callable[[int], int],
+    policy: int,
+    plays: int,
+    stop_seat: int,
+    stop_turn: int,
+) -> tuple[int, int, int, int, int] | None: ...
 def shuffle(cards: list[Card], getrandbits: Callable[[int], int]) -> None: ...
+
+class SearchNode:
+    def __init__(self, mover: int, prior: float = 0.0) -> None: ...
+    @property
+    def children(self) -> dict[Any, SearchNode]: ...
+    mover: int
+    visits: int
+    avail: int
+    total: float
+    prior: float
+
+def select(
+    children: dict[Play, Any],
+    plays: Sequence[Play],
+    mover: int,
+    random: Callable[[], float],
+    c: float,
+    bias: float,
+) -> Play: ...

@@ -2,9 +2,10 @@
 
 ``gamenight.centrix._speedups`` (C, built by setuptools where a compiler is present) is a
 port of ``gamenight.centrix.movegen``, of play application (``push_unchecked``), of the
-bots' evaluation (``scores``, Greedy's one ply) and of ISMCTS's default policy; the Python
-code stays the rules' readable reference and the fallback. Which path runs is chosen here,
-once, at import: the compiled one when it is built, unless the environment sets
+bots' evaluation (``scores``, Greedy's one ply), of ISMCTS's default policy, of whole
+rollouts (``rollout``) and of ISMCTS's tree and selection (``search_nodes``, ``select``);
+the Python code stays the rules' readable reference and the fallback. Which path runs is
+chosen here, once, at import: the compiled one when it is built, unless the environment sets
 ``GAMENIGHT_PURE=1``.
 ``pure()`` switches to the reference for a block (the differential test compares both in
 one process), and every caller goes through this module's functions, so the choice is
@@ -19,12 +20,12 @@ from __future__ import annotations
 import functools
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from gamenight.centrix import movegen
-from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, Colour
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
 from gamenight.centrix.position import PAWNS
@@ -175,18 +176,31 @@ def _counts_fit(state: CentrixState) -> bool:
     return state.turn < _COUNT_LIMIT and (max_turns is None or max_turns < _COUNT_LIMIT)
 
 
-def apply(state: CentrixState, play: Play) -> bool:
-    """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
-    ``push_unchecked`` does after its snapshot: True if the compiled core did; False, with
-    nothing changed, on the Python path and where the engine must go on itself (the game
-    ends, the discard pile is reshuffled, a subclass deals its own cards, or the turn count
-    or cap is beyond the core's integers)."""
-    if not _active or not state._own_refill or not _counts_fit(state):
-        return False
-    card, rot, move = play
+GameArgs = tuple[
+    list[int],
+    list[int],
+    bytes,
+    tuple[tuple[tuple[int, ...], ...], ...],
+    list[tuple[int, ...]],
+    list[list[Card]],
+    list[Card],
+    list[Card],
+    list[int],
+    list[int],
+    tuple[Colour, ...],
+    int,
+    int,
+    int,
+    int,
+    int,
+]
+
+
+def _game_args(state: CentrixState) -> GameArgs:
+    """What the core's play application reads and changes of a state: its own lists (the
+    core writes into them), the seat to move, the counts and the rules' settings."""
     max_turns = state.rules.max_turns
-    seat = state._seat
-    after = _core.apply_play(
+    return (
         state.cells,
         state.offsets,
         state._colours,
@@ -198,11 +212,26 @@ def apply(state: CentrixState, play: Play) -> bool:
         state.top,
         state.places,
         state.players,
-        seat,
+        state._seat,
         state.plays_done,
         state.turn,
         -1 if max_turns is None else max_turns,
         BOTTOM_CODES[state._bottom],
+    )
+
+
+def apply(state: CentrixState, play: Play) -> bytes | None:
+    """Make a legal ``play`` on ``state``'s own lists up to the next seat to move, as
+    ``push_unchecked`` does: the undo record ``undo`` takes it back with (in place of the
+    engine's snapshot of every list) if the compiled core made it; None, with nothing
+    changed, on the Python path and where the engine must go on itself (the game ends, the
+    discard pile is reshuffled, a subclass deals its own cards, or the turn count or cap is
+    beyond the core's integers)."""
+    if not _active or not state._own_refill or not _counts_fit(state):
+        return None
+    card, rot, move = play
+    after = _core.apply_play(
+        *_game_args(state),
         card,
         0 if rot is None else rot.ring,
         0 if rot is None else rot.amount,
@@ -210,9 +239,16 @@ def apply(state: CentrixState, play: Play) -> bool:
         -1 if move is None else move.to_square,
     )
     if after is None:
-        return False
-    state._seat, state.plays_done, state.turn = after
-    return True
+        return None
+    state._seat, state.plays_done, state.turn, record = after
+    return record
+
+
+def undo(state: CentrixState, record: bytes) -> None:
+    """Take back the play ``apply`` made, by its undo record, on ``state``'s own lists (on
+    either path: a record only comes from the core)."""
+    state._seat, state.plays_done, state.turn = _core.undo_play(record, *_game_args(state))
+    state._legal = None
 
 
 def play_values(
@@ -273,6 +309,85 @@ def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None
     )
 
 
+UNIFORM = 0
+"""``rollout``'s policy: ``rng.choice(state.legal_plays())``, every legal play alike."""
+CLIMB = 1
+"""``rollout``'s policy: ISMCTS's default policy, ``bots.centrix.fast_play``."""
+
+
+def rollout(
+    state: CentrixState,
+    rng: random.Random,
+    plays: int,
+    policy: int,
+    stop: tuple[int, int] | None = None,
+) -> tuple[int, Play | None] | None:
+    """Up to ``plays`` plays of ``policy`` made by the compiled core in one call, without
+    returning to Python per play, as the loop ``for _ in range(plays): if done: break;
+    state.advance(policy(state, rng))`` makes them: the same plays from the same draws of
+    ``rng``. ``done`` is the game over or, with ``stop=(seat, turn)``, ``seat`` to move
+    after its turn ``turn`` (ISMCTS's end of a round). Like ``advance``, nothing is
+    recorded: the plays can be neither taken back nor written in a record.
+
+    Returns how many plays were made and a play already drawn (its draws made) that the
+    engine must make itself, with ``advance``, before going on: one that ends the game or
+    reshuffles the discard pile (see ``apply``), else None. Returns None, with nothing
+    changed, where the core cannot go on (the Python path, a generator it does not mirror,
+    a game already over and the cases ``apply`` leaves to the engine); the caller then runs
+    its own loop."""
+    if (
+        not mirrors(rng)
+        or state.is_over
+        or not state._own_refill
+        or not _counts_fit(state)
+        or plays <= 0
+    ):
+        return None
+    after = _core.rollout(
+        *_game_args(state),
+        rng.random,
+        rng.getrandbits,
+        policy,
+        plays,
+        -1 if stop is None else stop[0],
+        0 if stop is None else stop[1],
+    )
+    if after is None:
+        return None
+    made, state._seat, state.plays_done, state.turn, pending = after
+    state._legal = None
+    return made, None if pending < 0 else _core.decode(pending)
+
+
+N = TypeVar("N")
+
+
+def search_nodes(reference: type[N]) -> type[N]:
+    """The class of ISMCTS's tree nodes on this path: the compiled core's ``SearchNode``
+    (the fields of ``reference``, ``bots.centrix._Node``, in C, for ``select``) while the
+    core is active, else ``reference`` itself."""
+    return cast("type[N]", _core.SearchNode) if _active else reference
+
+
+def select(
+    children: dict[Play, N],
+    plays: Sequence[Play],
+    mover: int,
+    rng: random.Random,
+    exploration: float,
+    bias: float,
+) -> Play:
+    """ISMCTS's choice among ``plays`` at a node of ``search_nodes`` whose ``children``
+    these are, by the compiled core: each play's child (made the first time it is met)
+    counts one more availability, and the play of the highest UCB wins, the first of
+    equals, with a draw of ``rng.random`` for every unvisited child in the order met and
+    the Python loop's floating-point operations in its order (so the same choice). Call
+    only while the core is active, on a tree of its nodes."""
+    if not _active:
+        raise RuntimeError("select needs the compiled core (see search_nodes)")
+    return _core.select(children, plays, mover, rng.random, exploration, bias)
+
+
 def shuffle(cards: list[Card], rng: random.Random) -> None:
     """``rng.shuffle(cards)``, by the compiled core where it mirrors ``rng`` (the same
     permutation from the same draws): a deal and a determinization shuffle every time."""
@@ -283,7 +398,9 @@ def shuffle(cards: list[Card], rng: random.Random) -> None:
 
 
 __all__ = [
+    "CLIMB",
     "COMPILED",
+    "UNIFORM",
     "active",
     "apply",
     "colour_table",
@@ -296,6 +413,10 @@ __all__ = [
     "moves_by_colour",
     "play_values",
     "pure",
+    "rollout",
     "scores",
+    "search_nodes",
+    "select",
     "shuffle",
+    "undo",
 ]

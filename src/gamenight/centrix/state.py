@@ -167,7 +167,11 @@ class CentrixView:
         return CentrixState(self.rules, self.players, position)
 
 
-class CentrixState(StackedState[Play, Snapshot, Position]):
+# What pop takes a play back with: the engine's snapshot, or the compiled core's undo record.
+Undo = Snapshot | bytes
+
+
+class CentrixState(StackedState[Play, Undo, Position]):
     """A game of Centrix in progress (or finished)."""
 
     _RENDERERS = (
@@ -199,7 +203,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         self.seed = seed
         self.first = first
         self._start = None if seed is not None else position
-        self._stack: list[tuple[Play, Snapshot]] = []
+        self._stack: list[tuple[Play, Undo]] = []
 
     # ---------------------------------------------------------------- set-up
 
@@ -383,7 +387,7 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
     @property
     def movers(self) -> list[int]:
         """The seat that made each play pushed so far: ``plays[i]`` was ``movers[i]``'s."""
-        return [snapshot.seat for _, snapshot in self._stack]
+        return [undo[0] if isinstance(undo, bytes) else undo.seat for _, undo in self._stack]
 
     def standing(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's (pawns on the top, sum of pawn levels) now: the climb by which the
@@ -508,12 +512,12 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
     def push_unchecked(self, play: Play) -> Play:
         """Make a play already known to be legal (one of ``legal_plays()``), without
         checking it: the bots' and adapters' fast path. Anything else corrupts the state."""
-        snapshot = self._snapshot()
-        if native.apply(self, play):  # the compiled core made it, as below
-            self._stack.append((play, snapshot))
+        record = native.apply(self, play)  # the compiled core made it, as below
+        if record is not None:
+            self._stack.append((play, record))
             self._legal = None
             return play
-        self._stack.append((play, snapshot))
+        self._stack.append((play, self._snapshot()))
         self._legal = None
         seat = self._seat
         card, rot, move = play
@@ -537,18 +541,45 @@ class CentrixState(StackedState[Play, Snapshot, Position]):
         """``push_unchecked`` without the record ``pop`` needs: the play can be neither taken
         back nor recorded. For searches that throw the state away afterwards (ISMCTS walks a
         fresh deal each iteration), so that no play pays for a snapshot."""
-        if native.apply(self, play):
+        if native.apply(self, play) is not None:
             self._legal = None
             return
         self.push_unchecked(play)
         self._stack.pop()
 
+    def play_randomly(self, rng: random.Random, plays: int | None = None) -> int:
+        """Make uniformly random plays — each ``rng.choice(self.legal_plays())`` — until the
+        game is over or ``plays`` were made; returns how many were made. As with ``advance``
+        they are not recorded (nor can they be taken back). The random-play fast path, for
+        random games and rollouts: the compiled core makes whole stretches of plays in one
+        call (``native.rollout``), the same plays from the same draws as the loop here."""
+        if plays is not None and plays < 0:
+            raise ValueError(f"plays is a count, not {plays}")
+        left = -1 if plays is None else plays
+        made = 0
+        while left and self.status == PLAYING:
+            done = native.rollout(self, rng, 2**30 if left < 0 else left, native.UNIFORM)
+            if done is None:
+                self.advance(rng.choice(self.legal_plays()))
+                taken = 1
+            else:
+                taken, pending = done
+                if pending is not None:  # drawn in the core, left to the engine to make
+                    self.advance(pending)
+                    taken += 1
+            made += taken
+            left = left - taken if left > 0 else left
+        return made
+
     def pop(self) -> Play:
         """Take back the last play, restoring the position exactly."""
         if not self._stack:
             raise IndexError("no play to take back")
-        play, snapshot = self._stack.pop()
-        self._restore(snapshot)
+        play, undo = self._stack.pop()
+        if isinstance(undo, bytes):
+            native.undo(self, undo)  # in place: the lists are this state's own
+        else:
+            self._restore(undo)
         if len(self._stack) < self._shared:
             # A copy holds this snapshot too: play on with lists of our own, or the next
             # play would write into that copy's history.

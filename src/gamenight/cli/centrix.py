@@ -342,7 +342,8 @@ def run_bench(ns: argparse.Namespace) -> int:
     print(f"legal-play generation: {gen['plays_per_s']:,.0f} perft-2 leaves/s (1 core)")
     for players, r in result["random_play"].items():
         print(
-            f"random play, {players} players: {r['plays_per_s']:,.0f} plays/s, "
+            f"random play, {players} players: {r['plays_per_s']:,.0f} plays/s "
+            f"({r['stepped_plays_per_s']:,.0f} a push at a time from Python), "
             f"{r['games_per_s']:.2f} games/s, {r['plays_per_game']:.0f} plays and "
             f"{r['turns_per_game']:.0f} turns per game, branching {r['branching']:.1f}"
         )
