@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import centrix, colorcity, envs, lab, serve, tournament
+from gamenight.cli import bench, centrix, colorcity, envs, lab, serve, tournament
 from gamenight.core.errors import GamenightError
 
 
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.register(games)
     envs.register(games)
     lab.register(games)
+    bench.register(games)
     return parser
 
 
