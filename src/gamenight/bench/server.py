@@ -37,7 +37,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -103,9 +103,10 @@ def free_port() -> int:
 
 @contextmanager
 def servers(
-    count: int, database_url: str, redis_url: str | None, profile: Path | None
+    count: int, database_url: str, redis_url: str | None, profile: Path | None, logs: Path
 ) -> Iterator[list[Server]]:
-    """``count`` server processes on one database (and Redis), stopped at the end."""
+    """``count`` server processes on one database (and Redis), stopped at the end; what
+    they print goes to ``logs`` (server-N.log), not among the figures."""
     env = {**os.environ, **LIMITS, "GAMENIGHT_DATABASE_URL": database_url}
     env.pop("GAMENIGHT_REDIS_URL", None)
     if redis_url:
@@ -117,7 +118,9 @@ def servers(
             command = [sys.executable, "-m", "gamenight.bench.serving", "--port", str(port)]
             if profile is not None:
                 command += ["--profile", str(profile if i == 0 else f"{profile}.{i}")]
-            started.append(Server(subprocess.Popen(command, env=env), port))
+            with (logs / f"server-{i}.log").open("wb") as log:
+                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+            started.append(Server(process, port))
         for server in started:
             wait_up(server)
         yield started
@@ -513,10 +516,17 @@ def run(
             "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
             " (the servers share live tables through them)"
         )
-    with ExitStack() as stack:
-        if database_url is None:
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="gamenight-bench-"))
-            database_url = f"sqlite:///{Path(folder) / 'gamenight.sqlite3'}"
-        started = stack.enter_context(servers(servers_, database_url, redis_url, profile))
-        return asyncio.run(measure(started, tables, seconds, seed))
-    raise AssertionError("unreachable")
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
+        folder = Path(name)
+        url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
+        with servers(servers_, url, redis_url, profile, folder) as started:
+            result = asyncio.run(measure(started, tables, seconds, seed))
+        # (the servers have stopped, and written all they will)
+        logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
+    # The machine is shared: how busy it was when the run began.
+    result["load_average"] = round(load, 2)
+    # Errors the servers logged (a failed write, an unexpected exception), beside the ones
+    # the pages were told of.
+    result["server_tracebacks"] = logged.count("Traceback")
+    return result
