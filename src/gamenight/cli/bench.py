@@ -104,4 +104,8 @@ def _server(ns: argparse.Namespace) -> int:
     if "ratio_cross_p99_to_echo" in r:
         line += f", cross-server p99 ÷ echo p99 {r['ratio_cross_p99_to_echo']}"
     print(line)
+    print(
+        f"tracebacks in the servers' logs {r['server_tracebacks']};"
+        f" load average at the start {r['load_average']}"
+    )
     return 0
