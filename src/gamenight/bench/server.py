@@ -175,6 +175,7 @@ class Figures:
     message_bytes: int = 0
     games: int = 0  # games played to the end
     moves_sent: int = 0
+    answered: list[float] = field(default_factory=list)  # when each answer came
     sent_bytes: int = 0  # client → server, the acts (or echoes)
 
     def error(self, code: str) -> None:
@@ -341,7 +342,9 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                 await mover.ws.send(raw)
                 figures.moves_sent += 1
                 figures.sent_bytes += len(raw)
-                figures.latencies.append(await mover.heard(revision + 1) - sent)
+                answer = await mover.heard(revision + 1)
+                figures.latencies.append(answer - sent)
+                figures.answered.append(answer)
                 for page in pages:
                     if page is not mover:
                         figures.crossings.append(await page.heard(revision + 1) - sent)
@@ -381,7 +384,9 @@ async def drive_echo(server: Server, size: int, figures: Figures, start: Start) 
             except (TimeoutError, websockets.ConnectionClosed):
                 figures.error("echo")
                 return
-            figures.latencies.append(time.perf_counter() - sent)
+            answer = time.perf_counter()
+            figures.latencies.append(answer - sent)
+            figures.answered.append(answer)
             figures.moves_sent += 1
             figures.messages += 1
             figures.message_bytes += len(raw)
@@ -391,7 +396,8 @@ async def drive_echo(server: Server, size: int, figures: Figures, start: Start) 
 @dataclass
 class Phase:
     figures: Figures
-    seconds: float
+    seconds: float  # from the start to the last answer (the moves sent before the deadline)
+    in_window: int  # the moves answered before the deadline
     server_cpu: float  # seconds, every server process
     client_cpu: float  # seconds, this process
     rss_mb: float  # the servers' memory at the end of the phase
@@ -419,6 +425,7 @@ async def phase(
     return Phase(
         figures,
         elapsed,
+        sum(1 for t in figures.answered if t <= start.deadline),
         sum(s.cpu_seconds() for s in servers_) - cpu,
         time.process_time() - own,
         sum(s.rss_mb() for s in servers_),
@@ -456,8 +463,10 @@ async def measure(servers_: list[Server], tables: int, seconds: float, seed: int
         echo,
     )
     done = len(play.latencies)
-    echo_rate = len(echo.latencies) / echoed.seconds
-    rate = done / moves.seconds
+    # Rates count what was answered within the measured seconds (the moves still waiting
+    # at the deadline are answered after it: their latency counts, not their rate).
+    echo_rate = echoed.in_window / seconds
+    rate = moves.in_window / seconds
     echo_p99 = percentile(echo.latencies, 99)
     result: dict[str, Any] = {
         "moves_per_s": round(rate, 1),
@@ -476,7 +485,8 @@ async def measure(servers_: list[Server], tables: int, seconds: float, seed: int
         "moves": done,
         "games_finished": play.games,
         "tables_made": made.made,
-        "seconds": round(moves.seconds, 2),
+        "seconds": seconds,
+        "seconds_to_last_answer": round(moves.seconds, 2),
         "servers": len(servers_),
         "bytes_per_message": round(play.message_bytes / max(1, play.messages), 1),
         "messages_per_move": round(play.messages / max(1, done), 2),
