@@ -34,6 +34,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -243,12 +244,15 @@ class Tables:
     servers: list[Server]
     seed: random.Random
     made: int = 0
+    # Tables are made in worker threads (the HTTP call blocks): one at a time picks its game.
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def new(self) -> tuple[str, GameState, list[str], str]:
         """A new table: its id, the client's copy of its game, its seats' tokens, its game."""
-        name, first, roles = SETUPS[self.made % len(SETUPS)]
-        self.made += 1
-        seed = self.seed.getrandbits(62)
+        with self.lock:
+            name, first, roles = SETUPS[self.made % len(SETUPS)]
+            self.made += 1
+            seed = self.seed.getrandbits(62)
         seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(2)]
         body = {"game": name, "seats": seats, "first": first, "seed": seed}
         answer = post(f"{self.servers[0].url}/api/tables", body)
