@@ -46,7 +46,7 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from gamenight.bench.serving import ECHO_PATH
+from gamenight.bench.serving import ECHO_PATH, PROFILE_OFF, PROFILE_ON
 from gamenight.core.errors import RulesError
 from gamenight.core.game import GameState
 from gamenight.web.games import SeatSpec, get_game
@@ -408,10 +408,15 @@ class Phase:
 
 
 async def phase(
-    servers_: list[Server], clients: list[Any], start: Start, figures: Figures
+    servers_: list[Server],
+    clients: list[Any],
+    start: Start,
+    figures: Figures,
+    profiled: bool = False,
 ) -> Phase:
     """Run the clients (coroutines that arrive at ``start``) together and measure them from
-    the moment all are connected."""
+    the moment all are connected; ``profiled``: the servers' cProfile (bench.serving) runs
+    for these measured seconds alone."""
     tasks = [asyncio.ensure_future(c) for c in clients]
     connected = asyncio.ensure_future(start.connected.wait())
     await asyncio.wait([connected, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -423,9 +428,15 @@ async def phase(
     cpu = sum(s.cpu_seconds() for s in servers_)
     own = time.process_time()
     began = time.perf_counter()
+    if profiled:
+        for server in servers_:
+            server.process.send_signal(PROFILE_ON)
     start.release()
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - began
+    if profiled:
+        for server in servers_:
+            server.process.send_signal(PROFILE_OFF)
     return Phase(
         figures,
         elapsed,
@@ -447,14 +458,20 @@ def ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
-async def measure(servers_: list[Server], tables: int, seconds: float, seed: int) -> dict[str, Any]:
+async def measure(
+    servers_: list[Server], tables: int, seconds: float, seed: int, profiled: bool = False
+) -> dict[str, Any]:
     idle = sum(s.rss_mb() for s in servers_)
     made = Tables(servers_, random.Random(seed))
     play = Figures()
     rngs = [random.Random(seed * 7919 + i) for i in range(tables)]
     start = Start(tables, seconds)
     moves = await phase(
-        servers_, [drive_table(made, rngs[i], play, start) for i in range(tables)], start, play
+        servers_,
+        [drive_table(made, rngs[i], play, start) for i in range(tables)],
+        start,
+        play,
+        profiled,
     )
     # The echo is sent what the table was: messages of an act's size.
     size = max(1, play.sent_bytes // max(1, play.moves_sent))
@@ -535,7 +552,7 @@ def run(
         folder = Path(name)
         url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
         with servers(servers_, url, redis_url, profile, folder) as started:
-            result = asyncio.run(measure(started, tables, seconds, seed))
+            result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
         # (the servers have stopped, and written all they will)
         logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
     # The machine is shared: how busy it was when the run began.

@@ -4,13 +4,15 @@ benchmark drives to measure the stack's own ceiling.
 
 The echo lives here and nowhere else: a normal server (``gamenight serve``, ``create_app``)
 has no such endpoint. Run as ``python -m gamenight.bench.serving --port P [--profile FILE]``,
-with the settings in ``GAMENIGHT_*`` variables (web.settings); ``--profile`` runs the whole
-server under cProfile and writes its statistics to FILE when it stops (SIGINT or SIGTERM).
+with the settings in ``GAMENIGHT_*`` variables (web.settings); with ``--profile`` the event
+loop's thread runs under cProfile from SIGUSR1 to SIGUSR2 (the benchmark's measured play),
+and the statistics are written to FILE at SIGUSR2.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import signal
 from types import FrameType
@@ -21,6 +23,8 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
 ECHO_PATH = "/ws/bench/echo"
+PROFILE_ON = signal.SIGUSR1
+PROFILE_OFF = signal.SIGUSR2
 
 
 def bench_app(settings: Settings) -> FastAPI:
@@ -44,7 +48,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(prog="python -m gamenight.bench.serving")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--profile", help="write cProfile statistics here on stopping")
+    parser.add_argument("--profile", help="write cProfile statistics here (at SIGUSR2)")
     ns = parser.parse_args()
     settings = Settings.from_env()
     profile = cProfile.Profile() if ns.profile else None
@@ -52,11 +56,22 @@ def main() -> None:
     def stop(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    # SIGTERM stops the server as Ctrl+C does, so that the profile is written.
+    # SIGTERM stops the server as Ctrl+C does.
     signal.signal(signal.SIGTERM, stop)
     if profile is not None:
-        profile.enable()
-    try:
+        recorder = profile
+        where = ns.profile
+
+        def on(signum: int, frame: FrameType | None) -> None:
+            recorder.enable()
+
+        def off(signum: int, frame: FrameType | None) -> None:
+            recorder.disable()
+            recorder.dump_stats(where)
+
+        signal.signal(PROFILE_ON, on)
+        signal.signal(PROFILE_OFF, off)
+    with contextlib.suppress(KeyboardInterrupt):
         uvicorn.run(
             bench_app(settings),
             host="127.0.0.1",
@@ -65,12 +80,6 @@ def main() -> None:
             # As ``gamenight serve`` runs it (cli.serve): the same stack, the same limit.
             ws_max_size=settings.limits.message_bytes,
         )
-    except KeyboardInterrupt:
-        pass
-    finally:
-        if profile is not None:
-            profile.disable()
-            profile.dump_stats(ns.profile)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,9 @@ def register(commands: Any) -> None:
     server.add_argument("--redis-url", help="the Redis the servers share live tables through")
     server.add_argument("--json", action="store_true", help="print one JSON object")
     server.add_argument(
-        "--profile", type=Path, help="write the (first) server's cProfile statistics here"
+        "--profile",
+        type=Path,
+        help="write the (first) server's cProfile statistics of the measured play here",
     )
     server.add_argument(
         "--seed", type=int, default=2026, help="seed of the run (default %(default)s)"
