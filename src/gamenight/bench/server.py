@@ -425,6 +425,8 @@ async def phase(
         if failed is not None:
             raise failed  # a table or page that could not be set up
     await connected
+    # What the pages heard while connecting (welcome, first state, presence) is not a move's.
+    figures.messages = figures.message_bytes = 0
     cpu = sum(s.cpu_seconds() for s in servers_)
     own = time.process_time()
     began = time.perf_counter()
