@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test lint typecheck unit bench fuzz chaos native clean
+.PHONY: play test lint typecheck unit bench bench-server fuzz chaos native clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ native: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
 	$(BIN)/gamenight colorcity bench
+
+# The table server against its own stack's echo (issue 20; docs/benchmarks.md): a few minutes.
+bench-server: $(STAMP)
+	$(BIN)/gamenight bench server --tables 500 --seconds 20
 
 # Hostile input for every engine parser, WebSocket message and REST endpoint; prints the
 # figures and fails unless every failure count is 0 (a short run is part of `make unit`).

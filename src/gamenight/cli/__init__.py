@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from gamenight import __version__
-from gamenight.cli import envs, lab, serve, tournament
+from gamenight.cli import bench, envs, lab, serve, tournament
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import registry
 
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.register(games)
     envs.register(games)
     lab.register(games)
+    bench.register(games)
     return parser
 
 

@@ -1,0 +1,565 @@
+"""``gamenight bench server``: the table server's cost per move, against its own stack's echo.
+
+The benchmark starts its own server process(es) (gamenight.bench.serving) on 127.0.0.1 —
+SQLite in a temporary folder unless a database is given — creates bot-free tables through
+the public HTTP API (Centrix and Color City alternately), and drives them with the browser
+protocol from concurrent clients in this process, for a fixed time:
+
+- each table has pages that hold its seats' tokens (one page for every seat; with two
+  servers, one page per seat, the seats' pages alternating between the servers, so every
+  move crosses from one server to the other);
+- the client keeps its own copy of each game (the same web adapter the server sets tables
+  up with, from the same seed) to choose a legal action for the seat to act, at random;
+- a move's latency runs from sending the ``act`` to the first message on the mover's page
+  that carries a ``revision`` above the one acted on, whatever its type (so the figure
+  does not depend on the shape of the state messages); with two servers, the cross-server
+  delay runs from the same send to the first such message on the other seat's page;
+- a finished game is replaced by a new table, so every table stays in play.
+
+Then the same clients, one socket per table, drive the echo endpoint for the same time,
+message for message: each sends a message of an act's size and waits for it to come back.
+The ratios to the echo are what the bars of issue 20 are set in (docs/benchmarks.md),
+because the machine's speed drifts.
+
+Server CPU and memory are read from /proc (Linux), for every server process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from gamenight.bench.serving import ECHO_PATH, PROFILE_OFF, PROFILE_ON
+from gamenight.core.errors import RulesError
+from gamenight.core.game import GameState
+from gamenight.web.games import SeatSpec, get_game
+
+HOST = "127.0.0.1"
+ANSWER_SECONDS = 30.0  # a move not answered in this long counts as an error
+# Every limit of web.quotas as high as it may be set: the benchmark's clients all come
+# from one address and mean to be fast.
+LIMITS = {
+    "GAMENIGHT_TABLES_PER_MINUTE": "1000000",
+    "GAMENIGHT_LIVE_TABLES": "1000000",
+    "GAMENIGHT_SOCKETS_PER_TABLE": "1000000",
+    "GAMENIGHT_SOCKETS_PER_ADDRESS": "1000000",
+    "GAMENIGHT_MESSAGES_PER_SECOND": "1000000",
+    "GAMENIGHT_ADDRESS_MESSAGES_PER_SECOND": "1000000",
+    "GAMENIGHT_REQUESTS_PER_SECOND": "1000000",
+}
+# The tables set up, in turn: two devices, a seed of the benchmark's (so the client's copy
+# is the server's), Color City's hands of the ordinary skill.
+SETUPS: tuple[tuple[str, int | str, tuple[str, str]], ...] = (
+    ("centrix", 0, ("", "")),
+    ("colorcity", "green", ("green", "purple")),
+)
+
+
+# ---------------------------------------------------------------- server processes
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the process so far."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RulesError("no VmRSS in /proc: the server benchmark needs Linux")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def servers(
+    count: int, database_url: str, redis_url: str | None, profile: Path | None, logs: Path
+) -> Iterator[list[Server]]:
+    """``count`` server processes on one database (and Redis), stopped at the end; what
+    they print goes to ``logs`` (server-N.log), not among the figures."""
+    env = {**os.environ, **LIMITS, "GAMENIGHT_DATABASE_URL": database_url}
+    env.pop("GAMENIGHT_REDIS_URL", None)
+    if redis_url:
+        env["GAMENIGHT_REDIS_URL"] = redis_url
+    started: list[Server] = []
+    try:
+        for i in range(count):
+            port = free_port()
+            command = [sys.executable, "-m", "gamenight.bench.serving", "--port", str(port)]
+            if profile is not None:
+                command += ["--profile", str(profile if i == 0 else f"{profile}.{i}")]
+            with (logs / f"server-{i}.log").open("wb") as log:
+                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+            started.append(Server(process, port))
+        for server in started:
+            wait_up(server)
+        yield started
+    finally:
+        for server in started:
+            server.process.terminate()
+        for server in started:
+            try:
+                server.process.wait(30)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                server.process.wait()
+
+
+def wait_up(server: Server) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        if server.process.poll() is not None:
+            raise RulesError(
+                f"the benchmark's server stopped at start (exit {server.process.returncode})"
+            )
+        try:
+            with urllib.request.urlopen(f"{server.url}/api/links", timeout=2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RulesError("the benchmark's server did not start within 60 s") from None
+            time.sleep(0.1)
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
+# ---------------------------------------------------------------- the clients
+
+
+@dataclass
+class Figures:
+    """What the clients measured in one phase."""
+
+    latencies: list[float] = field(default_factory=list)  # seconds per move (or echo)
+    crossings: list[float] = field(default_factory=list)  # cross-server delay per move
+    errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
+    messages: int = 0  # server → client messages received
+    message_bytes: int = 0
+    games: int = 0  # games played to the end
+    moves_sent: int = 0
+    answered: list[float] = field(default_factory=list)  # when each answer came
+    sent_bytes: int = 0  # client → server, the acts (or echoes)
+
+    def error(self, code: str) -> None:
+        self.errors += 1
+        self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
+
+class Page:
+    """One browser page at a table: its socket, and the highest revision it has heard of."""
+
+    def __init__(self, ws: ClientConnection, figures: Figures) -> None:
+        self.ws = ws
+        self.figures = figures
+        self.revision = -1
+        self.heard_at: dict[int, float] = {}  # revision → when this page first heard it
+        self.changed = asyncio.Event()
+        self.failed: str | None = None
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                self.figures.messages += 1
+                self.figures.message_bytes += len(raw)
+                message = json.loads(raw)
+                if message.get("type") == "error":
+                    self.failed = str(message.get("code"))
+                revision = message.get("revision")
+                if isinstance(revision, int) and revision > self.revision:
+                    for r in range(self.revision + 1, revision + 1):
+                        self.heard_at.setdefault(r, now)
+                    self.revision = revision
+                self.changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            if self.failed is None:
+                self.failed = "closed"
+            self.changed.set()
+
+    async def heard(self, revision: int) -> float:
+        """When this page first heard of ``revision`` (waits for it)."""
+        async with asyncio.timeout(ANSWER_SECONDS):
+            while self.revision < revision:
+                if self.failed is not None:
+                    raise PageError(self.failed)
+                self.changed.clear()
+                await self.changed.wait()
+        return self.heard_at[revision]
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.reader
+
+
+class PageError(Exception):
+    """A page was refused something (the error's code) or lost its socket."""
+
+
+@dataclass
+class Tables:
+    """Where the benchmark's tables are made, and on which server each seat's page sits."""
+
+    servers: list[Server]
+    seed: random.Random
+    made: int = 0
+    # Tables are made in worker threads (the HTTP call blocks): one at a time picks its game.
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def new(self) -> tuple[str, GameState, list[str], str]:
+        """A new table: its id, the client's copy of its game, its seats' tokens, its game."""
+        with self.lock:
+            name, first, roles = SETUPS[self.made % len(SETUPS)]
+            self.made += 1
+            seed = self.seed.getrandbits(62)
+        seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(2)]
+        body = {"game": name, "seats": seats, "first": first, "seed": seed}
+        answer = post(f"{self.servers[0].url}/api/tables", body)
+        state, _ = get_game(name).new(
+            [SeatSpec("human", s["name"], None, s["role"]) for s in seats], first, {}, seed
+        )
+        return answer["id"], state, [s["token"] for s in answer["seats"]], name
+
+
+async def open_page(server: Server, table: str, tokens: list[str], figures: Figures) -> Page:
+    ws = await websockets.connect(
+        f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
+    )
+    page = Page(ws, figures)
+    await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
+    await page.heard(0)  # the first state
+    return page
+
+
+async def open_pages(tables: Tables, table: str, tokens: list[str], figures: Figures) -> list[Page]:
+    """The table's pages: one holding every seat, or (several servers) one per seat, seat i
+    on server i."""
+    if len(tables.servers) == 1:
+        return [await open_page(tables.servers[0], table, tokens, figures)]
+    return [
+        await open_page(tables.servers[i % len(tables.servers)], table, [token], figures)
+        for i, token in enumerate(tokens)
+    ]
+
+
+class Start:
+    """The start of a phase: every client connects, then all are let go at once, until the
+    deadline (connecting is not measured)."""
+
+    def __init__(self, clients: int, seconds: float) -> None:
+        self.waiting = clients
+        self.seconds = seconds
+        self.connected = asyncio.Event()
+        self.go = asyncio.Event()
+        self.deadline = 0.0
+
+    async def arrive(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.connected.set()
+        await self.go.wait()
+
+    def release(self) -> None:
+        self.deadline = time.perf_counter() + self.seconds
+        self.go.set()
+
+    def over(self) -> bool:
+        return time.perf_counter() >= self.deadline
+
+
+async def drive_table(tables: Tables, rng: random.Random, figures: Figures, start: Start) -> None:
+    """Play random legal moves at one table until the deadline, a new table after each
+    finished game."""
+    table, state, tokens, _ = await asyncio.to_thread(tables.new)
+    pages = await open_pages(tables, table, tokens, figures)
+    await start.arrive()
+    revision = 0
+    try:
+        while not start.over():
+            actor = state.actor
+            if actor is None:
+                figures.games += 1
+                for page in pages:
+                    await page.close()
+                table, state, tokens, _ = await asyncio.to_thread(tables.new)
+                pages = await open_pages(tables, table, tokens, figures)
+                revision = 0
+                continue
+            mover = pages[actor % len(pages)]
+            try:
+                if mover.revision < revision:
+                    # The table as the other server last changed it.
+                    await mover.heard(revision)
+                action = state.action_space().sample(rng)
+                text = str(action)
+                state.push(action)
+                message = {
+                    "type": "act",
+                    "seat": actor,
+                    "action": text,
+                    "revision": revision,
+                    "id": f"m{revision}",
+                }
+                raw = json.dumps(message)
+                sent = time.perf_counter()
+                await mover.ws.send(raw)
+                figures.moves_sent += 1
+                figures.sent_bytes += len(raw)
+                answer = await mover.heard(revision + 1)
+                figures.latencies.append(answer - sent)
+                figures.answered.append(answer)
+                for page in pages:
+                    if page is not mover:
+                        figures.crossings.append(await page.heard(revision + 1) - sent)
+            except PageError as exc:
+                figures.error(str(exc))
+                return
+            except TimeoutError:
+                figures.error("timeout")
+                return
+            revision += 1
+    finally:
+        for page in pages:
+            await page.close()
+
+
+def echo_text(size: int, n: int) -> str:
+    """A message of about ``size`` bytes, shaped like an act."""
+    head = json.dumps({"type": "act", "seat": 0, "action": "x", "revision": n, "id": f"m{n}"})
+    return head[:-1] + ', "pad": "' + "x" * max(0, size - len(head) - 11) + '"}'
+
+
+async def drive_echo(server: Server, size: int, figures: Figures, start: Start) -> None:
+    """One client of the echo: a message of ``size`` bytes, its echo, and again."""
+    async with websockets.connect(
+        f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
+    ) as ws:
+        await start.arrive()
+        n = 0
+        while not start.over():
+            text = echo_text(size, n)
+            sent = time.perf_counter()
+            await ws.send(text)
+            figures.sent_bytes += len(text)
+            try:
+                async with asyncio.timeout(ANSWER_SECONDS):
+                    raw = await ws.recv()
+            except (TimeoutError, websockets.ConnectionClosed):
+                figures.error("echo")
+                return
+            answer = time.perf_counter()
+            figures.latencies.append(answer - sent)
+            figures.answered.append(answer)
+            figures.moves_sent += 1
+            figures.messages += 1
+            figures.message_bytes += len(raw)
+            n += 1
+
+
+@dataclass
+class Phase:
+    figures: Figures
+    seconds: float  # from the start to the last answer (the moves sent before the deadline)
+    in_window: int  # the moves answered before the deadline
+    server_cpu: float  # seconds, every server process
+    client_cpu: float  # seconds, this process
+    rss_mb: float  # the servers' memory at the end of the phase
+
+
+async def phase(
+    servers_: list[Server],
+    clients: list[Any],
+    start: Start,
+    figures: Figures,
+    profiled: bool = False,
+) -> Phase:
+    """Run the clients (coroutines that arrive at ``start``) together and measure them from
+    the moment all are connected; ``profiled``: the servers' cProfile (bench.serving) runs
+    for these measured seconds alone."""
+    tasks = [asyncio.ensure_future(c) for c in clients]
+    connected = asyncio.ensure_future(start.connected.wait())
+    await asyncio.wait([connected, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    for task in tasks:
+        failed = task.exception() if task.done() else None
+        if failed is not None:
+            raise failed  # a table or page that could not be set up
+    await connected
+    # What the pages heard while connecting (welcome, first state, presence) is not a move's.
+    figures.messages = figures.message_bytes = 0
+    cpu = sum(s.cpu_seconds() for s in servers_)
+    own = time.process_time()
+    began = time.perf_counter()
+    if profiled:
+        for server in servers_:
+            server.process.send_signal(PROFILE_ON)
+    start.release()
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - began
+    if profiled:
+        for server in servers_:
+            server.process.send_signal(PROFILE_OFF)
+    return Phase(
+        figures,
+        elapsed,
+        sum(1 for t in figures.answered if t <= start.deadline),
+        sum(s.cpu_seconds() for s in servers_) - cpu,
+        time.process_time() - own,
+        sum(s.rss_mb() for s in servers_),
+    )
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+async def measure(
+    servers_: list[Server], tables: int, seconds: float, seed: int, profiled: bool = False
+) -> dict[str, Any]:
+    idle = sum(s.rss_mb() for s in servers_)
+    made = Tables(servers_, random.Random(seed))
+    play = Figures()
+    rngs = [random.Random(seed * 7919 + i) for i in range(tables)]
+    start = Start(tables, seconds)
+    moves = await phase(
+        servers_,
+        [drive_table(made, rngs[i], play, start) for i in range(tables)],
+        start,
+        play,
+        profiled,
+    )
+    # The echo is sent what the table was: messages of an act's size.
+    size = max(1, play.sent_bytes // max(1, play.moves_sent))
+    echo = Figures()
+    start = Start(tables, seconds)
+    echoed = await phase(
+        servers_,
+        [drive_echo(servers_[i % len(servers_)], size, echo, start) for i in range(tables)],
+        start,
+        echo,
+    )
+    done = len(play.latencies)
+    # Rates count what was answered within the measured seconds (the moves still waiting
+    # at the deadline are answered after it: their latency counts, not their rate).
+    echo_rate = echoed.in_window / seconds
+    rate = moves.in_window / seconds
+    echo_p99 = percentile(echo.latencies, 99)
+    result: dict[str, Any] = {
+        "moves_per_s": round(rate, 1),
+        "p50_ms": ms(percentile(play.latencies, 50)),
+        "p95_ms": ms(percentile(play.latencies, 95)),
+        "p99_ms": ms(percentile(play.latencies, 99)),
+        "errors": play.errors,
+        "cpu_ms_per_move": round(moves.server_cpu * 1000 / max(1, done), 3),
+        "client_cpu_ms_per_move": round(moves.client_cpu * 1000 / max(1, done), 3),
+        "rss_above_idle_mb": round(moves.rss_mb - idle, 1),
+        "echo_moves_per_s": round(echo_rate, 1),
+        "echo_p99_ms": ms(echo_p99),
+        "echo_p50_ms": ms(percentile(echo.latencies, 50)),
+        "echo_errors": echo.errors,
+        "echo_cpu_ms_per_message": round(echoed.server_cpu * 1000 / max(1, len(echo.latencies)), 3),
+        "moves": done,
+        "games_finished": play.games,
+        "tables_made": made.made,
+        "seconds": seconds,
+        "seconds_to_last_answer": round(moves.seconds, 2),
+        "servers": len(servers_),
+        "bytes_per_message": round(play.message_bytes / max(1, play.messages), 1),
+        "messages_per_move": round(play.messages / max(1, done), 2),
+        "bytes_per_act": round(play.sent_bytes / max(1, play.moves_sent), 1),
+        "echo_bytes_per_message": round(echo.message_bytes / max(1, echo.messages), 1),
+        "error_codes": play.error_codes,
+        "idle_rss_mb": round(idle, 1),
+        "ratio_moves_to_echo": round(rate / echo_rate, 4) if echo_rate else None,
+        "ratio_p99_to_echo": round(percentile(play.latencies, 99) / echo_p99, 2)
+        if echo_p99
+        else None,
+    }
+    if len(servers_) > 1:
+        cross_p99 = percentile(play.crossings, 99)
+        result |= {
+            "cross_p50_ms": ms(percentile(play.crossings, 50)),
+            "cross_p95_ms": ms(percentile(play.crossings, 95)),
+            "cross_p99_ms": ms(cross_p99),
+            "ratio_cross_p99_to_echo": round(cross_p99 / echo_p99, 2) if echo_p99 else None,
+        }
+    return result
+
+
+def run(
+    tables: int,
+    seconds: float,
+    servers_: int = 1,
+    database_url: str | None = None,
+    redis_url: str | None = None,
+    profile: Path | None = None,
+    seed: int = 2026,
+) -> dict[str, Any]:
+    """The figures of one run (see the module's docstring); ``profile``: the first server's
+    cProfile statistics are written there."""
+    if servers_ > 1 and not (redis_url and database_url and database_url.startswith("postgres")):
+        raise RulesError(
+            "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
+            " (the servers share live tables through them)"
+        )
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
+        folder = Path(name)
+        url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
+        with servers(servers_, url, redis_url, profile, folder) as started:
+            result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
+        # (the servers have stopped, and written all they will)
+        logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
+    # The machine is shared: how busy it was when the run began.
+    result["load_average"] = round(load, 2)
+    # Errors the servers logged (a failed write, an unexpected exception), beside the ones
+    # the pages were told of.
+    result["server_tracebacks"] = logged.count("Traceback")
+    return result

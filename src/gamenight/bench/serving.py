@@ -1,0 +1,86 @@
+"""A server process of ``gamenight bench server``: the web app exactly as ``gamenight serve``
+runs it (uvicorn, the same options), plus a WebSocket echo at ``/ws/bench/echo`` that the
+benchmark drives to measure the stack's own ceiling.
+
+The echo lives here and nowhere else: a normal server (``gamenight serve``, ``create_app``)
+has no such endpoint. Run as ``python -m gamenight.bench.serving --port P [--profile FILE]``,
+with the settings in ``GAMENIGHT_*`` variables (web.settings); with ``--profile`` the event
+loop's thread runs under cProfile from SIGUSR1 to SIGUSR2 (the benchmark's measured play),
+and the statistics are written to FILE at SIGUSR2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import signal
+from types import FrameType
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from gamenight.web.app import create_app
+from gamenight.web.settings import Settings
+
+ECHO_PATH = "/ws/bench/echo"
+PROFILE_ON = signal.SIGUSR1
+PROFILE_OFF = signal.SIGUSR2
+
+
+def bench_app(settings: Settings) -> FastAPI:
+    """The web app with the echo endpoint: every message is sent straight back."""
+    app = create_app(settings)
+
+    async def echo(socket: WebSocket) -> None:
+        await socket.accept()
+        try:
+            while True:
+                await socket.send_text(await socket.receive_text())
+        except WebSocketDisconnect:
+            pass
+
+    app.add_api_websocket_route(ECHO_PATH, echo)
+    return app
+
+
+def main() -> None:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(prog="python -m gamenight.bench.serving")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--profile", help="write cProfile statistics here (at SIGUSR2)")
+    ns = parser.parse_args()
+    settings = Settings.from_env()
+    profile = cProfile.Profile() if ns.profile else None
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    # SIGTERM stops the server as Ctrl+C does.
+    signal.signal(signal.SIGTERM, stop)
+    if profile is not None:
+        recorder = profile
+        where = ns.profile
+
+        def on(signum: int, frame: FrameType | None) -> None:
+            recorder.enable()
+
+        def off(signum: int, frame: FrameType | None) -> None:
+            recorder.disable()
+            recorder.dump_stats(where)
+
+        signal.signal(PROFILE_ON, on)
+        signal.signal(PROFILE_OFF, off)
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.run(
+            bench_app(settings),
+            host="127.0.0.1",
+            port=ns.port,
+            log_level="warning",
+            # As ``gamenight serve`` runs it (cli.serve): the same stack, the same limit.
+            ws_max_size=settings.limits.message_bytes,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""``gamenight bench …``: benchmarks of the whole system (each game's own are
+``gamenight centrix bench`` and ``gamenight colorcity bench``).
+
+- ``gamenight bench server --tables N --seconds S [--servers K] [--database-url URL]
+  [--redis-url URL] [--json] [--profile FILE]``: the table server's moves per second,
+  latency and cost per move against its own stack's echo (gamenight.bench.server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from gamenight.cli.counts import count, seconds
+from gamenight.cli.files import check_writable
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "bench", help="benchmarks of the whole system: the table server"
+    )
+    sub = parser.add_subparsers(dest="bench_command", metavar="COMMAND", required=True)
+    server = sub.add_parser(
+        "server",
+        help="moves/s, latency and cost per move of the web server, against an echo",
+    )
+    server.add_argument(
+        "--tables", type=count, default=100, help="live tables (default %(default)s)"
+    )
+    server.add_argument(
+        "--seconds", type=seconds, default=10.0, help="per measurement (default %(default)s)"
+    )
+    server.add_argument(
+        "--servers",
+        type=count,
+        default=1,
+        help="server processes; above 1 the pages of each table are split across them"
+        " (needs --redis-url and a PostgreSQL --database-url) (default %(default)s)",
+    )
+    server.add_argument(
+        "--database-url", help="the servers' database (default: SQLite in a temporary folder)"
+    )
+    server.add_argument("--redis-url", help="the Redis the servers share live tables through")
+    server.add_argument("--json", action="store_true", help="print one JSON object")
+    server.add_argument(
+        "--profile",
+        type=Path,
+        help="write the (first) server's cProfile statistics of the measured play here",
+    )
+    server.add_argument(
+        "--seed", type=int, default=2026, help="seed of the run (default %(default)s)"
+    )
+    server.set_defaults(run=_server)
+
+
+def _server(ns: argparse.Namespace) -> int:
+    from gamenight.bench.server import run
+
+    if ns.profile:
+        check_writable(ns.profile)
+    result = run(
+        ns.tables,
+        ns.seconds,
+        ns.servers,
+        ns.database_url,
+        ns.redis_url,
+        ns.profile.resolve() if ns.profile else None,
+        ns.seed,
+    )
+    if ns.json:
+        print(json.dumps(result))
+        return 0
+    r = result
+    print(
+        f"{ns.tables} tables on {r['servers']} server process(es), {r['seconds']:.1f} s:"
+        f" {r['moves']} moves, {r['games_finished']} games finished, {r['tables_made']} tables made"
+    )
+    print(
+        f"moves/s {r['moves_per_s']:,.1f}; latency p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms,"
+        f" p99 {r['p99_ms']} ms; errors {r['errors']} {r['error_codes'] or ''}"
+    )
+    if "cross_p99_ms" in r:
+        print(
+            f"cross-server delay p50 {r['cross_p50_ms']} ms, p95 {r['cross_p95_ms']} ms,"
+            f" p99 {r['cross_p99_ms']} ms"
+        )
+    print(
+        f"CPU per move: server {r['cpu_ms_per_move']} ms, client {r['client_cpu_ms_per_move']} ms;"
+        f" server memory above idle {r['rss_above_idle_mb']} MB (idle {r['idle_rss_mb']} MB)"
+    )
+    print(
+        f"bytes per message {r['bytes_per_message']:,.0f}, messages per move"
+        f" {r['messages_per_move']}"
+    )
+    print(
+        f"echo, same clients: {r['echo_moves_per_s']:,.1f} messages/s, p50 {r['echo_p50_ms']} ms,"
+        f" p99 {r['echo_p99_ms']} ms, server CPU {r['echo_cpu_ms_per_message']} ms per message,"
+        f" errors {r['echo_errors']}"
+    )
+    line = (
+        f"ratios: moves/s ÷ echo {r['ratio_moves_to_echo']}, p99 ÷ echo p99"
+        f" {r['ratio_p99_to_echo']}"
+    )
+    if "ratio_cross_p99_to_echo" in r:
+        line += f", cross-server p99 ÷ echo p99 {r['ratio_cross_p99_to_echo']}"
+    print(line)
+    print(
+        f"tracebacks in the servers' logs {r['server_tracebacks']};"
+        f" load average at the start {r['load_average']}"
+    )
+    return 0

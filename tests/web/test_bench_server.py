@@ -1,0 +1,83 @@
+"""``gamenight bench server`` (issue 20): a brief run of the benchmark that stays.
+
+Checks what the run reports and that it played without errors — never how fast (speed is
+the command's figures, docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from gamenight.bench.serving import ECHO_PATH, bench_app
+from gamenight.cli import main
+from gamenight.core.errors import RulesError
+from gamenight.web.app import create_app
+from gamenight.web.settings import Settings
+
+from .postgres import postgres_database
+
+KEYS = {
+    "moves_per_s",
+    "p50_ms",
+    "p95_ms",
+    "p99_ms",
+    "errors",
+    "cpu_ms_per_move",
+    "client_cpu_ms_per_move",
+    "rss_above_idle_mb",
+    "echo_moves_per_s",
+    "echo_p99_ms",
+}
+
+
+def test_a_brief_run_reports_every_figure_and_plays_without_errors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "server", "--tables", "4", "--seconds", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) >= KEYS
+    assert result["errors"] == 0, result["error_codes"]
+    assert result["echo_errors"] == 0
+    assert result["moves"] > 0
+    assert result["echo_moves_per_s"] > 0
+    assert result["cpu_ms_per_move"] > 0
+    assert result["bytes_per_message"] > 0
+
+
+def test_two_servers_split_each_table_and_measure_the_cross_server_delay(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with postgres_database("gamenight_bench_") as database:
+        argv = ["bench", "server", "--tables", "2", "--seconds", "2", "--servers", "2"]
+        argv += ["--database-url", database, "--redis-url", "redis://127.0.0.1:6379/0", "--json"]
+        assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["errors"] == 0, result["error_codes"]
+    assert result["servers"] == 2
+    assert result["moves"] > 0
+    assert result["cross_p99_ms"] > 0
+
+
+def test_two_servers_need_postgresql_and_redis() -> None:
+    from gamenight.bench.server import run
+
+    with pytest.raises(RulesError, match="--redis-url"):
+        run(2, 1.0, servers_=2)
+
+
+def echo_once(client: TestClient) -> str:
+    with client.websocket_connect(ECHO_PATH) as ws:
+        ws.send_text("hello")
+        return ws.receive_text()
+
+
+def test_the_echo_is_on_the_benchmarks_servers_alone(tmp_path: Path) -> None:
+    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    with TestClient(bench_app(settings)) as bench:
+        assert echo_once(bench) == "hello"
+    with TestClient(create_app(settings)) as normal, pytest.raises(WebSocketDisconnect):
+        echo_once(normal)
