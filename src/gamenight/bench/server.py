@@ -184,6 +184,15 @@ class Figures:
         self.error_codes[code] = self.error_codes.get(code, 0) + 1
 
 
+def revision_of(message: dict[str, Any]) -> Any:
+    """The table revision a message tells of: its own ``revision`` field, or, in a ``change``
+    (web.protocol: only what changed since the page's last state), a replaced revision."""
+    if "revision" in message:
+        return message["revision"]
+    changed = message.get("diff", {}).get("revision") if message.get("type") == "change" else None
+    return changed[1] if isinstance(changed, list) and changed[:1] == ["="] else None
+
+
 class Page:
     """One browser page at a table: its socket, and the highest revision it has heard of."""
 
@@ -205,7 +214,7 @@ class Page:
                 message = json.loads(raw)
                 if message.get("type") == "error":
                     self.failed = str(message.get("code"))
-                revision = message.get("revision")
+                revision = revision_of(message)
                 if isinstance(revision, int) and revision > self.revision:
                     for r in range(self.revision + 1, revision + 1):
                         self.heard_at.setdefault(r, now)
