@@ -27,7 +27,6 @@ from gamenight.centrix import movegen
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
-from gamenight.centrix.position import PAWNS
 from gamenight.centrix.rules import Bottom
 
 if TYPE_CHECKING:
@@ -97,9 +96,15 @@ def _seat_args(state: CentrixState, seat: int) -> SeatArgs:
     )
 
 
+def _runs(state: CentrixState) -> bool:
+    """Whether the compiled core takes ``state``: it is active and the state's rules have
+    the rulebook's three pawns, which the core counts (D18)."""
+    return _active and state._compiled
+
+
 def legal_plays(state: CentrixState) -> tuple[Play, ...]:
     """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
-    if not _active:
+    if not _runs(state):
         return movegen.legal_plays(state)
     return _core.legal_plays(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
 
@@ -108,6 +113,8 @@ def legal_codes(state: CentrixState) -> list[int]:
     """The legal plays as integers (``decode`` makes each a Play), in the same order."""
     if _core is None:
         raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
+    if not state._compiled:
+        raise RuntimeError(f"the compiled core counts 3 pawns, not {state.pawns} (D18)")
     return _core.legal_codes(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
 
 
@@ -120,7 +127,7 @@ def decode(code: int) -> Play:
 
 def has_legal_play(state: CentrixState, seat: int) -> bool:
     """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
-    if not _active:
+    if not _runs(state):
         return movegen.has_legal_play(state, seat)
     return _core.has_legal_play(
         *_seat_args(state, seat), state.places[seat], BOTTOM_CODES[state._bottom]
@@ -129,9 +136,9 @@ def has_legal_play(state: CentrixState, seat: int) -> bool:
 
 def moves_by_colour(state: CentrixState, seat: int) -> list[list[Move]]:
     """``seat``'s pawn moves on the board as it stands, grouped as ``movegen.pawn_moves``."""
-    if not _active:
+    if not _runs(state):
         mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
-        has_off = len(mine) + state.top[seat] < PAWNS
+        has_off = len(mine) + state.top[seat] < state.pawns
         return movegen.pawn_moves(state.cells, state.rows, mine, has_off, state._bottom)
     return _core.pawn_moves(
         state.cells,
@@ -149,7 +156,7 @@ def scores(
     """``gamenight.bots.centrix_eval.scores`` by the compiled core with these weights, or
     None on the Python path or for a hand edited past the core's size (the caller then runs
     the reference)."""
-    if not _active:
+    if not _runs(state):
         return None
     mover = state.to_move
     return _core.scores(
@@ -181,7 +188,7 @@ def apply(state: CentrixState, play: Play) -> bool:
     nothing changed, on the Python path and where the engine must go on itself (the game
     ends, the discard pile is reshuffled, a subclass deals its own cards, or the turn count
     or cap is beyond the core's integers)."""
-    if not _active or not state._own_refill or not _counts_fit(state):
+    if not _runs(state) or not state._own_refill or not _counts_fit(state):
         return False
     card, rot, move = play
     max_turns = state.rules.max_turns
@@ -224,7 +231,7 @@ def play_values(
     (the game ends, or the draw pile is reshuffled). None on the Python path, for a
     subclass that deals its own cards (``refill_hand`` overridden), for a hand edited past
     the core's size and for counts beyond its integers."""
-    if not _active or not state._own_refill or state.is_over or not _counts_fit(state):
+    if not _runs(state) or not state._own_refill or state.is_over or not _counts_fit(state):
         return None
     max_turns = state.rules.max_turns
     return _core.play_values(
@@ -248,17 +255,18 @@ def play_values(
     )
 
 
-def mirrors(rng: random.Random) -> bool:
-    """Whether ``fast_move`` runs here with this generator: the compiled core is active and
-    ``rng`` is a plain ``random.Random``, whose draws the core makes through its own
-    ``getrandbits`` exactly as the Python loop would."""
-    return _active and type(rng) is random.Random
+def mirrors(rng: random.Random, state: CentrixState | None = None) -> bool:
+    """Whether ``fast_move`` (on ``state``) or ``shuffle`` runs here with this generator:
+    the compiled core is active (and takes ``state``) and ``rng`` is a plain
+    ``random.Random``, whose draws the core makes through its own ``getrandbits`` exactly as
+    the Python loop would."""
+    return (_active if state is None else _runs(state)) and type(rng) is random.Random
 
 
 def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None:
     """ISMCTS's default policy's climbing move (``bots.centrix.fast_play``) by the compiled
-    core, or None where no move gains; call only where ``mirrors(rng)``."""
-    if not mirrors(rng):
+    core, or None where no move gains; call only where ``mirrors(rng, state)``."""
+    if not mirrors(rng, state):
         raise RuntimeError("fast_move needs the compiled core and a random.Random")
     return _core.fast_move(
         state.cells,
