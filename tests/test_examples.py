@@ -33,8 +33,10 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
         ),
         (
             "train_maskable_ppo.py",
-            ["--game", "centrix", "--rules", '{"pawns": 1}', "--shaping", "1.0"]
-            + ["--steps", "64", "--n-steps", "64", "--eval", "1", "--max-turns", "4"],
+            [
+                *("--game", "centrix", "--rules", '{"pawns": 1}', "--shaping", "1.0"),
+                *("--steps", "64", "--n-steps", "64", "--eval", "1", "--max-turns", "4"),
+            ],
             "after:",
         ),
     ],
