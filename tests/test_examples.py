@@ -31,6 +31,14 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
             ["--steps", "64", "--n-steps", "64", "--eval", "1", "--max-turns", "4"],
             "after:",
         ),
+        (
+            "train_maskable_ppo.py",
+            [
+                *("--game", "centrix", "--rules", '{"pawns": 1}', "--shaping", "1.0"),
+                *("--steps", "64", "--n-steps", "64", "--eval", "1", "--max-turns", "4"),
+            ],
+            "after:",
+        ),
     ],
 )
 def test_example_runs(script: str, args: list[str], expected: str) -> None:

@@ -468,3 +468,48 @@ def test_pop_takes_back_the_cores_plays_by_their_undo_records(players: int) -> N
                     tuple(map(tuple, probe.hands)),
                     probe.movers,
                 ) == history.pop()
+
+
+SET_UPS = [
+    Rules(numbers=1, copies=1, any_wilds=0, spin_wilds=0),  # six cards, every one dealt
+    Rules(numbers=2, copies=1, any_wilds=1, spin_wilds=1),
+    Rules(pawns=1),
+    Rules(pawns=2, copies=1, spin_wilds=0, bottom=Bottom.KNOCK_OFF),
+]
+
+
+@needs_core
+@pytest.mark.parametrize("rules", SET_UPS, ids=["6-cards", "13-cards", "1-pawn", "2-pawns"])
+def test_both_paths_play_every_set_up_alike(rules: Rules) -> None:
+    """D18: the core counts the rulebook's three pawns and reads whatever deck the lists
+    hold, so the engine gives it a smaller deck but keeps other pawn counts on the Python
+    path; either way the two paths list, choose and make the same plays."""
+    fewer_pawns = rules.pawns != 3
+    for seed in range(2):
+        state = CentrixState.new(2, seed=seed, rules=rules.with_(max_turns=24))
+        rng = random.Random(seed)
+        plays = 0
+        while not state.is_over:
+            legal, reference = both(state, state.legal_plays)
+            assert legal == reference
+            values = native.play_values(state, 9.0, 0.5, 0.8)
+            assert (values is None) == fewer_pawns  # None: the Python path decides
+            seat = state.actor
+            assert seat is not None
+            choice, reference_choice = both(
+                state, lambda s=state, t=seat, k=seed + plays: greedy_play(s, t, random.Random(k))
+            )
+            assert choice == reference_choice
+            play = choice if rng.random() < 0.5 else rng.choice(legal)
+
+            def successor(s: CentrixState = state, p: Play = play) -> object:
+                s.push_unchecked(p)
+                after = fingerprint(s)
+                s.pop()
+                return after
+
+            compiled_after, reference_after = both(state, successor)
+            assert compiled_after == reference_after
+            state.push_unchecked(play)
+            plays += 1
+        assert plays > 0

@@ -1,7 +1,8 @@
-"""One scenario per numbered decision of docs/rules/centrix.md (D1–D17)."""
+"""One scenario per numbered decision of docs/rules/centrix.md (D1–D18)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -658,7 +659,7 @@ def test_rules_are_held_to_their_set_up_bounds_but_load_beyond_them() -> None:
         stored = Rules.from_dict({"max_turns": bad})  # loads, as a stored game must
         with pytest.raises(RulesError, match=r"max_turns must be none, or from 1 to 10000"):
             stored.check_bounds()
-    assert set(RULES_BOUNDS) | {"layout"} == set(Rules().to_dict())
+    assert set(RULES_BOUNDS) | {"layout"} == {f.name for f in dataclasses.fields(Rules)}
 
 
 @settings(**SETTINGS)
@@ -679,3 +680,89 @@ def test_a_deeply_nested_bottom_is_a_rules_error() -> None:
         nested = [nested]
     with pytest.raises(RulesError, match="bottom must be one of"):
         Rules.from_dict({"bottom": nested})
+
+
+TINY_DECK = Rules(numbers=1, copies=1, any_wilds=0, spin_wilds=0)
+
+
+def test_d18_the_set_up_counts_default_to_the_rulebooks_and_stay_out_of_its_records() -> None:
+    rules = Rules()
+    assert (rules.pawns, rules.numbers, rules.copies, rules.any_wilds, rules.spin_wilds) == (
+        3,
+        3,
+        2,
+        3,
+        3,
+    )
+    assert rules.deck == DECK
+    assert len(DECK) == 42
+    assert rules.is_standard_set_up
+    # A standard game's rules, and so its record, read exactly as before the counts existed.
+    assert set(rules.to_dict()) == {"bottom", "max_turns", "layout"}
+    record = CentrixState.new(2, seed=5).record()
+    assert set(record.rules) == {"bottom", "max_turns", "layout"}
+    short = Rules(pawns=1, copies=1)
+    assert short.to_dict()["pawns"] == 1
+    assert short.to_dict()["copies"] == 1
+    assert "numbers" not in short.to_dict()
+    assert Rules.from_dict(short.to_dict()) == short
+    assert not short.is_standard_set_up
+
+
+def test_d18_the_deck_holds_the_numbers_and_copies_the_rules_count() -> None:
+    assert TINY_DECK.deck == (Card.R1, Card.O1, Card.Y1, Card.G1, Card.B1, Card.W1)
+    rules = Rules(numbers=2, copies=1, any_wilds=1, spin_wilds=0)
+    assert len(rules.deck) == 6 * 2 + 1
+    assert Card.R3 not in rules.deck
+    assert Card.SPIN not in rules.deck
+    game = CentrixState.new(2, seed=3, rules=TINY_DECK)
+    # Six cards, three to each of two players: every card is dealt, the draw pile is empty.
+    assert sorted(game.hands[0] + game.hands[1]) == list(TINY_DECK.deck)
+    assert game.draw == []
+    with pytest.raises(RulesError, match="a deck of 6 cards cannot deal 3 to each of 3 players"):
+        CentrixState.new(3, seed=3, rules=TINY_DECK)
+
+
+def test_d18_a_position_counts_the_cards_and_pawns_of_its_rules() -> None:
+    game = CentrixState.new(2, seed=3, rules=TINY_DECK)
+    text = game.position()
+    assert CentrixState.from_position(text, TINY_DECK).position() == text
+    with pytest.raises(NotationError, match="must hold the 42 cards exactly; missing"):
+        CentrixState.from_position(text)  # the rulebook's deck is not this one
+    one = Rules(pawns=1)
+    two_up = CentrixState.new(2, seed=1).position().replace(" 00 ", " 20 ", 1)
+    with pytest.raises(NotationError, match="red has more than 1 pawns"):
+        CentrixState.from_position(two_up, one)
+
+
+def test_d18_with_one_pawn_a_player_finishes_when_it_reaches_the_top() -> None:
+    one = Rules(pawns=1)
+    game = CentrixState.new(2, seed=11, rules=one)
+    assert game.pawn_squares(0) == [OFF]
+    assert game.view(1).pawns_off(0) == 1
+    import random
+
+    rng = random.Random(0)
+    while not game.is_over:
+        game.push_unchecked(rng.choice(game.legal_plays()))
+    assert game.outcome is not None
+    assert game.outcome.reason == "finished"
+    winner = game.places.index(1)
+    assert game.top[winner] == 1
+    assert game.pawn_squares(winner) == [TOP]
+    replayed = CentrixState.replay(game.record())
+    assert replayed.position() == game.position()
+
+
+def test_d18_the_counts_are_held_to_their_bounds_at_set_up_and_make_sense_always() -> None:
+    smallest = Rules(pawns=1, numbers=1, copies=1, any_wilds=0, spin_wilds=0)
+    assert smallest.check_bounds() == smallest
+    for field, beyond in (("pawns", 4), ("copies", 3), ("any_wilds", 4), ("spin_wilds", 5)):
+        stored = Rules.from_dict({field: beyond})  # loads, as a stored game must
+        with pytest.raises(RulesError, match=rf"{field} must be from \d to \d"):
+            stored.check_bounds()
+    for field, bad in (("pawns", 0), ("pawns", 10), ("numbers", 4), ("copies", 0), ("copies", "2")):
+        with pytest.raises(RulesError, match=f"{field} must be a whole number from"):
+            Rules.from_dict({field: bad})
+    with pytest.raises(RulesError, match="any_wilds must be a whole number"):
+        Rules(any_wilds=True)

@@ -340,7 +340,7 @@ def fast_play(state: CentrixState, rng: random.Random) -> Play:
     assert seat is not None
     cells = state.cells
     if rng.random() < 0.85:
-        if native.mirrors(rng):  # the loop below, in the compiled core
+        if native.mirrors(rng, state):  # the loop below, in the compiled core
             fast = native.fast_move(state, seat, rng)
             return fast if fast is not None else rng.choice(state.legal_plays())
         groups = state.moves_by_colour(seat)

@@ -20,7 +20,6 @@ from gamenight.centrix.movegen import (
     rotated,
 )
 from gamenight.centrix.plays import Move, Play, Rotation, spin_amount, square_text
-from gamenight.centrix.position import PAWNS
 from gamenight.core.errors import IllegalActionError, shown
 
 if TYPE_CHECKING:
@@ -86,7 +85,7 @@ def problem(state: CentrixState, play: object) -> str | None:
     if frm == TOP:
         return "a pawn on the top never moves again"
     if frm == OFF:
-        if len(mine) + state.top[seat] >= PAWNS:
+        if len(mine) + state.top[seat] >= state.pawns:
             return "you have no pawn off the board"
     elif not 0 <= frm < NUM_SQUARES or cells[frm] != seat:
         return f"you have no pawn on {square_text(frm)}{after}"

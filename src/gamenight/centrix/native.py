@@ -28,7 +28,6 @@ from gamenight.centrix import movegen
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, Colour
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
-from gamenight.centrix.position import PAWNS
 from gamenight.centrix.rules import Bottom
 
 if TYPE_CHECKING:
@@ -98,9 +97,15 @@ def _seat_args(state: CentrixState, seat: int) -> SeatArgs:
     )
 
 
+def _runs(state: CentrixState) -> bool:
+    """Whether the compiled core takes ``state``: it is active and the state's rules have
+    the rulebook's three pawns, which the core counts (D18)."""
+    return _active and state._compiled
+
+
 def legal_plays(state: CentrixState) -> tuple[Play, ...]:
     """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
-    if not _active:
+    if not _runs(state):
         return movegen.legal_plays(state)
     return _core.legal_plays(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
 
@@ -109,6 +114,8 @@ def legal_codes(state: CentrixState) -> list[int]:
     """The legal plays as integers (``decode`` makes each a Play), in the same order."""
     if _core is None:
         raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
+    if not state._compiled:
+        raise RuntimeError(f"the compiled core counts 3 pawns, not {state.pawns} (D18)")
     return _core.legal_codes(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
 
 
@@ -121,7 +128,7 @@ def decode(code: int) -> Play:
 
 def has_legal_play(state: CentrixState, seat: int) -> bool:
     """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
-    if not _active:
+    if not _runs(state):
         return movegen.has_legal_play(state, seat)
     return _core.has_legal_play(
         *_seat_args(state, seat), state.places[seat], BOTTOM_CODES[state._bottom]
@@ -130,9 +137,9 @@ def has_legal_play(state: CentrixState, seat: int) -> bool:
 
 def moves_by_colour(state: CentrixState, seat: int) -> list[list[Move]]:
     """``seat``'s pawn moves on the board as it stands, grouped as ``movegen.pawn_moves``."""
-    if not _active:
+    if not _runs(state):
         mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
-        has_off = len(mine) + state.top[seat] < PAWNS
+        has_off = len(mine) + state.top[seat] < state.pawns
         return movegen.pawn_moves(state.cells, state.rows, mine, has_off, state._bottom)
     return _core.pawn_moves(
         state.cells,
@@ -150,7 +157,7 @@ def scores(
     """``gamenight.bots.centrix_eval.scores`` by the compiled core with these weights, or
     None on the Python path or for a hand edited past the core's size (the caller then runs
     the reference)."""
-    if not _active:
+    if not _runs(state):
         return None
     mover = state.to_move
     return _core.scores(
@@ -227,7 +234,7 @@ def apply(state: CentrixState, play: Play) -> bytes | None:
     changed, on the Python path and where the engine must go on itself (the game ends, the
     discard pile is reshuffled, a subclass deals its own cards, or the turn count or cap is
     beyond the core's integers)."""
-    if not _active or not state._own_refill or not _counts_fit(state):
+    if not _runs(state) or not state._own_refill or not _counts_fit(state):
         return None
     card, rot, move = play
     after = _core.apply_play(
@@ -260,7 +267,7 @@ def play_values(
     (the game ends, or the draw pile is reshuffled). None on the Python path, for a
     subclass that deals its own cards (``refill_hand`` overridden), for a hand edited past
     the core's size and for counts beyond its integers."""
-    if not _active or not state._own_refill or state.is_over or not _counts_fit(state):
+    if not _runs(state) or not state._own_refill or state.is_over or not _counts_fit(state):
         return None
     max_turns = state.rules.max_turns
     return _core.play_values(
@@ -284,17 +291,18 @@ def play_values(
     )
 
 
-def mirrors(rng: random.Random) -> bool:
-    """Whether ``fast_move`` runs here with this generator: the compiled core is active and
+def mirrors(rng: random.Random, state: CentrixState | None = None) -> bool:
+    """Whether the core's random draws (``fast_move``, ``rollout`` on ``state``, ``shuffle``)
+    run here with this generator: the compiled core is active (and takes ``state``) and
     ``rng`` is a plain ``random.Random``, whose draws the core makes through its own
     ``getrandbits`` exactly as the Python loop would."""
-    return _active and type(rng) is random.Random
+    return (_active if state is None else _runs(state)) and type(rng) is random.Random
 
 
 def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None:
     """ISMCTS's default policy's climbing move (``bots.centrix.fast_play``) by the compiled
-    core, or None where no move gains; call only where ``mirrors(rng)``."""
-    if not mirrors(rng):
+    core, or None where no move gains; call only where ``mirrors(rng, state)``."""
+    if not mirrors(rng, state):
         raise RuntimeError("fast_move needs the compiled core and a random.Random")
     return _core.fast_move(
         state.cells,
@@ -336,7 +344,7 @@ def rollout(
     a game already over and the cases ``apply`` leaves to the engine); the caller then runs
     its own loop."""
     if (
-        not mirrors(rng)
+        not mirrors(rng, state)
         or state.is_over
         or not state._own_refill
         or not _counts_fit(state)

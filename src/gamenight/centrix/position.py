@@ -32,6 +32,7 @@ on the top, then by level sum.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Colour, level_sum
@@ -98,10 +99,11 @@ class Position:
         )
 
     @classmethod
-    def parse(cls, text: str) -> Position:
+    def parse(cls, text: str, *, deck: Sequence[Card] = DECK, pawns: int = PAWNS) -> Position:
         """The position a string describes; raises PositionError naming the field for text
         that is malformed or describes places that play cannot reach, and nothing else for
-        any ``text`` (numbers are ASCII digits only)."""
+        any ``text`` (numbers are ASCII digits only). ``deck`` and ``pawns`` are the
+        rules' set-up (D18), by default the rulebook's 42 cards and 3 pawns."""
         if not isinstance(text, str):
             raise PositionError("a position is a line of text")
         fields = text.split()
@@ -141,8 +143,8 @@ class Position:
             raise PositionError(f"top: one digit per seat ({n}), not {shown(top)}")
         tops = tuple(read_whole_number(t, "top: each seat's digit", PositionError) for t in top)
         for seat in range(n):
-            if cells.count(seat) + tops[seat] > PAWNS:
-                raise PositionError(f"{players[seat].name.lower()} has more than {PAWNS} pawns")
+            if cells.count(seat) + tops[seat] > pawns:
+                raise PositionError(f"{players[seat].name.lower()} has more than {pawns} pawns")
 
         hand_texts = hands.split(",")
         if len(hand_texts) != n:
@@ -163,11 +165,11 @@ class Position:
                     f"{name}: cards in upper case (R1, A, S), not {shown(cards_text)}"
                 )
         counted = Counter(draw_cards + discard_cards + sum(hand_cards, ()))
-        if counted != Counter(DECK):
-            missing = Counter(DECK) - counted
-            extra = counted - Counter(DECK)
+        if counted != Counter(deck):
+            missing = Counter(deck) - counted
+            extra = counted - Counter(deck)
             raise PositionError(
-                "cards: hands and piles must hold the 42 cards exactly"
+                f"cards: hands and piles must hold the {len(deck)} cards exactly"
                 + (f"; missing {format_cards(sorted(missing.elements()))}" if missing else "")
                 + (f"; extra {format_cards(sorted(extra.elements()))}" if extra else "")
             )
@@ -196,7 +198,7 @@ class Position:
             raise PositionError(f"status: one of {', '.join(_STATUSES)}, not {shown(status)}")
         if (status == "playing") == all(place_values):
             raise PositionError("places: a game in play leaves a seat unplaced; an ended one none")
-        _check_places(players, cells, tops, place_values, status, seat)
+        _check_places(players, cells, tops, place_values, status, seat, pawns)
         return cls(
             players=players,
             offsets=tuple(_DIGITS.index(d) for d in offsets),
@@ -221,18 +223,19 @@ def _check_places(
     places: tuple[int, ...],
     status: str,
     to_move: int,
+    pawns: int,
 ) -> None:
     """Refuse places, top and status that play cannot produce together (D15, D16): such a
     position would leave the game stuck (a seat to move that may not play, a finished seat
     still waiting for a place) or report an outcome no game reaches."""
     n = len(players)
     names = [c.name.lower() for c in players]
-    finished = [s for s in range(n) if tops[s] == PAWNS]
-    unfinished = [s for s in range(n) if tops[s] < PAWNS]
+    finished = [s for s in range(n) if tops[s] == pawns]
+    unfinished = [s for s in range(n) if tops[s] < pawns]
     for s in finished:
         if not places[s]:
             raise PositionError(
-                f"places: {names[s]} has all {PAWNS} pawns on the top, so it has finished and"
+                f"places: {names[s]} has all {pawns} pawns on the top, so it has finished and"
                 " needs a place (D15)"
             )
     if sorted(places[s] for s in finished) != list(range(1, len(finished) + 1)):
@@ -245,7 +248,7 @@ def _check_places(
         for s in unfinished:
             if places[s]:
                 raise PositionError(
-                    f"places: {names[s]} has a place but not all {PAWNS} pawns on the top;"
+                    f"places: {names[s]} has a place but not all {pawns} pawns on the top;"
                     " while playing only finished seats are placed"
                 )
         if len(unfinished) < 2:

@@ -23,7 +23,7 @@ from gamenight.centrix.board import (
     Colour,
     level_sum,
 )
-from gamenight.centrix.cards import DECK, Card
+from gamenight.centrix.cards import Card
 from gamenight.centrix.explain import IllegalPlayError as IllegalPlayError
 from gamenight.centrix.explain import check, hand_text, problem
 from gamenight.centrix.movegen import EMPTY as EMPTY  # re-exported: bots and views use it
@@ -110,7 +110,7 @@ class CentrixView:
 
     def pawns_off(self, seat: int) -> int:
         """How many of ``seat``'s pawns are off the board."""
-        return PAWNS - self.top[seat] - self.cells.count(seat)
+        return self.rules.pawns - self.top[seat] - self.cells.count(seat)
 
     def level_sum(self, seat: int) -> int:
         """The sum of the levels of ``seat``'s pawns (off 0, rings 1–6, top 7)."""
@@ -138,7 +138,7 @@ class CentrixView:
         of the mover's own view lists the mover's true legal plays.
         """
         own = list(self.hand or ())
-        unseen = list(DECK)
+        unseen = list(self.rules.deck)
         for card in [*own, *self.discard]:
             unseen.remove(card)
         native.shuffle(unseen, rng)
@@ -198,6 +198,10 @@ class CentrixState(StackedState[Play, Undo, Position]):
         self._colours = colour_table(self._table)  # the same table for the compiled core
         # The compiled core makes plays itself only where the cards are dealt as here.
         self._own_refill = type(self).refill_hand is CentrixState.refill_hand
+        self.pawns = rules.pawns  # per player (D18)
+        # The compiled core counts the rulebook's three pawns; other set-ups take the
+        # Python path (D18). Its deck is whatever the lists hold, so any deck runs there.
+        self._compiled = rules.pawns == PAWNS
         self._bottom = rules.bottom
         self._load(position)
         self.seed = seed
@@ -222,9 +226,15 @@ class CentrixState(StackedState[Play, Undo, Position]):
         colours = _seat_colours(players)
         if not 0 <= first < len(colours):
             raise RulesError(f"first must be a seat from 0 to {len(colours) - 1}, not {first}")
+        deck = rules.deck
+        if len(deck) < HAND_SIZE * len(colours):
+            raise RulesError(
+                f"a deck of {len(deck)} cards cannot deal {HAND_SIZE} to each of"
+                f" {len(colours)} players (D18)"
+            )
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        draw, key = shuffled(DECK, seed)
+        draw, key = shuffled(deck, seed)
         hands: list[list[Card]] = [[] for _ in colours]
         for _ in range(HAND_SIZE):
             for i in range(len(colours)):
@@ -260,7 +270,7 @@ class CentrixState(StackedState[Play, Undo, Position]):
         from outside, such as gamenight.envs.centrix_chance, start here.)"""
         state = cls(rules, position.players, position, seed=seed, first=first)
         seat = position.to_move
-        if not native.has_legal_play(state, seat):  # cannot happen with 42 cards, but be exact
+        if not native.has_legal_play(state, seat):  # a pawn can always enter, but be exact
             state._next_turn(seat)
         return state
 
@@ -272,8 +282,9 @@ class CentrixState(StackedState[Play, Undo, Position]):
         position play cannot reach, including a seat to move that has no legal play under
         ``rules`` (the turn only ever passes to a seat that can play, D8).
         """
-        position = Position.parse(text)
-        state = cls(rules or Rules(), position.players, position)
+        rules = rules or Rules()
+        position = Position.parse(text, deck=rules.deck, pawns=rules.pawns)
+        state = cls(rules, position.players, position)
         seat = position.to_move
         if state.status == PLAYING and not native.has_legal_play(state, seat):
             raise PositionError(
@@ -397,7 +408,7 @@ class CentrixState(StackedState[Play, Undo, Position]):
     def pawn_squares(self, seat: int) -> list[int]:
         """Every square of ``seat``'s pawns: ring squares, then ``OFF``/``TOP`` once per pawn."""
         on_board = [sq for sq, owner in enumerate(self.cells) if owner == seat]
-        off = PAWNS - self.top[seat] - len(on_board)
+        off = self.pawns - self.top[seat] - len(on_board)
         return on_board + [OFF] * off + [TOP] * self.top[seat]
 
     def level_sum(self, seat: int) -> int:
@@ -528,7 +539,7 @@ class CentrixState(StackedState[Play, Undo, Position]):
         if move is not None:
             self._move(seat, move)
         self.plays_done += 1
-        if self.top[seat] == PAWNS:
+        if self.top[seat] == self.pawns:
             self._finish(seat)
             if self.status != PLAYING:
                 return play
@@ -684,7 +695,7 @@ class CentrixState(StackedState[Play, Undo, Position]):
         return probe._move(self._seat, play.move)
 
     def _finish(self, seat: int) -> None:
-        """Seat has all three pawns on the top: it takes the next place (D15)."""
+        """Seat has all its pawns on the top: it takes the next place (D15)."""
         self.places[seat] = 1 + sum(1 for p in self.places if p)
         unfinished = [i for i, p in enumerate(self.places) if not p]
         if len(unfinished) <= 1:

@@ -69,6 +69,7 @@ class TableFacts:
     places: tuple[int, ...]
     status: str
     viewer: int | None  # the view's seat; None for a full state or a spectator
+    pawns: int = PAWNS  # each player's (D18)
 
     @property
     def is_over(self) -> bool:
@@ -77,7 +78,7 @@ class TableFacts:
 
     def pawns_off(self, seat: int) -> int:
         """How many of ``seat``'s pawns are off the board."""
-        return PAWNS - self.top[seat] - self.cells.count(seat)
+        return self.pawns - self.top[seat] - self.cells.count(seat)
 
     def owner(self, ring: int, slot: int) -> int:
         """The seat whose pawn stands at ``slot`` of ``ring`` (1–6), or EMPTY (-1)."""
@@ -123,6 +124,7 @@ def table_facts(game: CentrixState | CentrixView) -> TableFacts:
             places=game.places,
             status=game.status,
             viewer=game.seat,
+            pawns=game.rules.pawns,
         )
     return TableFacts(
         players=game.players,
@@ -140,6 +142,7 @@ def table_facts(game: CentrixState | CentrixView) -> TableFacts:
         places=tuple(game.places),
         status=game.status,
         viewer=None,
+        pawns=game.rules.pawns,
     )
 
 

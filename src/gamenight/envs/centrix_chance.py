@@ -19,7 +19,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SQUARES, Colour
-from gamenight.centrix.cards import DECK, Card
+from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Play
 from gamenight.centrix.position import Position
 from gamenight.centrix.rules import Rules
@@ -100,7 +100,7 @@ class DealtCentrix(CentrixState):
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         rules = Rules.from_dict(data["rules"])
-        position = Position.parse(data["position"])
+        position = Position.parse(data["position"], deck=rules.deck, pawns=rules.pawns)
         CentrixState.__init__(self, rules, position.players, position)
 
 
@@ -119,7 +119,7 @@ def dealt_start(rules: Rules, num_players: int, deal: list[Card]) -> DealtCentri
     hands: list[list[Card]] = [[] for _ in range(num_players)]
     for i, card in enumerate(deal):
         hands[i % num_players].append(card)
-    rest = Counter(DECK) - Counter(deal)
+    rest = Counter(rules.deck) - Counter(deal)
     position = Position(
         players=tuple(Colour(i) for i in range(num_players)),
         offsets=(0,) * NUM_RINGS,

@@ -30,9 +30,9 @@ import numpy as np
 import numpy.typing as npt
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP
-from gamenight.centrix.cards import DECK, Card
+from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation, spin_amount
-from gamenight.centrix.state import EMPTY, PAWNS, PLAYS_PER_TURN, SPIN_AMOUNTS, CentrixView
+from gamenight.centrix.state import EMPTY, PLAYS_PER_TURN, SPIN_AMOUNTS, CentrixView
 
 NUM_CARDS = len(Card)
 ROTATION_BASE = NUM_CARDS
@@ -194,7 +194,7 @@ def observation_size(num_players: int) -> int:
         + n  # places (place / n, 0 while playing)
         + n  # the seat to move
         + 2 * NUM_CARDS  # own hand and discard pile, per card kind (count / copies)
-        + 1  # draw pile size / 42
+        + 1  # draw pile size / the deck's size
         + PLAYS_PER_TURN  # plays made this turn (one-hot)
         + MAX_DECISIONS_PER_PLAY  # the stage (one-hot)
         + NUM_CARDS
@@ -203,7 +203,11 @@ def observation_size(num_players: int) -> int:
     )
 
 
-_COPIES = np.array([DECK.count(card) for card in Card], dtype=np.float32)
+@lru_cache(maxsize=16)
+def _copies(deck: tuple[Card, ...]) -> npt.NDArray[np.float32]:
+    # Each kind's copies in the rules' deck (D18), at least 1 so that a kind the deck leaves
+    # out (never held nor discarded) divides nothing by zero.
+    return np.array([max(1, deck.count(card)) for card in Card], dtype=np.float32)
 
 
 def encode(view: CentrixView, prefix: Codes, out: npt.NDArray[np.float32] | None = None) -> Any:
@@ -233,11 +237,12 @@ def encode(view: CentrixView, prefix: Codes, out: npt.NDArray[np.float32] | None
         seat = (me + k) % n
         out[i + k * 6 + view.players[seat]] = 1.0
     i += n * 6
+    pawns = view.rules.pawns
     for k in range(n):
         seat = (me + k) % n
         on_board = int(np.count_nonzero(cells == seat))
-        out[i + k] = view.top[seat] / PAWNS
-        out[i + n + k] = (PAWNS - view.top[seat] - on_board) / PAWNS
+        out[i + k] = view.top[seat] / pawns
+        out[i + n + k] = (pawns - view.top[seat] - on_board) / pawns
         out[i + 2 * n + k] = view.hand_sizes[seat] / 3
         out[i + 3 * n + k] = view.places[seat] / n
         if view.to_move == seat:
@@ -247,10 +252,12 @@ def encode(view: CentrixView, prefix: Codes, out: npt.NDArray[np.float32] | None
         out[i + card] += 1.0
     for card in view.discard:
         out[i + NUM_CARDS + card] += 1.0
-    out[i : i + NUM_CARDS] /= _COPIES
-    out[i + NUM_CARDS : i + 2 * NUM_CARDS] /= _COPIES
+    deck = view.rules.deck
+    copies = _copies(deck)
+    out[i : i + NUM_CARDS] /= copies
+    out[i + NUM_CARDS : i + 2 * NUM_CARDS] /= copies
     i += 2 * NUM_CARDS
-    out[i] = view.draw_size / len(DECK)
+    out[i] = view.draw_size / len(deck)
     i += 1
     out[i + min(view.plays_done, PLAYS_PER_TURN - 1)] = 1.0
     i += PLAYS_PER_TURN

@@ -11,9 +11,13 @@ Imperfect information with explicit chance (see docs/envs.md):
   encoding of :mod:`gamenight.envs.centrix_codec`, 234 actions).
 
 Parameters: ``players`` (2–6, default 2), ``bottom`` (``protect``, ``knock_off`` or
-``floor``) and ``max_turns`` (the rules' turn cap, default 200, so that every game has a
-finite length). Returns are by place: ``(players behind − players ahead) / (n − 1)``, in
-[−1, 1] and summing to 0 (two players: +1 / −1, a shared place 0).
+``floor``), ``max_turns`` (the rules' turn cap, default 200, so that every game has a
+finite length) and the set-up's counts of docs/rules/centrix.md D18 (``pawns``,
+``numbers``, ``copies``, ``any_wilds``, ``spin_wilds``; the rulebook's by default).
+:data:`TINY` is a variant small enough for ``get_all_states``, CFR and exploitability;
+``position`` (a position string, default none: a deal) starts the game there.
+Returns are by place: ``(players behind − players ahead) / (n − 1)``, in [−1, 1] and
+summing to 0 (two players: +1 / −1, a shared place 0).
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ from typing import Any
 
 import pyspiel
 
-from gamenight.centrix.cards import DECK, Card
+from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Play
-from gamenight.centrix.rules import Bottom, Rules
-from gamenight.centrix.state import PLAYS_PER_TURN
+from gamenight.centrix.rules import SET_UP, STANDARD, Bottom, Rules
+from gamenight.centrix.state import PLAYS_PER_TURN, CentrixState
+from gamenight.core.errors import NotationError, RulesError
 from gamenight.core.game import registry
 from gamenight.envs import centrix_codec as codec
 from gamenight.envs.centrix_chance import (
@@ -47,7 +52,29 @@ from gamenight.envs.openspiel_common import (
 
 SHORT_NAME = "python_gamenight_centrix"
 DEFAULT_MAX_TURNS = 200
-_DEFAULTS: dict[str, Any] = {"players": 2, "bottom": "protect", "max_turns": DEFAULT_MAX_TURNS}
+_DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "bottom": "protect",
+    "max_turns": DEFAULT_MAX_TURNS,
+    **{name: getattr(STANDARD, name) for name in SET_UP},
+    "position": "",
+}
+TINY: dict[str, Any] = {
+    "pawns": 1,
+    "numbers": 1,
+    "copies": 1,
+    "any_wilds": 0,
+    "spin_wilds": 0,
+    "max_turns": 2,
+    "position": "RO 000000 ............/............/............/............/............/"
+    "r.....o..... 00 O1,R1 Y1G1B1W1 - 0000000000000000 0 0 0 -,- playing",
+}
+"""The tiny variant (docs/rules/centrix.md D18): one pawn each, the six 1-cards, two
+turns, from a study position — each pawn on ring 6, a card in each hand (neither of the
+seat's own colour, so neither can climb to the top at once), four cards to draw. Each seat
+makes one play; the refills are chance, and each seat's draws are its secret. About 3,400
+histories. From the deal instead of a position, even one turn of this set-up is millions
+of histories: six cards are dealt in 720 orders and a turn is three plays."""
 
 GAME_TYPE = game_type(
     SHORT_NAME,
@@ -68,7 +95,23 @@ class CentrixGame(pyspiel.Game):  # type: ignore[misc]
         params = {**_DEFAULTS, **(params or {})}
         self.num_seats = int(params["players"])
         registry["centrix"].check_players(self.num_seats)  # a RulesError is a ValueError
-        self.rules = Rules(bottom=Bottom(str(params["bottom"])), max_turns=int(params["max_turns"]))
+        try:
+            self.rules = Rules(
+                bottom=Bottom(str(params["bottom"])), max_turns=int(params["max_turns"])
+            ).with_(**{name: int(params[name]) for name in SET_UP})
+            CentrixState.new(self.num_seats, seed=0, rules=self.rules)  # a deck that deals
+            # A game may start from a position instead of a deal (a study position, D18).
+            self.start = (
+                CentrixState.from_position(str(params["position"]), self.rules).to_position()
+                if params["position"]
+                else None
+            )
+        except (RulesError, NotationError) as exc:
+            raise ValueError(str(exc)) from exc
+        if self.start is not None and len(self.start.players) != self.num_seats:
+            raise ValueError(
+                f"the position seats {len(self.start.players)} players, not {self.num_seats}"
+            )
         info = game_info(
             codec.NUM_ACTIONS,
             len(Card),
@@ -84,7 +127,8 @@ class CentrixGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> CentrixObserver:
         check_observer_params(params)
-        return CentrixObserver(self.num_seats)
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return CentrixObserver(self.num_seats, perfect_recall)
 
 
 class CentrixGameState(pyspiel.State):  # type: ignore[misc]
@@ -96,10 +140,15 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
         self._rules = game.rules
         self._deal: list[Card] = []
         self.engine: DealtCentrix | None = None
+        if game.start is not None:
+            self.engine = DealtCentrix.starting(self._rules, game.start)
         self.prefix: codec.Codes = ()
         self._pending: Play | None = None  # a play waiting for its refill's chance cards
         self._need: Refill | None = None
         self._drawn: list[Card] = []
+        # Each action of the history's seat and whether only that seat sees it: a chance
+        # card is its hand's secret, a decision public (the perfect-recall information state).
+        self.whose: list[tuple[int, bool]] = []
 
     # ------------------------------------------------------------------ OpenSpiel API
 
@@ -122,7 +171,7 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
 
     def _pool(self) -> Counter[Card]:
         if self.engine is None:
-            return Counter(DECK) - Counter(self._deal)
+            return Counter(self._rules.deck) - Counter(self._deal)
         need = self._need
         assert need is not None
         return pool_after(need.draw, need.discard, self._drawn)
@@ -133,6 +182,12 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
         return [(int(card), count / total) for card, count in sorted(pool.items()) if count]
 
     def _apply_action(self, action: int) -> None:
+        if self.engine is None:
+            self.whose.append((len(self._deal) % self._n, True))  # dealt one at a time
+        else:
+            seat = self.engine.actor  # the mover, or the seat whose turn ends being refilled
+            assert seat is not None
+            self.whose.append((seat, self._need is not None))
         if self.engine is None:
             self._deal.append(Card(action))
             if len(self._deal) == 3 * self._n:
@@ -215,11 +270,15 @@ class CentrixGameState(pyspiel.State):  # type: ignore[misc]
 class CentrixObserver(TensorObserver):
     """Observation and information state of one seat: its view of the table (own hand, the
     discard pile, hand and pile sizes, the board) and the decisions already taken in the
-    current play. The same for ``perfect_recall`` requests: the view is Markov (it is what
-    gamenight's own bots decide from), not the whole history; see docs/envs.md."""
+    current play. For ``perfect_recall`` requests the string also ends with everything the
+    seat has seen happen, in order: each decision with the seat that took it, the cards
+    dealt or drawn to itself, and a ``?`` for each card that went to another hand — so two
+    histories that reach the same table stay apart, as CFR needs. The tensor stays the view
+    (Markov: what gamenight's own bots decide from); see docs/envs.md."""
 
-    def __init__(self, num_players: int) -> None:
+    def __init__(self, num_players: int, perfect_recall: bool = False) -> None:
         super().__init__(codec.observation_size(num_players))
+        self.perfect_recall = perfect_recall
 
     def set_from(self, state: CentrixGameState, player: int) -> None:
         if state.engine is None:
@@ -235,7 +294,22 @@ class CentrixObserver(TensorObserver):
         text = codec.view_key(state.engine.view(player), state.prefix)
         if state._pending is not None:
             text += f" refill after {state._pending} ({len(state._drawn)} drawn)"
+        if self.perfect_recall:
+            text += " | seen " + remembered(state, player)
         return text
+
+
+def remembered(state: CentrixGameState, player: int) -> str:
+    """What ``player`` has seen of ``state``'s history, one token per action: ``1:87``
+    for seat 1's decision 87, ``R1`` for a card dealt or drawn to ``player``, ``?`` for one
+    that went to another seat."""
+    tokens = []
+    for action, (seat, secret) in zip(state.history(), state.whose, strict=True):
+        if not secret:
+            tokens.append(f"{seat}:{action}")
+        else:
+            tokens.append(str(Card(action)) if seat == player else "?")
+    return " ".join(tokens)
 
 
 pyspiel.register_game(GAME_TYPE, CentrixGame)

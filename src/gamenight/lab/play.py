@@ -13,7 +13,7 @@ from typing import Any
 
 from gamenight.centrix.board import NUM_SLOTS, OFF, TOP
 from gamenight.centrix.plays import Play
-from gamenight.centrix.state import HAND_SIZE, PAWNS, CentrixState
+from gamenight.centrix.state import HAND_SIZE, CentrixState
 from gamenight.colorcity.actions import Decision
 from gamenight.colorcity.state import ColorCityState
 from gamenight.core.game import GameState
@@ -43,7 +43,7 @@ class CentrixCounter:
         self.turn_before = state.turn
         if state.turn != self.turn:  # the first play of a turn
             self.turn = state.turn
-            if state.pawn_squares(seat).count(OFF) == PAWNS:
+            if state.pawn_squares(seat).count(OFF) == state.pawns:
                 self.counts["turns_all_off"] += 1
         if play.rotation is not None:
             self.counts["rotations"] += 1
