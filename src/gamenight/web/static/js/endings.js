@@ -52,8 +52,12 @@ export function createEndings({ tableId, send }) {
     // A stylesheet of its own (the pages' policy allows no inline style).
     document.head.append(el("link", { rel: "stylesheet", href: "/static/css/endings.css", id: "endings-style" }));
   }
-  const bar = el("div", { class: "endings-bar", id: "endings" });
+  const bar = el("div", { class: "endings-bar", id: "endings", hidden: true });
   document.getElementById("main").before(bar);
+  // Resign / leave sits in the top bar, beside the table's links: a row of its own above the
+  // board would push the board and the trays below the first screen.
+  const top = el("div", { class: "endings-top", id: "endings-top" });
+  document.getElementById("table-nav").before(top);
   let last = null; // the latest state message
   let received = 0; // when it came (this page's clock): the actor's time runs down from here
   let timer = null;
@@ -102,12 +106,13 @@ export function createEndings({ tableId, send }) {
       : el("div", { class: "endings-clocks" });
     const parts = [clocks];
     const seat = mySeat(message) ?? (message.seats.length ? message.seats[0] : null);
+    top.replaceChildren();
     if (!over && seat !== null && !seating.resigned.includes(seat)) {
       const two = message.names.length === 2;
       // On a shared screen, say whose seat gives up (the one to act).
       const shared = message.seats.length > 1;
       const question = t(`${two ? "finish_resign_confirm" : "finish_leave_confirm"}${shared ? "_named" : ""}`, { name: message.names[seat] });
-      parts.push(el("button", {
+      top.append(el("button", {
         type: "button", class: "btn", id: "resign",
         onclick: () => confirm(question, () => send({ type: "resign", seat })),
       }, t(two ? "finish_resign" : "finish_leave")));
@@ -123,6 +128,7 @@ export function createEndings({ tableId, send }) {
     }
     bar.replaceChildren(...parts);
     bar.hidden = parts.length === 1 && !message.clock;
+    top.hidden = !top.childElementCount;
     if (message.clock) tick();
     updateRematch();
   };

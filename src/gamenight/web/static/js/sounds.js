@@ -37,7 +37,10 @@ export function mountSounds(container) {
   const draw = () => {
     const on = soundsOn();
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = `♪ ${t(on ? "sound_on" : "sound_off")}`;
+    // The word goes on narrow screens (CSS), the note and the button's name stay.
+    const word = t(on ? "sound_on" : "sound_off");
+    button.replaceChildren(el("span", { "aria-hidden": "true" }, "♪ "), el("span", { class: "sound-word" }, word));
+    button.setAttribute("aria-label", word);
     button.title = t("sound_help");
   };
   button.addEventListener("click", () => {

@@ -227,7 +227,8 @@ async function main() {
   mountSounds(document.querySelector("header.topbar"));
   const endings = createEndings({ tableId, send: (message) => socket.send(message) });
   const controls = playControls();
-  document.getElementById("table-nav").before(controls.box);
+  // (Before resign / leave and the table's links.)
+  (document.getElementById("endings-top") || document.getElementById("table-nav")).before(controls.box);
 
   function playControls() {
     const select = el("select", { id: "pace", class: "pace", "aria-label": t("pace"), onchange: () => {
