@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +17,17 @@ from tests.browser.conftest import ARTIFACTS, Console, Server, shot
 
 NewPage = Any
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+I18N = Path(__file__).resolve().parents[2] / "src" / "gamenight" / "web" / "static" / "i18n"
 
 
-def keep(page: Page, screen: str, language: str) -> None:
-    """A screenshot for the test's artifacts, and the docs' copy of it."""
+def keep(page: Page, screen: str, language: str, element: str | None = None) -> None:
+    """A screenshot for the test's artifacts (of ``element`` alone, if given), and the
+    docs' copy of it."""
     name = f"finish-{screen}.{language}"
-    shot(page, name, full_page=False)
+    if element is None:
+        shot(page, name, full_page=False)
+    else:
+        page.locator(element).screenshot(path=str(ARTIFACTS / f"{name}.png"))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(ARTIFACTS / f"{name}.png", SCREENSHOTS / f"{name}.png")
 
@@ -145,3 +152,58 @@ def test_the_home_page_sets_up_a_clock_and_refuses_one_out_of_bounds(
     table = page.url.rsplit("/", 1)[1]
     info = json.loads(page.evaluate(f"fetch('/api/tables/{table}').then(r => r.text())"))
     assert info["status"] == "playing"
+
+
+def stored_setup(server: Server, table: str) -> dict[str, Any]:
+    """The set-up the server stored for ``table`` (its SQLite database, read only)."""
+    path = server.data_dir / "gamenight.sqlite3"
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        (setup,) = db.execute("SELECT setup FROM tables WHERE id = ?", (table,)).fetchone()
+    stored: dict[str, Any] = json.loads(setup)
+    return stored
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_home_page_sets_what_a_flag_does_the_grace_and_the_abandonment_limit(
+    server: Server, new_page: NewPage, console: Console, language: str
+) -> None:
+    console.allowed.append("status of 422")  # the grace out of bounds, refused
+    strings = json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
+    page = new_page(locale="ko-KR" if language == "ko" else "en-US", width=390, height=844)
+    page.goto(f"{server.url}/")
+    # Every table may be abandoned; with no clock and no guest, nothing else applies.
+    page.wait_for_selector("#clock-abandon")
+    assert page.locator("#clock-grace, #clock-on-timeout").count() == 0
+    page.select_option("#clock-kind", "turn")
+    page.select_option("#seat-1-kind", "invite")
+    for control in ("#clock-on-timeout", "#clock-grace", "#clock-abandon", "#clock-bot"):
+        box = page.locator(control).bounding_box()
+        assert box is not None, control
+        assert min(box["width"], box["height"]) >= 44, control
+    assert strings["finish_grace_seconds"] in (page.text_content("#clock-setup") or "")
+    page.select_option("#clock-on-timeout", "lose")
+    page.fill("#clock-turn", "2")
+    page.fill("#clock-abandon", "6")
+    page.fill("#clock-grace", "5")  # below the server's least: a page reloading takes longer
+    page.click("#start")
+    page.wait_for_selector("#setup-error:not([hidden])")
+    refused = strings["error_clock_bounds"].format(field="grace_seconds", allowed="10–86400")
+    assert page.text_content("#setup-error") == refused
+    page.fill("#clock-grace", "300")
+    keep(page, "setup-phone", language, "#setup")
+    page.click("#start")
+    page.wait_for_selector("#invite-panel:not([hidden])")
+    table = (page.get_attribute("#go-table", "href") or "").rsplit("/", 1)[1]
+    clock = stored_setup(server, table)["clock"]
+    assert clock["kind"] == "turn"
+    assert clock["turn_ms"] == 2 * 3_600_000
+    assert clock["on_timeout"] == "lose"
+    assert clock["grace_ms"] == 300_000
+    assert clock["abandon_ms"] == 6 * 3_600_000
+    # A third seat: a flag then always gives the seat to a bot (T2), so the choice goes.
+    page.goto(f"{server.url}/")
+    page.select_option("#clock-kind", "realtime")
+    page.click("button[data-count='3']")
+    page.wait_for_selector("#seat-2-kind")
+    assert page.locator("#clock-on-timeout").count() == 0
+    assert page.locator("#clock-bot, #clock-abandon").count() == 2

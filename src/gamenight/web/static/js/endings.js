@@ -182,13 +182,32 @@ export function createEndings({ tableId, send }) {
 
 // ---------------------------------------------------------------- the set-up's clock
 
-const clockSetup = { kind: "none", bank_minutes: 5, increment_seconds: 5, turn_hours: 24, bot_level: 2 };
+const clockSetup = {
+  kind: "none", bank_minutes: 5, increment_seconds: 5, turn_hours: 24, bot_level: 2,
+  grace_seconds: 120, on_timeout: "bot", abandon_hours: 72,
+};
 
-/** The home page's clock fields (docs/rules/table.md T6–T7): none, real-time (minutes a seat
- * plus seconds a turn) or turn-based (hours a turn), and the stand-in bots' level. Drawn
- * again when the language changes. */
-export function clockFields() {
+/** What of the clock applies to the table being set up: a flag's choice only at a timed
+ * two-seat table (at a larger one a bot always takes the seat, T2), the grace only with an
+ * invited seat (T8), the stand-ins' level wherever a bot may stand in (a flag, a guest
+ * away, a seat leaving a larger table: T1, T8), the abandonment limit always (T3). */
+function applying({ invited, seats }) {
+  const timed = clockSetup.kind !== "none";
+  return { timed, flag: timed && seats === 2, grace: invited, bot: timed || invited || seats > 2 };
+}
+
+/** The home page's clock fields (docs/rules/table.md T6–T8, T3): none, real-time (minutes a
+ * seat plus seconds a turn) or turn-based (hours a turn), what a flag does, the grace for a
+ * guest away, the stand-in bots' level and the abandonment limit. ``table()`` tells what the
+ * set-up holds ({invited, seats}); ``draw()`` draws the fields again when that changes (and
+ * when the language does). Returns {box, draw, settings}. */
+export function clockFields(table) {
   const box = el("div", { class: "field-row endings-setup", id: "clock-setup" });
+  const number = (id, key, min, max, step, label) => {
+    const input = el("input", { type: "number", id, min, max, step, value: clockSetup[key], "aria-label": t(label), class: "endings-number" });
+    input.addEventListener("input", () => (clockSetup[key] = Number(input.value)));
+    return el("label", { class: "endings-field" }, t(label), " ", input);
+  };
   const draw = () => {
     const kind = el("select", { id: "clock-kind", "aria-label": t("finish_clock") },
       ["none", "realtime", "turn"].map((k) => el("option", { value: k, selected: clockSetup.kind === k }, t(`finish_clock_${k}`))));
@@ -196,30 +215,40 @@ export function clockFields() {
       clockSetup.kind = kind.value;
       draw();
     });
-    const number = (id, key, min, max, step, label) => {
-      const input = el("input", { type: "number", id, min, max, step, value: clockSetup[key], "aria-label": t(label), class: "endings-number" });
-      input.addEventListener("input", () => (clockSetup[key] = Number(input.value)));
-      return el("label", { class: "endings-field" }, t(label), " ", input);
-    };
+    const applies = applying(table());
     const extra = clockSetup.kind === "realtime"
       ? [number("clock-bank", "bank_minutes", 0.25, 120, "any", "finish_bank_minutes"), number("clock-increment", "increment_seconds", 0, 180, 1, "finish_increment_seconds")]
       : clockSetup.kind === "turn" ? [number("clock-turn", "turn_hours", 0.05, 336, "any", "finish_turn_hours")] : [];
-    const bot = clockSetup.kind === "none" ? [] : [number("clock-bot", "bot_level", 1, 5, 1, "finish_stand_in_level")];
-    box.replaceChildren(el("label", { for: "clock-kind", class: "field-label" }, t("finish_clock")), kind, ...extra, ...bot);
+    const flag = el("select", { id: "clock-on-timeout", "aria-label": t("finish_on_timeout") },
+      ["bot", "lose"].map((k) => el("option", { value: k, selected: clockSetup.on_timeout === k }, t(`finish_on_timeout_${k}`))));
+    flag.addEventListener("change", () => (clockSetup.on_timeout = flag.value));
+    box.replaceChildren(
+      el("label", { for: "clock-kind", class: "field-label" }, t("finish_clock")), kind, ...extra,
+      ...(applies.flag ? [el("label", { class: "endings-field" }, t("finish_on_timeout"), " ", flag)] : []),
+      ...(applies.grace ? [number("clock-grace", "grace_seconds", 10, 86400, 1, "finish_grace_seconds")] : []),
+      ...(applies.bot ? [number("clock-bot", "bot_level", 1, 5, 1, "finish_stand_in_level")] : []),
+      number("clock-abandon", "abandon_hours", 0.05, 720, "any", "finish_abandon_hours"),
+    );
   };
   if (!document.getElementById("endings-style")) {
     document.head.append(el("link", { rel: "stylesheet", href: "/static/css/endings.css", id: "endings-style" }));
   }
   draw();
   onLanguageChange(draw);
-  return box;
-}
-
-/** The set-up's ``clock`` for ``POST /api/tables`` (the server checks its bounds). */
-export function clockSettings() {
-  const { kind } = clockSetup;
-  if (kind === "none") return { kind };
-  const bot = { bot_level: clockSetup.bot_level };
-  if (kind === "turn") return { kind, turn_hours: clockSetup.turn_hours, ...bot };
-  return { kind, bank_seconds: Math.round(clockSetup.bank_minutes * 60), increment_seconds: clockSetup.increment_seconds, ...bot };
+  /** The set-up's ``clock`` for ``POST /api/tables`` (the server checks its bounds): what
+   * the form shows, the rest left to the server's defaults. */
+  const settings = () => {
+    const { kind } = clockSetup;
+    const applies = applying(table());
+    return {
+      kind,
+      ...(kind === "turn" ? { turn_hours: clockSetup.turn_hours } : {}),
+      ...(kind === "realtime" ? { bank_seconds: Math.round(clockSetup.bank_minutes * 60), increment_seconds: clockSetup.increment_seconds } : {}),
+      ...(applies.flag ? { on_timeout: clockSetup.on_timeout } : {}),
+      ...(applies.grace ? { grace_seconds: clockSetup.grace_seconds } : {}),
+      ...(applies.bot ? { bot_level: clockSetup.bot_level } : {}),
+      abandon_hours: clockSetup.abandon_hours,
+    };
+  };
+  return { box, draw, settings };
 }

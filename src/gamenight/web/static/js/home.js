@@ -3,7 +3,7 @@ import {
   api, el, forgetTable, heldTables, heldTokens, initPage, inviteRow, keepHost, keepInvite, keepToken, keepWatch, onLanguageChange,
   refusalText, spectatorRow, t, toast,
 } from "./common.js";
-import { clockFields, clockSettings } from "./endings.js";
+import { clockFields } from "./endings.js";
 
 const CENTRIX_COLOURS = ["red", "orange", "yellow", "green", "blue", "white"];
 const GANGS = ["green", "purple"];
@@ -31,6 +31,8 @@ const setup = {
   },
 };
 let filter = "playing";
+// The clock's fields (endings.js), drawn for what the set-up holds: main() makes them.
+let clock = null;
 let tables = [];
 
 function option(value, label, selected) {
@@ -213,6 +215,13 @@ function renderSetup() {
   box.className = `${setup.game}-setup`;
   if (setup.game === "centrix") renderCentrix(box);
   else renderColorCity(box);
+  clock?.draw(); // an invited seat, or the number of seats, changes which apply
+}
+
+/** What the clock's fields need of the set-up. */
+function clockTable() {
+  const seats = setup[setup.game].seats;
+  return { invited: seats.some((seat) => seat.kind === "invite"), seats: seats.length };
 }
 
 function requestBody() {
@@ -229,7 +238,7 @@ function requestBody() {
   if (setup.game === "centrix" && s.bottom !== "protect") rules.bottom = s.bottom;
   // Unset: the server's default (unlisted when a seat is invited).
   const visibility = document.getElementById("visibility").value || undefined;
-  return { game: setup.game, seats, first: s.first, rules, visibility, clock: clockSettings() };
+  return { game: setup.game, seats, first: s.first, rules, visibility, clock: clock.settings() };
 }
 
 async function submit(event) {
@@ -451,7 +460,8 @@ async function main() {
     });
   }
   document.getElementById("setup").addEventListener("submit", submit);
-  document.getElementById("visibility").closest(".field-row").after(clockFields()); // (endings.js)
+  clock = clockFields(clockTable);
+  document.getElementById("visibility").closest(".field-row").after(clock.box);
   onLanguageChange(() => {
     renderSetup();
     renderTables();
