@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from gamenight.web.games import SeatSpec
+from gamenight.web.protocol import patch
 from tests.browser.conftest import Console, Server
 from tests.browser.helpers import version, wait_my_turn, wait_version, wait_version_past
 from tests.web.bodies import COLORCITY, COLORCITY_VS_BOT
@@ -57,9 +58,17 @@ def flights_sent(page: Page) -> list[dict[str, Any]]:
     sent: list[dict[str, Any]] = []
 
     def on_socket(socket: WebSocket) -> None:
+        shown: dict[str, Any] = {}  # the page's state, rebuilt from its changes (web.protocol)
+
         def on_frame(payload: str | bytes) -> None:
+            nonlocal shown
             message = json.loads(payload)
-            last = message.get("last") if isinstance(message, dict) else None
+            if not isinstance(message, dict) or message.get("type") not in ("state", "change"):
+                return
+            shown = message if message["type"] == "state" else patch(shown, message["diff"])
+            last = shown.get("last")
+            if message["type"] == "change" and "last" not in message["diff"]:
+                return  # the same action as before
             if isinstance(last, dict) and last.get("flight"):
                 sent.append(last["flight"])
 
