@@ -14,6 +14,7 @@ from tests.browser.helpers import (
     wait_my_turn,
     wait_version,
 )
+from tests.web.bodies import CENTRIX_2
 
 NewPage = Callable[..., Page]
 
@@ -166,3 +167,20 @@ def test_hot_seat_hides_the_next_hand_until_its_player_is_there(
     headline = "It's a draw" if len(winners) == 2 else f"{winners[0]} won!"
     assert page.text_content("#game-over-title") == headline
     assert "(you)" not in (page.text_content("#game-over .places") or "")
+
+
+def test_a_log_line_shows_the_board_as_it_was(server: Server, new_page: NewPage) -> None:
+    made = server.create(CENTRIX_2)
+    page = new_page()
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    centrix_play(page)
+    line = page.locator("#log li[data-step='1']")
+    line.hover()
+    page.wait_for_selector("#board[data-showing='then'][data-step='1']")
+    page.locator("#players").hover()
+    page.wait_for_selector("#board[data-showing='state']:not([data-step])")
+    line.focus()
+    page.wait_for_selector("#board[data-showing='then'][data-step='1']")
+    page.locator(".play-card:not([disabled])").first.focus()
+    page.wait_for_selector("#board[data-showing='state']:not([data-step])")

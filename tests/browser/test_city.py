@@ -399,3 +399,86 @@ def test_the_flick_goes_at_the_pace_asked_and_ends_when_told(
         assert run["flying"] == 0, "and the flying cube is gone"
         assert run["sounds"] == ["cube"], "the cube lands with its sound"
     assert runs["normal"]["drawn"] <= poses * 10
+
+
+# Every step the board showed (its ``data-step``), from the moment this runs.
+WATCH_STEPS = """
+(() => {
+  window.stepsShown = [];
+  const board = document.getElementById("board");
+  new MutationObserver(() => {
+    if (board.dataset.step) window.stepsShown.push(board.dataset.step);
+  }).observe(board, { attributes: true, attributeFilter: ["data-step"] });
+})()
+"""
+
+
+def fills(page: Page, squares: list[str]) -> set[str | None]:
+    return {
+        page.locator(f"#board rect.square[data-square='{square}']").get_attribute("fill")
+        for square in squares
+    }
+
+
+def test_a_log_line_shows_the_city_as_it_was_and_the_last_pitch_stays_marked(
+    server: Server, new_page: NewPage
+) -> None:
+    made = server.create(COLORCITY)
+    green = new_page()
+    green.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(green)
+    green.click("#pitch")
+    wait_version(green, 1)
+    covered = green.request.get(f"{server.url}/api/tables/{made['id']}/replay/1").json()["view"][
+        "covered"
+    ]
+    assert covered, "a straight shot at 1.3 m/s stops in the city"
+    marked = "#board .last-move .mark-covered"
+    # The landed cube's squares are marked while its gang decides on the power...
+    expect(green.locator(marked)).to_have_count(len(covered))
+    green.click("[data-decision='pass']:not([data-quiet])")
+    wait_version(green, 2)
+    # ...and after, on the other gang's page too, until the next pitch.
+    purple = new_page()
+    purple.goto(f"{server.url}/table/{made['id']}#token={made['seats'][1]['token']}")
+    wait_my_turn(purple)
+    purple.wait_for_selector("#launch-cube")
+    squares = purple.locator(marked).evaluate_all("marks => marks.map(m => m.dataset.square)")
+    assert sorted(squares) == sorted(covered)
+    assert purple.locator("#board .footprint").count() == 1  # where the cube landed
+    painted = {"#2e9d4f"}
+    assert fills(purple, covered) == painted
+
+    # Hovering the pitch's line shows the city as it was then: the cube landed, its squares
+    # not yet painted (the power was still to be decided); leaving it shows now again.
+    line = purple.locator("#log li[data-step='1']")
+    line.hover()
+    purple.wait_for_selector("#board[data-showing='then'][data-step='1']")
+    assert fills(purple, covered) == {"#f4efe4"}
+    assert purple.locator("#launch-cube").count() == 0, "no aiming on a past city"
+    expect(line).to_have_class(re.compile(r"\bcurrent\b"))
+    purple.locator("#gangs").hover()
+    purple.wait_for_selector("#board[data-showing='state']:not([data-step]) #launch-cube")
+    assert fills(purple, covered) == painted
+    assert purple.locator("#log li.current").count() == 0
+
+    # A keyboard reaches every line, and its focus shows that step.
+    assert purple.locator("#log li").evaluate_all("lines => lines.map(l => l.tabIndex)") == [0, 0]
+    purple.locator("#log li[data-step='2']").focus()
+    purple.wait_for_selector("#board[data-showing='then'][data-step='2']")
+    purple.locator("#pitch").focus()
+    purple.wait_for_selector("#board[data-showing='state']:not([data-step]) #launch-cube")
+
+    # While the player aims, the log shows nothing: the drag goes on and the shot is pitched.
+    purple.evaluate(WATCH_STEPS)
+    handle = purple.locator("#launch-handle").bounding_box()
+    assert handle is not None
+    x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    purple.mouse.move(x, y)
+    purple.mouse.down()
+    purple.mouse.move(x, y + 60, steps=5)  # Purple's HQ is at the bottom: a pull down
+    purple.locator("#log li[data-step='1']").focus()
+    purple.mouse.move(x, y + 90, steps=5)
+    purple.mouse.up()
+    wait_version(purple, 3)
+    assert purple.evaluate("window.stepsShown") == []

@@ -1,6 +1,6 @@
 // The Centrix table: the board, your hand, choosing a play by clicking, and the animations.
 import {
-  api, el, keepWordsLegible, keyed, mySeat, ordinal, renderTurnBanner, seatBadges, sound, svgElement, t,
+  boardThen, el, keepWordsLegible, mySeat, ordinal, renderTurnBanner, seatBadges, sound, svgElement, t,
 } from "./common.js";
 
 const PALETTE = {
@@ -484,6 +484,7 @@ export function create(ctx) {
   }
 
   function setBoard(markup, showing = "state") {
+    if (showing !== "then") then.shownNow();
     board.dataset.showing = showing;
     const svg = svgElement(markup);
     svg.setAttribute("aria-label", t("board_aria"));
@@ -508,6 +509,7 @@ export function create(ctx) {
     const previous = msg;
     const last = message.last;
     const next = previous && message.version === previous.version + 1 && last && !last.undo;
+    then.now(); // a play is shown on the board as it is now
     if (next && factor > 0 && !reduceMotion && shownSvg && !signal?.aborted) {
       board.dataset.animated = String(message.version);
       await animatePlay(last, previous, factor, signal);
@@ -523,6 +525,7 @@ export function create(ctx) {
     previewMarkup = null;
     inFlight = false;
     msg = message;
+    then.follow(message);
     if (!previous || previous.version !== message.version || previous.actor !== message.actor) {
       sel = { card: null, rotation: undefined, from: null };
     }
@@ -711,9 +714,7 @@ export function create(ctx) {
   function renderLog() {
     const entries = msg.view.log;
     log.replaceChildren(...entries.map((entry, i) => el("li", {
-      "data-step": i + 1, title: entry.notation, tabindex: "0",
-      onmouseenter: () => showThen(i + 1), onmouseleave: () => showNow(), onfocus: () => showThen(i + 1), onblur: () => showNow(),
-      onclick: () => (board.dataset.showing === "then" && board.dataset.step === String(i + 1) ? showNow() : showThen(i + 1)),
+      ...then.line(i + 1), title: entry.notation,
     },
     el("span", { class: `seat-dot dot-${colourOf(entry.seat)}`, "aria-hidden": "true" }),
     el("span", { class: "log-words" }, playWords(entry, nameOf, colourOf)),
@@ -723,33 +724,17 @@ export function create(ctx) {
   }
 
   // Hovering or tapping a line of the log shows the board as it was after that play.
-  let then = 0; // the step asked for last (a later answer for an earlier one is dropped)
-  async function showThen(step) {
-    then = step;
-    if (previewing || sel.card) return; // the board shows a play being chosen
-    let answer;
-    try {
-      answer = await api(keyed(tableIdOf(), `/api/tables/${encodeURIComponent(tableIdOf())}/replay/${step}`));
-    } catch {
-      return;
-    }
-    if (then !== step || previewing || sel.card) return;
-    setBoard(boardMarkup({ ...answer.view }), "then");
-    board.dataset.step = String(step);
-    for (const li of log.querySelectorAll("li")) li.classList.toggle("current", li.dataset.step === String(step));
-  }
+  const then = boardThen({
+    board, log, tableId: () => msg.table,
+    busy: () => Boolean(previewing || sel.card), // the board shows a play being chosen
+    drawThen: (view) => setBoard(boardMarkup({ ...view }), "then"),
+    drawNow: () => {
+      setBoard(boardMarkup(msg.view));
+      markLast();
+      highlight();
+    },
+  });
 
-  function showNow() {
-    then = 0;
-    if (board.dataset.showing !== "then") return;
-    for (const li of log.querySelectorAll("li.current")) li.classList.remove("current");
-    delete board.dataset.step;
-    setBoard(boardMarkup(msg.view));
-    markLast();
-    highlight();
-  }
-
-  const tableIdOf = () => msg.table;
 
   // ---------------------------------------------------------------- choosing a play
 

@@ -1,7 +1,7 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
 // The city is drawn here from the view's data (the server sends no picture).
 import {
-  el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, t,
+  boardThen, el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, t,
 } from "./common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -108,6 +108,7 @@ export function boardSvg(view) {
     label.textContent = String(r + 1);
     world.append(label);
   }
+  world.append(lastPitchMarks(view, world, sq));
   if (view.trail?.length) {
     world.append(svgNode("polyline", {
       class: "trajectory", points: view.trail.map(([x, y]) => `${x},${-y}`).join(" "),
@@ -123,6 +124,27 @@ export function boardSvg(view) {
     }));
   }
   return svg;
+}
+
+/** The last pitch, marked until the next one (as lichess marks the last move): the squares
+ * its cube covered (``mark-covered``), those among them it took from the other gang also
+ * ``mark-lost``. A pitch Lucky Day voided covered nothing; its cube still shows where it was. */
+function lastPitchMarks(view, world, sq) {
+  const marks = svgNode("g", { class: "last-move" });
+  const pitch = view.log.findLast((entry) => "covered" in entry || entry.notation === "lucky-day");
+  if (!pitch || !("covered" in pitch)) return marks;
+  for (const name of pitch.covered) {
+    const square = world.querySelector(`rect.square[data-square="${name}"]`);
+    if (!square) continue;
+    const lost = pitch.lost.includes(name);
+    const [x, y] = ["x", "y"].map((k) => Number(square.getAttribute(k)) + 1);
+    const box = { x, y, width: sq - 2, height: sq - 2, fill: "none" };
+    marks.append(svgNode("rect", {
+      class: `mark-covered${lost ? " mark-lost" : ""}`, "data-square": name, ...box,
+      stroke: lost ? "#ff6b6b" : "#ffe066", "stroke-width": 1.8,
+    }));
+  }
+  return marks;
 }
 
 /** A square's name, file letter then row: ``a1`` (south-west). */
@@ -217,6 +239,7 @@ export function create(ctx) {
   let showThreats = true;
   let passedFor = null; // the version whose power this page declined by itself (don't ask again)
   let handle = null; // the launch cube's touch target, over the board
+  let flying = false; // a flick is being shown on the board
   const banner = el("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" });
   const board = el("div", { class: "board colorcity-board-box", id: "board" });
   const aimBox = el("div", { class: "card-box aim-box", id: "aim-box" });
@@ -263,6 +286,20 @@ export function create(ctx) {
     return myGang() || "green";
   };
   const pitcherGang = () => msg.view.to_move;
+  // Hovering, focusing or tapping a line of the log shows the city as it was after that
+  // action, never while the player aims, a shot is on its way or a flick is being shown.
+  const then = boardThen({
+    board, log, tableId: () => msg.table,
+    busy: () => Boolean(drag || sentShot || flying),
+    drawThen: (view) => {
+      const past = citySvg(view);
+      board.dataset.showing = "then";
+      board.replaceChildren(past);
+      setBoardAspect(root, past);
+      fitWords();
+    },
+    drawNow: () => drawBoard(),
+  });
 
   // ---------------------------------------------------------------- geometry
 
@@ -298,13 +335,20 @@ export function create(ctx) {
     const previous = msg;
     const last = message.last;
     const pitched = previous && message.version === previous.version + 1 && last && last.flight;
+    then.now(); // the flick flies over the city as it is now
     if (pitched && svg) {
       aimLayer.replaceChildren();
-      await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal);
+      flying = true;
+      try {
+        await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal);
+      } finally {
+        flying = false;
+      }
     }
     if (pitched && message.view.stop && message.view.stop[2] > 0) sound("cube");
     const turnChanged = !previous || previous.actor !== message.actor || previous.version !== message.version;
     msg = message;
+    then.follow(message);
     if (turnChanged) {
       sentShot = false;
       prediction = null;
@@ -327,23 +371,24 @@ export function create(ctx) {
     renderLog();
   }
 
-  function drawBoard() {
-    svg = boardSvg(msg.view);
-    world = svg.world;
+  /** ``view``'s city as this page shows it: its gang's HQ at the bottom, the threats when
+   * asked for. */
+  function citySvg(view) {
+    const drawing = boardSvg(view);
     const defs = svgNode("defs");
     const marker = svgNode("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
     marker.append(svgNode("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
     defs.append(marker);
-    svg.prepend(defs); // the aim arrow's head
+    drawing.prepend(defs); // the aim arrow's head
     // Purple's HQ at the bottom: turn the board half a turn (the stylesheet keeps its words upright).
-    if (viewGang() === "purple") world.setAttribute("transform", "rotate(180)");
-    svg.classList.add(`view-${viewGang()}`);
+    if (viewGang() === "purple") drawing.world.setAttribute("transform", "rotate(180)");
+    drawing.classList.add(`view-${viewGang()}`);
     const threats = svgNode("g", { class: "threats" });
     if (showThreats) {
-      const sq = table().square_mm;
-      for (const [gang, squares] of Object.entries(msg.view.threats)) {
+      const sq = view.table.square_mm;
+      for (const [gang, squares] of Object.entries(view.threats)) {
         for (const name of squares) {
-          const rect = world.querySelector(`rect.square[data-square="${name}"]`);
+          const rect = drawing.world.querySelector(`rect.square[data-square="${name}"]`);
           if (!rect) continue;
           threats.append(svgNode("rect", {
             class: `threat threat-${gang}`, "data-square": name, "data-gang": gang,
@@ -354,7 +399,15 @@ export function create(ctx) {
         }
       }
     }
-    world.append(threats);
+    drawing.world.append(threats);
+    return drawing;
+  }
+
+  function drawBoard() {
+    svg = citySvg(msg.view);
+    world = svg.world;
+    then.shownNow();
+    board.dataset.showing = "state";
     aimLayer = svgNode("g", { class: "aim-layer" });
     flightLayer = svgNode("g", { class: "flight-layer" });
     world.append(aimLayer, flightLayer);
@@ -465,7 +518,7 @@ export function create(ctx) {
   }
 
   function drawAim() {
-    if (!aimLayer) return;
+    if (!aimLayer || board.dataset.showing === "then") return;
     board.dataset.aim = shotText();
     aimLayer.replaceChildren();
     for (const node of world.querySelectorAll("rect.square.predicted")) node.classList.remove("predicted");
@@ -736,7 +789,7 @@ export function create(ctx) {
       entryWords(entry, gangOf(entry.seat)),
       // The notation as the record writes it, in the tooltip; a declined power is no news: it
       // stays in the record, and dimmed here.
-      { "data-step": i + 1, title: entry.notation, class: entry.notation === "pass" ? "log-quiet" : null })));
+      { ...then.line(i + 1), title: entry.notation, class: entry.notation === "pass" ? "log-quiet" : null })));
     log.scrollTop = log.scrollHeight;
   }
 

@@ -1,6 +1,6 @@
 // The replay page: step through any table's game, forward and back, or let it play itself.
 import {
-  api, el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, setBoardAspect,
+  el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, replaySteps, setBoardAspect,
   svgElement, t, toast, trackTopbar,
 } from "./common.js";
 import { cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
@@ -23,7 +23,7 @@ const PACES = {
 const PACE_KEY = "gamenight.replay.pace";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
-const cache = new Map();
+const load = replaySteps(() => tableId); // each step asked for once
 let step = 0;
 let steps = 0;
 let current = null;
@@ -47,16 +47,6 @@ function storePace(pace) {
     localStorage.setItem(PACE_KEY, pace);
   } catch {
     // private mode: remembered for this page only
-  }
-}
-
-async function load(n) {
-  if (!cache.has(n)) cache.set(n, api(keyed(tableId, `/api/tables/${encodeURIComponent(tableId)}/replay/${n}`)));
-  try {
-    return await cache.get(n);
-  } catch (exc) {
-    cache.delete(n);
-    throw exc;
   }
 }
 
