@@ -1502,7 +1502,7 @@ static PyTypeObject SearchNodeType = {
     .tp_basicsize = sizeof(SearchNode),
     .tp_dealloc = (destructor)node_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "SearchNode(mover, prior=0.0): a node of ISMCTS's tree.",
+    .tp_doc = "A node of ISMCTS's tree, made as SearchNode(mover, prior=0.0): its children by play, visits, availability, summed rewards and prior.",
     .tp_traverse = (traverseproc)node_traverse,
     .tp_clear = (inquiry)node_clear,
     .tp_members = node_members,
