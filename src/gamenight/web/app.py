@@ -418,9 +418,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         return {
             "step": step,
             "steps": referee.version,
-            "finished": referee.finished,
             "names": referee.seats.names,
-            **found,  # view, last, hands (once the game is over)
+            **found,  # view, last, finished, hands (once the game is over)
         }
 
     @app.get("/api/rules/{game}")

@@ -30,8 +30,8 @@ class Replays:
 
     async def step(self, table: LiveTable, step: int) -> dict[str, Any]:
         """``table`` after its first ``step`` actions (0 ≤ step ≤ the table's version, checked
-        by the caller): the spectators' ``view``, the ``last`` action, and ``hands`` (each
-        seat's hand, once the game is over; ``None`` before)."""
+        by the caller): the spectators' ``view``, the ``last`` action, ``finished`` and, once
+        the game is over, ``hands`` (each seat's hand)."""
         finished = table.referee.finished
         seats = len(table.referee.seats.names) if finished else 0  # hands shown for these
         key = (table.id, table.referee.revision, step, finished)
@@ -52,7 +52,9 @@ class Replays:
             while len(self._views) > VIEWS_KEPT:
                 self._views.popitem(last=False)
         self._views.move_to_end(key)
-        return view
+        # Whether the game was over when the step was made: the hands come with it (a bot may
+        # end the game between this and the caller's next look at the table).
+        return {**view, "finished": finished}
 
 
 def mark(state: Any, version: int) -> dict[int, Any]:
