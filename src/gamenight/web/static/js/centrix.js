@@ -55,42 +55,14 @@ function isLeap(from, to) {
   return Math.abs(a.ring - b.ring) > 1;
 }
 
+/** A colour's symbol for a card's corner: the board's own drawing of it (``symbolMarkup``),
+ * ten times over in a box of its own so that its points keep their precision. */
 function symbolSvg(colour, size = 18) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", "-1.2 -1.2 2.4 2.4");
+  const svg = svgElement(`<svg xmlns="${SVG_NS}" viewBox="-12 -12 24 24">${symbolMarkup(colour, 0, 0, 10, INK[colour], "")}</svg>`);
   svg.setAttribute("width", size);
   svg.setAttribute("height", size);
   svg.setAttribute("aria-hidden", "true");
   svg.classList.add("symbol-icon");
-  const fill = INK[colour];
-  const shape = SYMBOL[colour];
-  let node;
-  if (shape === "circle") {
-    node = document.createElementNS(SVG_NS, "circle");
-    node.setAttribute("r", "0.82");
-  } else if (shape === "square") {
-    node = document.createElementNS(SVG_NS, "rect");
-    for (const [k, v] of Object.entries({ x: -0.75, y: -0.75, width: 1.5, height: 1.5 })) node.setAttribute(k, v);
-  } else {
-    let points;
-    if (shape === "triangle") points = [[0, -1.05], [0.95, 0.7], [-0.95, 0.7]];
-    else if (shape === "diamond") points = [[0, -1.1], [0.8, 0], [0, 1.1], [-0.8, 0]];
-    else if (shape === "star") {
-      points = [];
-      for (let i = 0; i < 10; i++) {
-        const r = i % 2 === 0 ? 1.1 : 0.46;
-        const a = (i * 36 * Math.PI) / 180;
-        points.push([r * Math.sin(a), -r * Math.cos(a) + 0.08]);
-      }
-    } else {
-      const [s, e] = [0.32, 0.95];
-      points = [[-s, -e], [s, -e], [s, -s], [e, -s], [e, s], [s, s], [s, e], [-s, e], [-s, s], [-e, s], [-e, -s], [-s, -s]];
-    }
-    node = document.createElementNS(SVG_NS, "polygon");
-    node.setAttribute("points", points.map((p) => p.join(",")).join(" "));
-  }
-  node.setAttribute("fill", fill);
-  svg.append(node);
   return svg;
 }
 
