@@ -7,10 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from gamenight.core.outcome import Outcome
 from gamenight.web.games import get_game
+from gamenight.web.replays import Replays
 from gamenight.web.storage import Store
+from gamenight.web.tables import LiveTable
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_BOTS, CENTRIX_INVITE
@@ -70,3 +74,23 @@ def test_a_finished_game_reveals_each_hand_at_each_step(
     sizes = [len(json.dumps(a, separators=(",", ":"))) for a in answers]
     hands = [len(json.dumps(a["hands"], separators=(",", ":"))) for a in answers]
     print(f"\nreplay step answers: {min(sizes)}-{max(sizes)} bytes, of which hands {max(hands)}")
+
+
+def test_a_step_answers_whether_the_game_was_over_when_it_was_made(
+    client: TestClient, join: Join, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bot (or a flag) may end the game between the step being made and the answer being
+    # written: the answer says "finished" exactly when it carries the hands.
+    made = create(client, CENTRIX_INVITE)
+    ann = join(made["id"], made["seats"][0]["token"])
+    receive(ann, "state")
+    made_step = Replays.step
+
+    async def step_then_end(self: Replays, table: LiveTable, step: int) -> dict[str, Any]:
+        found = await made_step(self, table, step)
+        table.referee.ending = Outcome((1, 2), "resigned", (1,))  # the game ends meanwhile
+        return found
+
+    monkeypatch.setattr(Replays, "step", step_then_end)
+    answer = steps(client, made["id"], 1, key=made["watch"])[0]
+    assert answer["finished"] is ("hands" in answer)
