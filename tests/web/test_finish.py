@@ -413,6 +413,26 @@ def test_t10_a_rematch_moves_the_first_seat_on_once_every_seat_accepts(store: St
     run(test, store)
 
 
+def test_t10_a_rematch_has_its_tables_host(store: Store) -> None:
+    # The host archives and deletes the rematch too (web.yours: the host's token's hash).
+    async def test(h: Harness) -> None:
+        made = TableIn.model_validate(
+            {
+                **CENTRIX_2,
+                "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+            }
+        )
+        table, seats = h.manager.create(made, None, "the-hosts-hash")
+        ann, socket = await h.page(table, seats[0]["token"])
+        await h.manager.resign(table, 0, ann)
+        await h.manager.rematch(table, ann)  # the bot accepts at once
+        await asyncio.sleep(0.05)
+        new = await h.manager.get(sent(socket, "state")[-1]["seating"]["next"])
+        assert new.referee.stored.host_hash == "the-hosts-hash"
+
+    run(test, store)
+
+
 def test_t10_a_rematch_waits_for_every_human_seat(store: Store) -> None:
     async def test(h: Harness) -> None:
         table, seats = h.manager.create(body())
