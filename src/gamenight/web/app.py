@@ -33,7 +33,7 @@ from gamenight.web.links import InviteCheckIn, our_link, qr_svg
 from gamenight.web.privacy import may_watch, new_privacy, visibility_of
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
-from gamenight.web.refusals import Code, RefusedError, refusal
+from gamenight.web.refusals import Code, RefusedError, no_table, refusal, unlisted
 from gamenight.web.replays import Replays
 from gamenight.web.room import Connection
 from gamenight.web.rules import Part, rules_html
@@ -185,12 +185,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         table = await live(table_id)
         stored = table.referee.stored
         if not may_watch(stored.setup, stored.seats, keys[:KEYS]):
-            raise HttpRefusal(
-                403,
-                RefusedError(
-                    "this table is unlisted: seeing it needs its spectator link", Code.UNLISTED
-                ),
-            )
+            raise HttpRefusal(403, unlisted())
         return table
 
     def address(request: Request) -> str:
@@ -321,9 +316,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         """Refuse unless ``keys`` show the asker is the table's host (or it does not exist)."""
         found = await asyncio.to_thread(store.some, [table_id])
         if not found:
-            raise HttpRefusal(
-                404, RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
-            )
+            raise HttpRefusal(404, no_table(table_id))
         if not is_host(found[0], keys):
             raise HttpRefusal(
                 403,

@@ -30,7 +30,7 @@ from gamenight.core.game import GameState
 from gamenight.core.outcome import Outcome
 from gamenight.web.games import WebGame, get_game
 from gamenight.web.protocol import ClockIn
-from gamenight.web.refusals import Code, RefusedError
+from gamenight.web.refusals import Code, RefusedError, no_table
 from gamenight.web.seats import SeatBook
 from gamenight.web.storage import (
     DuplicateError,
@@ -342,6 +342,12 @@ class Referee:
         return None if self.ending is not None else self.game.actor(self.state)
 
     @property
+    def bot_to_play(self) -> bool:
+        """Whether the seat to act is a bot's (its own or a stand-in)."""
+        actor = self.actor
+        return actor is not None and self.seats[actor].played_by_bot
+
+    @property
     def finished(self) -> bool:
         return self.outcome is not None
 
@@ -586,9 +592,7 @@ class Referee:
         try:
             result, stored = await asyncio.to_thread(self.store.change_seats, self.id, edit)
         except KeyError:
-            raise RefusedError(
-                f"there is no table {self.id!r}", Code.NO_TABLE, table=self.id
-            ) from None
+            raise no_table(self.id) from None
         self.stored.seats = stored
         self.seats = SeatBook.from_dicts(stored)
         return result
