@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from gamenight.core.endings import ABANDONED, OUT_OF_TIME, RESIGNED
@@ -30,7 +31,7 @@ from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall
 from gamenight.web.refusals import Code, RefusedError, no_table, unlisted
 from gamenight.web.room import Connection, Room
 from gamenight.web.seats import Opened, Seat, SeatBook, hash_token, new_token
-from gamenight.web.storage import Store
+from gamenight.web.storage import Store, StoredTable
 
 log = logging.getLogger("gamenight.web")
 RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
@@ -287,18 +288,32 @@ class TableManager:
                     claimed=old.claimed,
                 )
             seats.append(made)
-        stored = self.store.create(
-            body.game,
-            game.rules_of(state),
-            seed,
-            {**setup, **(privacy or {}), "clock": settings.to_dict()},
-            SeatBook(seats).to_dicts(),
-            host_hash,
+        # The referee of the table as it will be stored: its clock, and when the table must
+        # next act by itself, are written with it, in one transaction.
+        created = datetime.now(UTC)
+        draft = StoredTable(
+            id="",  # (the store names it)
+            game=body.game,
+            rules=game.rules_of(state),
+            seed=seed,
+            setup={**setup, **(privacy or {}), "clock": settings.to_dict()},
+            seats=SeatBook(seats).to_dicts(),
+            status="playing",
+            outcome=None,
+            created=created,
+            updated=created,
+            host_hash=host_hash,
         )
-        referee = Referee(self.store, stored, state, self.now)
-        timing = referee.timing([])
-        if timing is not None:
-            self.store.set_timing(stored.id, timing)
+        referee = Referee(self.store, draft, state, self.now)
+        referee.stored = self.store.create(
+            draft.game,
+            draft.rules,
+            seed,
+            draft.setup,
+            draft.seats,
+            host_hash,
+            timing=referee.timing([]),
+        )
         table = self._live(referee)
         seats_out = [
             {
