@@ -302,18 +302,14 @@ class Referee:
         actor = self.actor
         # An invited seat nobody has come to yet neither flags nor is stood in for: the
         # game waits for its guest (or is abandoned).
-        seat = None if actor is None else self.seats[actor]
-        if (
-            seat is not None
-            and actor is not None
-            and not seat.played_by_bot
-            and not seat.open_invite
-        ):
-            if clock.settings.timed:
-                moments.append(clock.since + clock.left[actor])
-            if seat.invite and actor not in online:
-                away = max(self.seen.get(actor, clock.since), clock.since)
-                moments.append(away + clock.settings.grace_ms)
+        if actor is not None:
+            seat = self.seats[actor]
+            if not seat.played_by_bot and not seat.open_invite:
+                if clock.settings.timed:
+                    moments.append(clock.since + clock.left[actor])
+                if seat.invite and actor not in online:
+                    away = max(self.seen.get(actor, clock.since), clock.since)
+                    moments.append(away + clock.settings.grace_ms)
         return min(moments) if moments else None
 
     def flagged(self, seat: int) -> bool:
