@@ -68,11 +68,16 @@ def is_host(stored: StoredTable, keys: list[str]) -> bool:
     return bool(hashes & (makers - {None}))
 
 
+def held_seats(stored: StoredTable, hashes: set[str]) -> list[int]:
+    """The seats whose tokens hash to one of ``hashes`` (web.seats: hash_keys)."""
+    return [i for i, seat in enumerate(stored.seats) if seat.get("token_hash") in hashes]
+
+
 def summary(stored: StoredTable, keys: list[str], actor: int | None) -> dict[str, Any] | None:
     """What the home page shows of ``stored`` to the browser holding ``keys`` (None: no key
     opens it). ``actor``: the seat to act now (None: the game is over, or not known)."""
     hashes = hash_keys(keys)
-    held = [i for i, seat in enumerate(stored.seats) if seat.get("token_hash") in hashes]
+    held = held_seats(stored, hashes)
     host = is_host(stored, keys)
     watching = stored.setup.get("watch_hash") in hashes
     if not (held or host or watching):
