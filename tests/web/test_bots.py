@@ -24,6 +24,7 @@ from gamenight.core.errors import RulesError
 from gamenight.web.app import create_app
 from gamenight.web.bots import BotRunner, think
 from gamenight.web.games import SeatSpec, get_game
+from gamenight.web.quotas import Limits
 from gamenight.web.relay import RedisRelay
 from gamenight.web.settings import Settings
 from gamenight.web.storage import Store
@@ -150,6 +151,25 @@ def test_a_bot_table_resumes_by_itself_after_a_restart(database: str) -> None:
     # A new server, and nobody opens the table: its bots play it to the end.
     with ThreadPoolExecutor(1) as bots, TestClient(create_app(Settings(database), bots)):
         wait_until_over(store, made["id"])
+
+
+def test_resumed_bot_tables_keep_to_the_live_table_limit(database: str) -> None:
+    with Paused(1) as paused, TestClient(create_app(Settings(database), paused)) as client:
+        made = {create(client, CENTRIX_BOTS)["id"] for _ in range(6)}
+    # A new server that holds two tables: it resumes two of the six, and no more.
+    with Paused(1) as paused:
+        manager = TableManager(Store(database), executor=paused, limits=Limits(live_tables=2))
+
+        async def resume() -> set[str]:
+            await manager.start()
+            return set(manager.tables)
+
+        try:
+            live = asyncio.run(resume())
+        finally:
+            manager.close()
+    assert len(live) == 2
+    assert live <= made
 
 
 @pytest.fixture

@@ -372,6 +372,19 @@ def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
     run(test, store)
 
 
+def test_a_new_table_is_stored_with_its_clock_and_deadline(store: Store) -> None:
+    async def test(h: Harness) -> None:
+        table, _ = h.manager.create(body(abandon_hours=1))
+        stored = store.load(table.id)
+        assert stored is not None
+        assert table.referee.clock is not None
+        assert stored.clock == table.referee.clock.to_dict()
+        assert stored.deadline == datetime.fromtimestamp(h.clock.ms / 1000 + 3600, UTC)
+        assert table.referee.stored.id == table.id == stored.id
+
+    run(test, store)
+
+
 # ---------------------------------------------------------------- rematch
 
 

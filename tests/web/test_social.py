@@ -95,6 +95,22 @@ def test_my_tables_are_the_ones_my_keys_open_in_their_groups(client: TestClient)
     assert unlisted["id"] not in {t["id"] for t in client.get("/api/tables").json()}
 
 
+def test_my_tables_read_whose_turn_it_is_from_the_stored_clock(client: TestClient) -> None:
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    made = create(client, {**CENTRIX_2, "first": 1})  # Bo to play
+    bo = {made["id"]: [made["seats"][1]["token"]]}
+    assert manager.evict(now=manager.clock() + 10**6) == [made["id"]]
+    seen = mine(client, bo)["tables"][0]
+    assert (seen["actor"], seen["your_turn"]) == (1, True)
+    assert made["id"] not in manager.tables  # the clock said it: the game was not replayed
+    # A table stored before there were clocks is loaded to know.
+    with manager.store.writing() as session:
+        session.execute(sa.update(TableRow).values(clock=None))
+    seen = mine(client, bo)["tables"][0]
+    assert (seen["actor"], seen["your_turn"]) == (1, True)
+    assert made["id"] in manager.tables
+
+
 def test_my_tables_asks_about_at_most_so_many_tables_and_keys(client: TestClient) -> None:
     too_many = {f"t{i}": ["k"] for i in range(MINE + 1)}
     for body in (

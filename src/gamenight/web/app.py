@@ -33,15 +33,15 @@ from gamenight.web.links import InviteCheckIn, our_link, qr_svg
 from gamenight.web.privacy import may_watch, new_privacy, visibility_of
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
-from gamenight.web.refusals import Code, RefusedError, refusal
+from gamenight.web.refusals import Code, RefusedError, no_table, refusal, unlisted
 from gamenight.web.replays import Replays
 from gamenight.web.room import Connection
 from gamenight.web.rules import Part, rules_html
-from gamenight.web.seats import SeatKeyError, hash_token, new_token
+from gamenight.web.seats import SeatKeyError, hash_keys, hash_token, new_token
 from gamenight.web.settings import Settings
-from gamenight.web.storage import Store
+from gamenight.web.storage import Store, StoredTable
 from gamenight.web.tables import LiveTable, TableManager
-from gamenight.web.yours import ArchiveIn, HostIn, MineIn, is_host, summary
+from gamenight.web.yours import ArchiveIn, HostIn, MineIn, held_seats, is_host, summary
 
 log = logging.getLogger("gamenight.web")
 STATIC = Path(str(resources.files("gamenight.web") / "static"))
@@ -185,12 +185,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         table = await live(table_id)
         stored = table.referee.stored
         if not may_watch(stored.setup, stored.seats, keys[:KEYS]):
-            raise HttpRefusal(
-                403,
-                RefusedError(
-                    "this table is unlisted: seeing it needs its spectator link", Code.UNLISTED
-                ),
-            )
+            raise HttpRefusal(403, unlisted())
         return table
 
     def address(request: Request) -> str:
@@ -301,19 +296,25 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         tables = []
         for table_id, table_keys in keys.items():
             stored = found.get(table_id)
-            seen = None if stored is None else summary(stored, table_keys, None)
-            if stored is None or seen is None:
+            if stored is None:
                 continue
-            if seen["status"] == "playing" and seen["held"]:
-                seen = summary(stored, table_keys, await actor_of(table_id)) or seen
-            tables.append(seen)
+            # Whose turn it is matters to a browser holding a seat at a game in play.
+            playing = stored.status == "playing" and bool(held_seats(stored, hash_keys(table_keys)))
+            seen = summary(stored, table_keys, await actor_of(stored) if playing else None)
+            if seen is not None:
+                tables.append(seen)
         opened = {t["id"] for t in tables}
         return {"tables": tables, "unknown": [i for i in keys if i not in opened]}
 
-    async def actor_of(table_id: str) -> int | None:
-        """Whose turn it is at a table in play (None: not known now, the server being full)."""
+    async def actor_of(stored: StoredTable) -> int | None:
+        """Whose turn it is at a table in play: its clock, stored with its latest action, says
+        so; a table from before there were clocks is loaded to know (None: not known now,
+        the server being full)."""
+        if stored.clock is not None and "actor" in stored.clock:
+            actor: int | None = stored.clock["actor"]
+            return actor
         try:
-            return (await manager.get(table_id)).referee.actor
+            return (await manager.get(stored.id)).referee.actor
         except GamenightError:
             return None
 
@@ -321,9 +322,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         """Refuse unless ``keys`` show the asker is the table's host (or it does not exist)."""
         found = await asyncio.to_thread(store.some, [table_id])
         if not found:
-            raise HttpRefusal(
-                404, RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
-            )
+            raise HttpRefusal(404, no_table(table_id))
         if not is_host(found[0], keys):
             raise HttpRefusal(
                 403,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from gamenight.web.protocol import TableIn
-from gamenight.web.seats import hash_token, new_token
+from gamenight.web.seats import hash_keys, hash_token, new_token
 
 Visibility = Literal["public", "unlisted"]
 
@@ -43,6 +43,6 @@ def may_watch(setup: dict[str, Any], seats: list[dict[str, Any]], keys: list[str
     """Whether a page bringing ``keys`` (a watch token, seat tokens) may see the table."""
     if visibility_of(setup, seats) == "public":
         return True
-    hashes = {hash_token(key) for key in keys if key}
+    hashes = hash_keys(keys)
     opening = {setup.get("watch_hash"), *(seat.get("token_hash") for seat in seats)}
     return bool(hashes & (opening - {None}))

@@ -124,17 +124,21 @@ Revision = Annotated[StrictInt, Field(ge=0, lt=2**53)]
 MessageId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-class Act(_Message):
-    type: Literal["act"]
+class _SeatMessage(_Message):
+    """A message about one of the page's seats."""
+
     seat: StrictInt = Field(ge=0, le=15)
+
+
+class Act(_SeatMessage):
+    type: Literal["act"]
     action: str = Field(min_length=1, max_length=200)
     revision: Revision | None = None
     id: MessageId | None = None
 
 
-class Undo(_Message):
+class Undo(_SeatMessage):
     type: Literal["undo"]
-    seat: StrictInt = Field(ge=0, le=15)
     revision: Revision | None = None
     id: MessageId | None = None
 
@@ -173,14 +177,12 @@ class Chat(_Message):
         return self
 
 
-class Resign(_Message):
+class Resign(_SeatMessage):
     type: Literal["resign"]
-    seat: StrictInt = Field(ge=0, le=15)
 
 
-class Reclaim(_Message):
+class Reclaim(_SeatMessage):
     type: Literal["reclaim"]
-    seat: StrictInt = Field(ge=0, le=15)
 
 
 class Rematch(_Message):

@@ -30,7 +30,7 @@ from gamenight.core.game import GameState
 from gamenight.core.outcome import Outcome
 from gamenight.web.games import WebGame, get_game
 from gamenight.web.protocol import ClockIn
-from gamenight.web.refusals import Code, RefusedError
+from gamenight.web.refusals import Code, RefusedError, no_table
 from gamenight.web.seats import SeatBook
 from gamenight.web.storage import (
     DuplicateError,
@@ -302,18 +302,14 @@ class Referee:
         actor = self.actor
         # An invited seat nobody has come to yet neither flags nor is stood in for: the
         # game waits for its guest (or is abandoned).
-        seat = None if actor is None else self.seats[actor]
-        if (
-            seat is not None
-            and actor is not None
-            and not seat.played_by_bot
-            and not seat.open_invite
-        ):
-            if clock.settings.timed:
-                moments.append(clock.since + clock.left[actor])
-            if seat.invite and actor not in online:
-                away = max(self.seen.get(actor, clock.since), clock.since)
-                moments.append(away + clock.settings.grace_ms)
+        if actor is not None:
+            seat = self.seats[actor]
+            if not seat.played_by_bot and not seat.open_invite:
+                if clock.settings.timed:
+                    moments.append(clock.since + clock.left[actor])
+                if seat.invite and actor not in online:
+                    away = max(self.seen.get(actor, clock.since), clock.since)
+                    moments.append(away + clock.settings.grace_ms)
         return min(moments) if moments else None
 
     def flagged(self, seat: int) -> bool:
@@ -340,6 +336,12 @@ class Referee:
     @property
     def actor(self) -> int | None:
         return None if self.ending is not None else self.game.actor(self.state)
+
+    @property
+    def bot_to_play(self) -> bool:
+        """Whether the seat to act is a bot's (its own or a stand-in)."""
+        actor = self.actor
+        return actor is not None and self.seats[actor].played_by_bot
 
     @property
     def finished(self) -> bool:
@@ -586,9 +588,7 @@ class Referee:
         try:
             result, stored = await asyncio.to_thread(self.store.change_seats, self.id, edit)
         except KeyError:
-            raise RefusedError(
-                f"there is no table {self.id!r}", Code.NO_TABLE, table=self.id
-            ) from None
+            raise no_table(self.id) from None
         self.stored.seats = stored
         self.seats = SeatBook.from_dicts(stored)
         return result

@@ -98,6 +98,16 @@ class RefusedError(GamenightError):
         self.params = params
 
 
+def no_table(table_id: str) -> RefusedError:
+    return RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
+
+
+def unlisted() -> RefusedError:
+    return RefusedError(
+        "this table is unlisted: watching it needs its spectator link", Code.UNLISTED
+    )
+
+
 def refusal(exc: Exception) -> dict[str, Any]:
     """``{"message", "code", "params"}`` for any error a client's request may raise."""
     if isinstance(exc, RefusedError):

@@ -26,27 +26,28 @@ VIEWS_KEPT = 64  # views kept, over all tables
 class Replays:
     def __init__(self) -> None:
         self._marks: OrderedDict[tuple[str, int], dict[int, Any]] = OrderedDict()
-        self._views: OrderedDict[tuple[str, int, int, bool], dict[str, Any]] = OrderedDict()
+        self._views: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
 
     async def step(self, table: LiveTable, step: int) -> dict[str, Any]:
         """``table`` after its first ``step`` actions (0 ≤ step ≤ the table's version, checked
         by the caller): the spectators' ``view``, the ``last`` action, ``finished`` and, once
         the game is over, ``hands`` (each seat's hand)."""
-        finished = table.referee.finished
-        seats = len(table.referee.seats.names) if finished else 0  # hands shown for these
-        key = (table.id, table.referee.revision, step, finished)
+        referee = table.referee
+        # Whether the game is over is the revision's (an ending moves the revision on): read
+        # together, they name the step's view.
+        key, finished = (table.id, referee.revision, step), referee.finished
         view = self._views.get(key)
         if view is None:
             marks = self._marks.get(key[:2])
             if marks is None:
                 async with table.lock:
-                    base, revision = table.state.copy(), table.referee.revision
-                    version = table.referee.version
+                    base, version = table.state.copy(), referee.version
+                    key, finished = (table.id, referee.revision, step), referee.finished
                 marks = await asyncio.to_thread(mark, base, version)
-                key = (table.id, revision, step, finished)
                 self._marks[key[:2]] = marks
                 while len(self._marks) > TABLES_KEPT:
                     self._marks.popitem(last=False)
+            seats = len(referee.seats.names) if finished else 0  # hands shown for these
             view = await asyncio.to_thread(step_view, table.game, marks, step, seats)
             self._views[key] = view
             while len(self._views) > VIEWS_KEPT:
@@ -77,12 +78,14 @@ def step_view(game: Any, marks: dict[int, Any], step: int, seats: int) -> dict[s
         state.pop()
     view: dict[str, Any] = game.view(state, None)
     # Each seat's own view holds its hand (a game without hands: None for every seat).
-    hands: list[Any] | None = [game.view(state, seat).get("hand") for seat in range(seats)]
-    if hands is not None and all(hand is None for hand in hands):
-        hands = None
+    hands = [game.view(state, seat).get("hand") for seat in range(seats)]
     # A game the replay page does not draw itself comes with the server's drawing.
     drawing = game.drawing(state)
     if drawing is not None:
         view = {**view, "svg": drawing}
     # ``hands`` only once the game is over: while it is in play the answer has no such field.
-    return {"view": view, "last": game.last(state), **({} if hands is None else {"hands": hands})}
+    return {
+        "view": view,
+        "last": game.last(state),
+        **({} if all(h is None for h in hands) else {"hands": hands}),
+    }

@@ -26,6 +26,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def hash_keys(keys: list[str]) -> set[str]:
+    """The hashes of the keys a client brought (an empty one opens nothing)."""
+    return {hash_token(key) for key in keys if key}
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 

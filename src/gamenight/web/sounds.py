@@ -19,8 +19,6 @@ from pathlib import Path
 RATE = 22050  # samples a second: plenty for short effects, small files
 FOLDER = Path(__file__).with_name("static") / "sounds"
 
-Wave = Callable[[float], float]  # time in seconds → a sample in [-1, 1]
-
 
 def tone(frequency: float, seconds: float, decay: float = 8.0) -> list[float]:
     """A sine note fading out (``decay``: how fast), with a 5 ms attack (no click)."""

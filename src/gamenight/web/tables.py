@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from gamenight.core.endings import ABANDONED, OUT_OF_TIME, RESIGNED
@@ -27,10 +28,10 @@ from gamenight.web.privacy import may_watch
 from gamenight.web.protocol import Chat, ClockIn, SeatIn, TableIn, error
 from gamenight.web.quotas import Limits
 from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall_ms
-from gamenight.web.refusals import Code, RefusedError
+from gamenight.web.refusals import Code, RefusedError, no_table, unlisted
 from gamenight.web.room import Connection, Room
 from gamenight.web.seats import Opened, Seat, SeatBook, hash_token, new_token
-from gamenight.web.storage import Store
+from gamenight.web.storage import Store, StoredTable
 
 log = logging.getLogger("gamenight.web")
 RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
@@ -56,12 +57,6 @@ class TableEvents(Protocol):
     def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
         """A chat line was said here at ``table_id``: the pages of ``side`` on the other
         servers hear it (web.chat; never raises, never waits)."""
-
-
-def unlisted() -> RefusedError:
-    return RefusedError(
-        "this table is unlisted: watching it needs its spectator link", Code.UNLISTED
-    )
 
 
 class NoEvents:
@@ -168,12 +163,10 @@ class TableManager:
 
     def idle(self, table: LiveTable) -> bool:
         """Nobody needs the table in memory: no page, no socket, no bot to play."""
-        referee = table.referee
-        bot_to_play = referee.actor is not None and referee.seats[referee.actor].played_by_bot
         return (
             not table.room
             and not self.in_use(table.id)
-            and not bot_to_play
+            and not table.referee.bot_to_play
             and not self.bots.busy(table.id)
         )
 
@@ -295,18 +288,32 @@ class TableManager:
                     claimed=old.claimed,
                 )
             seats.append(made)
-        stored = self.store.create(
-            body.game,
-            game.rules_of(state),
-            seed,
-            {**setup, **(privacy or {}), "clock": settings.to_dict()},
-            SeatBook(seats).to_dicts(),
-            host_hash,
+        # The referee of the table as it will be stored: its clock, and when the table must
+        # next act by itself, are written with it, in one transaction.
+        created = datetime.now(UTC)
+        draft = StoredTable(
+            id="",  # (the store names it)
+            game=body.game,
+            rules=game.rules_of(state),
+            seed=seed,
+            setup={**setup, **(privacy or {}), "clock": settings.to_dict()},
+            seats=SeatBook(seats).to_dicts(),
+            status="playing",
+            outcome=None,
+            created=created,
+            updated=created,
+            host_hash=host_hash,
         )
-        referee = Referee(self.store, stored, state, self.now)
-        timing = referee.timing([])
-        if timing is not None:
-            self.store.set_timing(stored.id, timing)
+        referee = Referee(self.store, draft, state, self.now)
+        referee.stored = self.store.create(
+            draft.game,
+            draft.rules,
+            seed,
+            draft.setup,
+            draft.seats,
+            host_hash,
+            timing=referee.timing([]),
+        )
         table = self._live(referee)
         seats_out = [
             {
@@ -328,6 +335,16 @@ class TableManager:
         if table is not None:
             self.touch(table_id)
             return table
+        table = await self._load(table_id)
+        assert table is not None  # (every table is wanted)
+        return table
+
+    async def _load(
+        self, table_id: str, wanted: Callable[[Referee], bool] = lambda _: True
+    ) -> LiveTable | None:
+        """Bring the stored table into memory, within the live-table limit, its bot set to
+        play (None: loaded, but not ``wanted`` in memory). Refused if there is no such table,
+        or its host deleted it while it loaded."""
         self._make_room()
         self.loading[table_id] = self.loading.get(table_id, 0) + 1
         try:
@@ -339,9 +356,11 @@ class TableManager:
                 del self.loading[table_id]
                 self.deleted_loading.discard(table_id)
         if referee is None or deleted:
-            raise RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
+            raise no_table(table_id)
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
+            if not wanted(referee):
+                return None
             table = self._live(referee)
             self.schedule_bot(table)
         return table
@@ -477,9 +496,7 @@ class TableManager:
 
     def gone(self, table: LiveTable) -> None:
         """The table is no longer in the store: every page hears so, and it leaves memory."""
-        refusal = error(
-            RefusedError(f"there is no table {table.id!r}", Code.NO_TABLE, table=table.id)
-        )
+        refusal = error(no_table(table.id))
         for connection in list(table.connections):
             connection.end(refusal, 4404)
         if self.tables.get(table.id) is table:
@@ -764,10 +781,12 @@ class TableManager:
         has changed since (the message id makes a second copy harmless)."""
         await self.act(table, seat, action, seen=revision, message_id=f"bot-{revision}")
 
-    def start(self) -> None:
+    def start(self) -> asyncio.Task[None]:
         """At start-up: the tables in play whose next actor is a bot resume by themselves
-        (nobody needs to open them), and those whose clock is due act, in the background."""
+        (nobody needs to open them), and those whose clock is due act, in the background
+        (the task doing it)."""
         self._resuming = asyncio.create_task(self._resume())
+        return self._resuming
 
     async def _resume(self) -> None:
         await self._resume_bots()
@@ -783,15 +802,14 @@ class TableManager:
             ):
                 continue
             try:
-                referee = await Referee.load(self.store, table.id, self.now)
+                await self._load(table.id, lambda referee: referee.bot_to_play)
+            except RefusedError as exc:
+                if exc.code == Code.SERVER_FULL:
+                    log.warning("the server is full: no more bot tables resume")
+                    return
+                # NO_TABLE: deleted since it was listed
             except Exception:
                 log.exception("table %s could not be loaded to resume its bot", table.id)
-                continue
-            if referee is None or table.id in self.tables:
-                continue
-            actor = referee.actor
-            if actor is not None and referee.seats[actor].played_by_bot:
-                self.schedule_bot(self._live(referee))
 
     # ---------------------------------------------------------------- clients
 

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gamenight.web.seats import hash_token
+from gamenight.web.seats import hash_keys
 from gamenight.web.storage import StoredTable
 
 MINE = 50  # tables one request asks about
@@ -54,14 +54,10 @@ class ArchiveIn(HostIn):
     archived: bool = True
 
 
-def _hashes(keys: list[str]) -> set[str]:
-    return {hash_token(key) for key in keys if key}
-
-
 def is_host(stored: StoredTable, keys: list[str]) -> bool:
     """Whether ``keys`` include the host's: its token, or for a table stored before there
     was one, a key only its maker was given."""
-    hashes = _hashes(keys)
+    hashes = hash_keys(keys)
     if stored.host_hash is not None:
         return stored.host_hash in hashes
     makers = {stored.setup.get("watch_hash")}
@@ -72,11 +68,16 @@ def is_host(stored: StoredTable, keys: list[str]) -> bool:
     return bool(hashes & (makers - {None}))
 
 
+def held_seats(stored: StoredTable, hashes: set[str]) -> list[int]:
+    """The seats whose tokens hash to one of ``hashes`` (web.seats: hash_keys)."""
+    return [i for i, seat in enumerate(stored.seats) if seat.get("token_hash") in hashes]
+
+
 def summary(stored: StoredTable, keys: list[str], actor: int | None) -> dict[str, Any] | None:
     """What the home page shows of ``stored`` to the browser holding ``keys`` (None: no key
     opens it). ``actor``: the seat to act now (None: the game is over, or not known)."""
-    hashes = _hashes(keys)
-    held = [i for i, seat in enumerate(stored.seats) if seat.get("token_hash") in hashes]
+    hashes = hash_keys(keys)
+    held = held_seats(stored, hashes)
     host = is_host(stored, keys)
     watching = stored.setup.get("watch_hash") in hashes
     if not (held or host or watching):
