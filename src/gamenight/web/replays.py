@@ -80,9 +80,5 @@ def step_view(game: Any, marks: dict[int, Any], step: int, seats: int) -> dict[s
     hands: list[Any] | None = [game.view(state, seat).get("hand") for seat in range(seats)]
     if hands is not None and all(hand is None for hand in hands):
         hands = None
-    # A game the replay page does not draw itself comes with the server's drawing.
-    drawing = game.drawing(state)
-    if drawing is not None:
-        view = {**view, "svg": drawing}
     # ``hands`` only once the game is over: while it is in play the answer has no such field.
     return {"view": view, "last": game.last(state), **({} if hands is None else {"hands": hands})}

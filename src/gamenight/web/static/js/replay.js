@@ -1,14 +1,14 @@
 // The replay page: step through any table's game, forward and back, or let it play itself.
 import {
   el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, replaySteps, setBoardAspect,
-  svgElement, t, toast, trackTopbar,
+  t, toast, trackTopbar,
 } from "./common.js";
-import { cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
+import { boardSvg as centrixBoard, cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
 import { animateFlight, boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
 
-// Each game's drawing of a view (a view that carries the server's SVG needs none: Centrix)
-// and its log entries in words (an entry that is a bare notation string is shown as it is).
-const BOARDS = { colorcity: cityBoard };
+// Each game's drawing of a view, and its log entries in words (an entry that is a bare
+// notation string is shown as it is).
+const BOARDS = { centrix: centrixBoard, colorcity: cityBoard };
 const WORDS = {
   centrix: (entry, { nameOf, roleOf }) => playWords(entry, nameOf, roleOf),
   colorcity: (entry, { roleOf }) => cityWords(entry, roleOf(entry.seat)),
@@ -163,7 +163,7 @@ function handRow(hand) {
 function render() {
   if (!current) return;
   const v = current.view;
-  const svg = v.svg ? svgElement(v.svg) : BOARDS[v.game](v);
+  const svg = BOARDS[v.game](v);
   world = svg.world || null;
   svg.setAttribute("aria-label", t(v.game === "colorcity" ? "city_aria" : "board_aria"));
   const board = document.getElementById("board");
