@@ -484,8 +484,7 @@ export function create(ctx) {
   /** Show a new state, animating the play that led to it (issue 16, contract A): every
    * duration times ``options.factor`` (0: none), jumping to the end when ``options.signal``
    * aborts. The board marks the play (data-animated: its number) while it is shown. */
-  async function applyState(message, options = {}) {
-    const { factor = 1, signal = null } = options;
+  async function applyState(message, { factor = 1, signal = null } = {}) {
     const previous = msg;
     const last = message.last;
     const next = previous && message.version === previous.version + 1 && last && !last.undo;

@@ -1,7 +1,7 @@
 // The replay page: step through any table's game, forward and back, or let it play itself.
 import {
   el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, replaySteps, setBoardAspect,
-  t, toast, trackTopbar,
+  store, stored, t, toast, trackTopbar,
 } from "./common.js";
 import { boardSvg as centrixBoard, cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
 import { animateFlight, boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
@@ -34,20 +34,8 @@ let flying = null; // the AbortController of the flick on screen: aborting lands
 let wake = null; // ends autoplay's pause early (pause pressed, or a step chosen)
 
 function storedPace() {
-  try {
-    const pace = localStorage.getItem(PACE_KEY);
-    return pace in PACES ? pace : "normal";
-  } catch {
-    return "normal";
-  }
-}
-
-function storePace(pace) {
-  try {
-    localStorage.setItem(PACE_KEY, pace);
-  } catch {
-    // private mode: remembered for this page only
-  }
+  const pace = stored(PACE_KEY);
+  return Object.hasOwn(PACES, pace) ? pace : "normal";
 }
 
 /** Show step ``n``. Going one step forward with ``animate``, Color City's cube first flies
@@ -149,7 +137,7 @@ function renderControls() {
   play.disabled = steps === 0;
   document.body.dataset.playing = playing ? "1" : "0";
   const pace = document.getElementById("pace");
-  for (const option of pace.options) option.textContent = t(`replay_pace_${option.value}`);
+  for (const option of pace.options) option.textContent = t(`pace_${option.value}`);
   pace.value = storedPace();
 }
 
@@ -234,7 +222,7 @@ async function main() {
   document.getElementById("slider").addEventListener("input", (e) => goTo(Number(e.target.value)));
   document.getElementById("play").addEventListener("click", () => setPlaying(!playing));
   document.getElementById("pace").addEventListener("change", (e) => {
-    storePace(e.target.value);
+    store(PACE_KEY, e.target.value);
     wake?.(); // the next step comes at the new pace
   });
   document.addEventListener("keydown", (e) => {
