@@ -147,6 +147,27 @@ def hands_on_page(page: Page) -> list[list[str]]:
     ]
 
 
+def pawns_on_page(page: Page) -> list[str]:
+    """Each pawn on the board's drawing, as its seat and square."""
+    return sorted(
+        page.locator("#board svg.centrix-board .pawn").evaluate_all(
+            "pawns => pawns.map((p) => `${p.dataset.seat}@${p.dataset.square}`)"
+        )
+    )
+
+
+def pawns_of(view: dict[str, Any]) -> list[str]:
+    """Each pawn of a Centrix view's data, as its seat and square (``top`` for the top)."""
+    slots = "abcdefghijkl"
+    on_rings = [
+        f"{seat}@{slots[sq % 12]}{sq // 12 + 1}"
+        for sq, seat in enumerate(view["cells"])
+        if seat >= 0
+    ]
+    on_top = [f"{seat}@top" for seat, p in enumerate(view["players"]) for _ in range(p["top"])]
+    return sorted(on_rings + on_top)
+
+
 def test_a_finished_game_shows_every_hand_step_by_step(server: Server, new_page: NewPage) -> None:
     table, answers = finished(server, CENTRIX_BOTS)
     total = len(answers) - 1
@@ -158,11 +179,15 @@ def test_a_finished_game_shows_every_hand_step_by_step(server: Server, new_page:
     page.keyboard.press("Home")
     page.wait_for_selector("body[data-step='0']")
     seen = [hands_on_page(page)]
+    boards = [pawns_on_page(page)]
     for k in range(1, total + 1):
         page.keyboard.press("ArrowRight")
         page.wait_for_selector(f"body[data-step='{k}']")
         seen.append(hands_on_page(page))
+        boards.append(pawns_on_page(page))
     assert seen == [a["hands"] for a in answers]
+    # The page draws each step's board from its view's data (the server sends no picture).
+    assert boards == [pawns_of(a["view"]) for a in answers]
     page.click("#log li[data-step='2']")  # a log line shows the board after its play
     page.wait_for_selector("body[data-step='2']")
     assert hands_on_page(page) == answers[2]["hands"]

@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from tests.browser.conftest import Console, Server
-from tests.browser.helpers import centrix_finish_turn, version, wait_my_turn
+from tests.browser.helpers import centrix_finish_turn, centrix_play, version, wait_my_turn
 
 NewPage = Callable[..., Page]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -114,6 +114,41 @@ def test_every_bot_play_is_shown_in_order_marked_and_told_in_words(
     korean = page.locator("#log li .log-words").first.inner_text()
     assert any(w in korean for w in ("옮김", "돌림", "뛰어넘음", "들여놓음")), korean
     page.screenshot(path=str(SCREENSHOTS / "wire-table.ko.png"))
+
+
+def test_the_last_play_is_marked_again_when_a_ring_turned_in_preview_is_cancelled(
+    server: Server, new_page: NewPage
+) -> None:
+    page = new_page()
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('gamenight.pace', 'instant')")
+    four_player_table(page, server)
+    wait_my_turn(page)
+    centrix_play(page)  # a play to mark (Ann's, or the bots' after it)
+    wait_my_turn(page)
+    marks = "#board .last-move > *"
+    page.wait_for_selector(f"#board[data-marked='{version(page)}'] .last-move > *")
+    marked = page.locator(marks).count()
+    cards = page.locator(".play-card:not([disabled])")
+    rotations = page.locator("[data-rotation]:not([data-rotation='none'])")
+    for i in range(cards.count()):
+        cards.nth(i).click()
+        if rotations.count():
+            break
+    assert rotations.count(), "a card in Ann's hand turns a ring"
+    for undo_preview in ("[data-rotation='none']", "#cancel-play"):
+        rotations.first.click()
+        page.wait_for_selector("#board[data-showing='preview']")
+        assert page.locator(marks).count() == 0  # the turned board is not the last play's
+        if not page.locator(undo_preview).count():
+            continue  # (the card is not played without turning a ring)
+        # By the keyboard, the pointer out of the way: a pointer left over the log would show
+        # the board as it was after a play instead.
+        page.mouse.move(0, 0)
+        page.focus(undo_preview)
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#board[data-showing='state']")
+        assert page.locator(marks).count() == marked, undo_preview
 
 
 def test_plays_are_shown_at_the_pace_chosen_until_skipped_to_now(

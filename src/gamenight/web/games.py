@@ -145,11 +145,6 @@ class WebGame(Generic[S]):
     def view(self, state: S, seat: int | None) -> JSON:
         raise NotImplementedError
 
-    def drawing(self, state: S) -> str | None:
-        """The board as SVG, for a replay page that does not draw the game from its view
-        itself (None: it does)."""
-        return None
-
     def can_undo(self, state: S, seat: int) -> bool:
         return False
 

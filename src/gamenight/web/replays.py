@@ -79,10 +79,6 @@ def step_view(game: Any, marks: dict[int, Any], step: int, seats: int) -> dict[s
     view: dict[str, Any] = game.view(state, None)
     # Each seat's own view holds its hand (a game without hands: None for every seat).
     hands = [game.view(state, seat).get("hand") for seat in range(seats)]
-    # A game the replay page does not draw itself comes with the server's drawing.
-    drawing = game.drawing(state)
-    if drawing is not None:
-        view = {**view, "svg": drawing}
     # ``hands`` only once the game is over: while it is in play the answer has no such field.
     return {
         "view": view,

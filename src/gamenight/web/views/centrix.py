@@ -16,7 +16,6 @@ from gamenight.centrix import CentrixState, Play, square_name
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Layout
 from gamenight.centrix.plays import parse_rotation
 from gamenight.centrix.state import PLAYS_PER_TURN
-from gamenight.centrix.svg import board_svg
 from gamenight.core.game import Game, registry
 from gamenight.web.games import JSON, SeatSpec, WebGame
 
@@ -61,9 +60,6 @@ class CentrixGame(WebGame[CentrixState]):
         turn = parse_rotation(rotation)
         view = state.view(None).rotated(turn.ring, turn.amount)
         return {"rotation": rotation, **board(state, view.cells, view.offsets)}
-
-    def drawing(self, state: CentrixState) -> str:
-        return board_svg(state.view(None), size=560, legend=False)
 
     def act(self, state: CentrixState, text: str) -> tuple[str, JSON]:
         play = state.parse_play(text)  # refused with the rule that forbids it

@@ -236,6 +236,13 @@ function boardMarkup(board) {
   return out.join("\n");
 }
 
+/** The board as an SVG element drawn from a view's data (the replay page's drawing of a step). */
+export function boardSvg(view) {
+  const svg = svgElement(boardMarkup(view));
+  svg.setAttribute("aria-label", t("board_aria"));
+  return svg;
+}
+
 /** The legal plays, listed again from the server's compact form (web/views/centrix.py,
  * ``grouped``): ``moves`` holds each pawn's destinations once, ``plays`` each card's and
  * rotation's moves by number, ``*`` for the card (and rotation) played without a move. */
@@ -468,6 +475,7 @@ export function create(ctx) {
     board.replaceChildren(svg);
     fitWords();
     shownSvg = svg;
+    markLast(); // (on the board as it is only)
     return svg;
   }
 
@@ -476,8 +484,7 @@ export function create(ctx) {
   /** Show a new state, animating the play that led to it (issue 16, contract A): every
    * duration times ``options.factor`` (0: none), jumping to the end when ``options.signal``
    * aborts. The board marks the play (data-animated: its number) while it is shown. */
-  async function applyState(message, options = {}) {
-    const { factor = 1, signal = null } = options;
+  async function applyState(message, { factor = 1, signal = null } = {}) {
     const previous = msg;
     const last = message.last;
     const next = previous && message.version === previous.version + 1 && last && !last.undo;
@@ -529,10 +536,7 @@ export function create(ctx) {
 
   function renderAll() {
     const v = msg.view;
-    if (!previewing) {
-      setBoard(boardMarkup(v));
-      markLast();
-    }
+    if (!previewing) setBoard(boardMarkup(v));
     renderBanner();
     renderHand();
     renderChoices();
@@ -699,10 +703,9 @@ export function create(ctx) {
   const then = boardThen({
     board, log, tableId: () => msg.table,
     busy: () => Boolean(previewing || sel.card), // the board shows a play being chosen
-    drawThen: (view) => setBoard(boardMarkup({ ...view }), "then"),
+    drawThen: (view) => setBoard(boardMarkup(view), "then"),
     drawNow: () => {
       setBoard(boardMarkup(msg.view));
-      markLast();
       highlight();
     },
   });
@@ -978,7 +981,7 @@ export function create(ctx) {
     const layer = shownSvg?.querySelector(".last-move");
     if (!layer) return;
     layer.replaceChildren();
-    const last = msg.last;
+    const last = msg?.last;
     if (!last || last.undo || !last.moves || board.dataset.showing !== "state") return;
     const parts = [];
     if (last.rotation) {

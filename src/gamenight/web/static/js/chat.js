@@ -2,14 +2,14 @@
 // with the players; one holding none, with the other spectators (web.chat): each side sees
 // only its own. Lines are shown as text, never as markup. The mute is remembered on this
 // browser. table.js mounts it and routes the "chat" messages here (Contract C).
-import { el, onLanguageChange, t } from "./common.js";
+import { el, onLanguageChange, store, stored, t } from "./common.js";
 
 const MUTE_KEY = "gamenight.chat.muted";
 export const PHRASES = ["hello", "good_luck", "nice_move", "oops", "thanks", "one_moment", "well_played", "bye"];
 const LIMIT = 200; // characters in a line (protocol.CHAT_CHARS)
 const SHOWN = 100; // lines kept on the page
 
-const muted = () => localStorage.getItem(MUTE_KEY) === "1";
+const muted = () => stored(MUTE_KEY) === "1";
 
 /** The chat panel; ``send`` sends a message on the table's socket (false: not sent). */
 export function mountChat({ send }) {
@@ -36,7 +36,7 @@ export function mountChat({ send }) {
     if (text && send({ type: "chat", text })) input.value = "";
   });
   mute.addEventListener("click", () => {
-    localStorage.setItem(MUTE_KEY, muted() ? "0" : "1");
+    store(MUTE_KEY, muted() ? "0" : "1");
     draw();
   });
 

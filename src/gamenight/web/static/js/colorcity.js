@@ -1,7 +1,7 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
 // The city is drawn here from the view's data (the server sends no picture).
 import {
-  boardThen, el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, t,
+  boardThen, el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, sound, store, stored, t,
 } from "./common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -35,22 +35,6 @@ const round = (x, step) => Math.round(x / step) * step;
 const fmt = (x, digits) => String(Number(x.toFixed(digits)));
 
 const other = (gang) => (gang === "green" ? "purple" : "green");
-const sound = (detail) => document.dispatchEvent(new CustomEvent("gamenight:sound", { detail }));
-const stored = (key) => {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-};
-const store = (key, value) => {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // private mode: remembered for this page only
-  }
-};
 
 /** The board seen from above as an SVG element, north up, one unit a millimetre: the city's
  * squares in their gangs' colours, both HQs with their cubes, the last cube's path and where
@@ -329,9 +313,8 @@ export function create(ctx) {
 
   /** Show a new state, animating the flick that led to it along its recorded poses, each
    * duration times ``options.factor`` (0: no animation), jumping to the end when
-   * ``options.signal`` aborts. (An older caller passes ``true`` to hurry.) */
-  async function applyState(message, options = {}) {
-    const { factor = 1, signal = null } = typeof options === "object" && options !== null ? options : { factor: options ? 0 : 1 };
+   * ``options.signal`` aborts. */
+  async function applyState(message, { factor = 1, signal = null } = {}) {
     const previous = msg;
     const last = message.last;
     const pitched = previous && message.version === previous.version + 1 && last && last.flight;

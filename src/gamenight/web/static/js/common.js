@@ -391,6 +391,25 @@ export function patch(old, diff) {
   return out;
 }
 
+/** A setting remembered on this browser (null: none, or no storage to read: private mode). */
+export function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** Remember a setting on this browser (``null`` forgets it); nothing, without storage. */
+export function store(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // private mode: remembered for this page only
+  }
+}
+
 /** Ask for a sound (issue 16, contract B): sounds.js plays it if the player wants sounds. */
 export function sound(name) {
   document.dispatchEvent(new CustomEvent("gamenight:sound", { detail: name }));

@@ -391,10 +391,11 @@ function groupOf(table) {
 function renderMine() {
   const box = document.getElementById("mine-groups");
   document.getElementById("mine").hidden = !mine.length; // a browser new here holds none
+  const held = heldTables(); // (read from storage once, not once a table)
   const groups = ["waiting", "playing", "finished", "archived"].map((group) => {
     const tables = mine.filter((table) => groupOf(table) === group);
     const items = tables.length
-      ? tables.map(myItem)
+      ? tables.map((table) => myItem(table, held[table.id] || []))
       : [el("li", { class: "empty" }, t("mine_none"))];
     const title = el(group === "archived" ? "summary" : "h3", { class: "mine-group-title" },
       t(`mine_${group}`), el("span", { class: "count" }, ` (${tables.length})`));
@@ -405,8 +406,8 @@ function renderMine() {
   box.replaceChildren(...groups);
 }
 
-function myItem(table) {
-  const keys = heldTables()[table.id] || [];
+/** A table of mine, with the keys this browser holds for it. */
+function myItem(table, keys) {
   const badges = [
     table.your_turn ? el("span", { class: "badge badge-you" }, t("your_turn")) : null,
     table.host ? el("span", { class: "badge" }, t("mine_host")) : null,

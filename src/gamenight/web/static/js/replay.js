@@ -1,14 +1,14 @@
 // The replay page: step through any table's game, forward and back, or let it play itself.
 import {
   el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, replaySteps, setBoardAspect,
-  svgElement, t, toast, trackTopbar,
+  store, stored, t, toast, trackTopbar,
 } from "./common.js";
-import { cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
+import { boardSvg as centrixBoard, cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
 import { animateFlight, boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
 
-// Each game's drawing of a view (a view that carries the server's SVG needs none: Centrix)
-// and its log entries in words (an entry that is a bare notation string is shown as it is).
-const BOARDS = { colorcity: cityBoard };
+// Each game's drawing of a view, and its log entries in words (an entry that is a bare
+// notation string is shown as it is).
+const BOARDS = { centrix: centrixBoard, colorcity: cityBoard };
 const WORDS = {
   centrix: (entry, { nameOf, roleOf }) => playWords(entry, nameOf, roleOf),
   colorcity: (entry, { roleOf }) => cityWords(entry, roleOf(entry.seat)),
@@ -34,20 +34,8 @@ let flying = null; // the AbortController of the flick on screen: aborting lands
 let wake = null; // ends autoplay's pause early (pause pressed, or a step chosen)
 
 function storedPace() {
-  try {
-    const pace = localStorage.getItem(PACE_KEY);
-    return pace in PACES ? pace : "normal";
-  } catch {
-    return "normal";
-  }
-}
-
-function storePace(pace) {
-  try {
-    localStorage.setItem(PACE_KEY, pace);
-  } catch {
-    // private mode: remembered for this page only
-  }
+  const pace = stored(PACE_KEY);
+  return Object.hasOwn(PACES, pace) ? pace : "normal";
 }
 
 /** Show step ``n``. Going one step forward with ``animate``, Color City's cube first flies
@@ -149,7 +137,7 @@ function renderControls() {
   play.disabled = steps === 0;
   document.body.dataset.playing = playing ? "1" : "0";
   const pace = document.getElementById("pace");
-  for (const option of pace.options) option.textContent = t(`replay_pace_${option.value}`);
+  for (const option of pace.options) option.textContent = t(`pace_${option.value}`);
   pace.value = storedPace();
 }
 
@@ -163,7 +151,7 @@ function handRow(hand) {
 function render() {
   if (!current) return;
   const v = current.view;
-  const svg = v.svg ? svgElement(v.svg) : BOARDS[v.game](v);
+  const svg = BOARDS[v.game](v);
   world = svg.world || null;
   svg.setAttribute("aria-label", t(v.game === "colorcity" ? "city_aria" : "board_aria"));
   const board = document.getElementById("board");
@@ -234,7 +222,7 @@ async function main() {
   document.getElementById("slider").addEventListener("input", (e) => goTo(Number(e.target.value)));
   document.getElementById("play").addEventListener("click", () => setPlaying(!playing));
   document.getElementById("pace").addEventListener("change", (e) => {
-    storePace(e.target.value);
+    store(PACE_KEY, e.target.value);
     wake?.(); // the next step comes at the new pace
   });
   document.addEventListener("keydown", (e) => {

@@ -2,14 +2,14 @@
 // browser. Pages ask for a sound with an event (Contract B), so no game module imports this:
 //   document.dispatchEvent(new CustomEvent("gamenight:sound", { detail: "bump" }))
 // with detail "turn", "bump", "cube" (a cube landing) or "top" (a pawn reaching the top).
-import { el, onLanguageChange, t } from "./common.js";
+import { el, onLanguageChange, store, stored, t } from "./common.js";
 
 const KEY = "gamenight.sounds";
 export const SOUNDS = ["turn", "bump", "cube", "top"];
 const audio = {};
 
 export function soundsOn() {
-  return localStorage.getItem(KEY) === "on";
+  return stored(KEY) === "on";
 }
 
 function play(name) {
@@ -44,7 +44,7 @@ export function mountSounds(container) {
     button.title = t("sound_help");
   };
   button.addEventListener("click", () => {
-    localStorage.setItem(KEY, soundsOn() ? "off" : "on");
+    store(KEY, soundsOn() ? "off" : "on");
     draw();
     if (soundsOn()) play("turn"); // what it sounds like, and the click lets the page play
   });

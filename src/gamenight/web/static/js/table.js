@@ -1,7 +1,7 @@
 // The table page: connects to the table's socket and hands each message to the game's UI.
 import {
   TableSocket, api, checkInvite, claimTokenFromUrl, el, forgetToken, initPage, inviteRow, invites, keepInvite, keyed,
-  onLanguageChange, ordinal, patch, refusalText, sound, spectatorRow, t, toast, trackTopbar, watchToken,
+  onLanguageChange, ordinal, patch, refusalText, sound, spectatorRow, store, stored, t, toast, trackTopbar, watchToken,
 } from "./common.js";
 import { mountChat } from "./chat.js";
 import { mountSounds } from "./sounds.js";
@@ -202,13 +202,10 @@ async function main() {
   let showing = false;
   let skipping = false;
   let current = null; // the AbortController of the state being shown
-  let pace = PACES[localStorage.getItem(PACE_KEY)] === undefined ? "normal" : localStorage.getItem(PACE_KEY);
+  let pace = Object.hasOwn(PACES, stored(PACE_KEY)) ? stored(PACE_KEY) : "normal";
   const send = (message) => {
+    // (Not connected: socket.send says so. Meanwhile #main is inert: no play can be asked for.)
     if (message.type === "act" || message.type === "undo") {
-      if (document.body.dataset.connection !== "open") {
-        toast(t("not_connected"), "error");
-        return false;
-      }
       if (showing || queue.length) {
         skipToNow();
         toast(t("showing_plays"));
@@ -233,7 +230,7 @@ async function main() {
   function playControls() {
     const select = el("select", { id: "pace", class: "pace", "aria-label": t("pace"), onchange: () => {
       pace = select.value;
-      localStorage.setItem(PACE_KEY, pace);
+      store(PACE_KEY, pace);
     } });
     const skip = el("button", { type: "button", class: "btn skip-now", id: "skip-now", hidden: true, onclick: () => skipToNow() }, "");
     const label = el("label", { class: "pace-label", for: "pace" }, "");
@@ -275,12 +272,13 @@ async function main() {
   async function showAll() {
     showing = true;
     while (queue.length) {
-      // (A copy: the game keeps it, and may note who is online in it.)
-      const message = structuredClone(queue.shift());
+      // Who is online now, on a copy of the state (the next change is patched onto the one
+      // received; the game keeps this one, and notes presence news on it). Nothing nested is
+      // written: patch copies what it changes.
+      const message = { ...queue.shift(), online };
       updateShowing();
       current = new AbortController();
       if (skipping) current.abort();
-      message.online = online;
       shown = message.revision ?? null;
       try {
         await game.applyState(endings.shown(message), { factor: skipping ? 0 : PACES[pace], signal: current.signal });
