@@ -162,7 +162,7 @@ def test_a_code_that_is_no_play_is_refused_by_name(code: int) -> None:
 @pytest.mark.slow
 def test_both_paths_agree_on_every_position_of_every_variant() -> None:
     rng = random.Random(2026)
-    positions = mismatches = 0
+    positions = mismatches = compared_values = 0
     problems: list[str] = []
 
     def differ(what: str, state: CentrixState, a: object, b: object) -> None:
@@ -219,10 +219,12 @@ def test_both_paths_agree_on_every_position_of_every_variant() -> None:
                         assert fast is not None
                         with native.pure():
                             slow = [successor_value(state, play) for play in legal]
+                        compared = [v for v in fast if v == v]  # NaN: left to the engine
+                        compared_values += len(compared)
                         differ(
                             "greedy values",
                             state,
-                            [v for v in fast if v == v],
+                            compared,
                             [v for v, f in zip(slow, fast, strict=True) if f == f],
                         )
                     if positions % 25 == 0:
@@ -268,6 +270,9 @@ def test_both_paths_agree_on_every_position_of_every_variant() -> None:
                         )
                     state.push_unchecked(rng.choice(legal))
     assert positions >= 10_000
+    # The core values most plays itself (NaN only where the engine must push the play): a
+    # core leaving every play to the engine would compare nothing.
+    assert compared_values >= 40_000
     assert mismatches == 0, "\n".join(problems)
 
 
@@ -440,6 +445,16 @@ def test_a_rollout_of_a_dealing_subclass_is_left_to_the_engine() -> None:
     assert len(dealt) >= 16
 
 
+@needs_core
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_core_makes_a_rollouts_plays_itself(players: int) -> None:
+    state = CentrixState.new(players, seed=players)
+    done = native.rollout(state, random.Random(players), 40, native.UNIFORM)
+    assert done is not None
+    made, _ = done
+    assert made > 0
+
+
 def test_play_randomly_refuses_a_negative_count() -> None:
     with pytest.raises(ValueError, match="a count"):
         CentrixState.new(2, seed=1).play_randomly(random.Random(1), -1)
@@ -458,6 +473,7 @@ def test_pop_takes_back_the_cores_plays_by_their_undo_records(players: int) -> N
         while not state.is_over and len(seen) < 300:
             seen.append((fingerprint(state), tuple(map(tuple, state.hands)), state.movers))
             state.push_unchecked(rng.choice(state.legal_plays()))
+        assert any(isinstance(undo, bytes) for _, undo in state._stack)
         fork = state.copy()
         for probe in (state, fork):
             history = seen[:]

@@ -201,7 +201,7 @@ class IsmctsBot(SeededBot):
         node, path = root, []
         own_turn = True
         compiled = type(root) is not _Node  # choosing in the compiled core (search_nodes)
-        while not _round_done(state, me, turn):
+        while not native.stopped(state, (me, turn)):
             mover = state.actor
             assert mover is not None  # the round is not done, so the game is not over
             own_turn = own_turn and mover == me
@@ -230,26 +230,9 @@ class IsmctsBot(SeededBot):
 def play_round(state: CentrixState, rng: random.Random, plays: int, seat: int, turn: int) -> int:
     """ISMCTS's rollout: ``fast_play`` by ``advance`` (nothing recorded) until the game is
     over, ``seat`` is to move after its turn ``turn``, or ``plays`` plays were made; returns
-    how many were made. The compiled core makes them in one call (``native.rollout``), the
-    same plays from the same draws as the loop."""
-    left = plays
-    while left > 0 and not _round_done(state, seat, turn):
-        done = native.rollout(state, rng, left, native.CLIMB, (seat, turn))
-        if done is None:
-            state.advance(fast_play(state, rng))
-            left -= 1
-            continue
-        made, pending = done
-        left -= made
-        if pending is not None:  # drawn in the core, left to the engine to make
-            state.advance(pending)
-            left -= 1
-    return plays - left
-
-
-def _round_done(state: CentrixState, me: int, turn: int) -> bool:
-    """Over, or back to ``me`` after its turn ``turn``: where every leaf is judged."""
-    return state.is_over or (state.actor == me and state.turn > turn)
+    how many were made. The compiled core makes them in stretches (``native.play_out``),
+    the same plays from the same draws as the loop."""
+    return native.play_out(state, rng, plays, native.CLIMB, fast_play, (seat, turn))
 
 
 def turn_plans(

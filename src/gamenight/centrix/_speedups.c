@@ -1,13 +1,13 @@
 /* The compiled core of Centrix: move generation, play application and the bots' inner loops.
  *
  * A line-for-line port of gamenight/centrix/movegen.py (pawn_moves, bump_problem,
- * legal_plays, has_legal_play), of CentrixState.push_unchecked and pop (apply, its undo record),
+ * legal_plays, has_legal_play), of CentrixState._make and pop (apply, its undo record),
  * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play), of
- * fast_play's climbing move, of whole rollouts (the loops of CentrixState.play_randomly and
- * bots.centrix.play_round) and of ISMCTS's tree nodes and selection loop (bots.centrix's
- * _Node and _select): the Python code is the reference, this is its fast path, and
- * tests/centrix/test_native.py checks that both give the same plays, successors, values and
- * choices on random positions of every variant.
+ * fast_play's climbing move, of whole rollouts (the loop of native.play_out, behind
+ * CentrixState.play_randomly and bots.centrix.play_round) and of ISMCTS's tree nodes and
+ * selection loop (bots.centrix's _Node and _select): the Python code is the reference, this
+ * is its fast path, and tests/centrix/test_native.py checks that both give the same plays,
+ * successors, values and choices on random positions of every variant.
  * Optional: gamenight.centrix.native falls back to the Python engine when this module is
  * not built (no compiler) or GAMENIGHT_PURE=1 is set.
  *
@@ -27,7 +27,9 @@
 #define TOP 73
 #define EMPTY (-1)
 #define TOP_GROUP 6
-#define PAWNS 3
+#define PAWNS 3          /* each seat's (D18: other counts take the Python path) */
+#define HAND_SIZE 3      /* state.HAND_SIZE: a refill draws up to it */
+#define PLAYS_PER_TURN 3 /* state.PLAYS_PER_TURN */
 #define NUM_CARDS 20
 #define CARD_ANY 18
 #define CARD_SPIN 19
@@ -718,7 +720,7 @@ static int seat_can_play(const Game *g, int seat, int bottom) {
                      g->own[seat], g->top[seat], g->places[seat], bottom);
 }
 
-/* CentrixState.push_unchecked on a copy, up to the seat to move next. Returns that seat,
+/* CentrixState._make on a copy, up to the seat to move next. Returns that seat,
  * or -1 where the Python engine must decide: the game ends (ranking by Outcome), or the
  * draw pile runs out and the discard pile is reshuffled by the position's generator. */
 static int apply(Game *g, int seat, long code, const unsigned char *table, int bottom,
@@ -770,12 +772,12 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
         for (int i = 0; i < g->n; i++) unfinished += g->places[i] == 0;
         if (unfinished <= 1) return -1;
     }
-    if (g->plays_done < 3 && seat_can_play(g, seat, bottom)) return seat;
+    if (g->plays_done < PLAYS_PER_TURN && seat_can_play(g, seat, bottom)) return seat;
     if (g->places[seat]) { /* state._end_turn */
         for (int i = 0; i < g->hand_n[seat]; i++) discard_card(g, hand[i]);
         g->hand_n[seat] = 0;
     } else {
-        while (g->hand_n[seat] < 3) { /* state.refill_hand */
+        while (g->hand_n[seat] < HAND_SIZE) { /* state.refill_hand */
             if (!g->draw_n) {
                 if (!g->discard_n) break;
                 return -1;
@@ -807,7 +809,7 @@ static int apply(Game *g, int seat, long code, const unsigned char *table, int b
 
 /* -1 with an exception set, 1 where the Python code must decide (a hand past MAX_HAND, a
  * draw pile past draw_max when draw_max is MAX_PILE), 0. Of the draw pile only the first
- * draw_max cards are read: one turn's refill draws three at most. */
+ * draw_max cards are read: one turn's refill draws HAND_SIZE at most. */
 static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *table,
                      PyObject *hands, PyObject *draw, int draw_max, int discard_n,
                      PyObject *top, PyObject *places, PyObject *players, int seat,
@@ -864,8 +866,8 @@ static PyObject *py_play_values(PyObject *self, PyObject *args) {
                           &w_opportunity, &w_threat))
         return NULL;
     Game g;
-    int rc = read_game(&g, cells, offsets, table, hands, draw, PAWNS, discard_n, top, places,
-                       players, seat, plays_done, turn);
+    int rc = read_game(&g, cells, offsets, table, hands, draw, HAND_SIZE, discard_n, top,
+                       places, players, seat, plays_done, turn);
     if (rc < 0) return NULL;
     if (rc > 0) Py_RETURN_NONE;
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
@@ -913,7 +915,8 @@ static int set_int(PyObject *list, Py_ssize_t i, long v) {
  * length. Byte layout: seat, plays_done, turn (4 bytes, little-endian), n, 72 cells + 1,
  * 6 offsets, n tops, n places, the hand's size and cards, the drawn count and cards, the
  * discard pile's length (4 bytes). */
-#define RECORD_MAX (1 + 1 + 4 + 1 + NUM_SQUARES + NUM_RINGS + 12 + 1 + MAX_HAND + 1 + PAWNS + 4)
+#define RECORD_MAX \
+    (1 + 1 + 4 + 1 + NUM_SQUARES + NUM_RINGS + 12 + 1 + MAX_HAND + 1 + HAND_SIZE + 4)
 
 static int set_cards(PyObject *list, Py_ssize_t from, Py_ssize_t to, const int *cards, int n);
 static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, int r, int o);
@@ -941,8 +944,8 @@ static PyObject *undo_record(const Game *was, const Game *now, int seat, int dis
     for (int i = 0; i < was->n; i++) *p++ = (unsigned char)was->places[i];
     *p++ = (unsigned char)was->hand_n[seat];
     for (int i = 0; i < was->hand_n[seat]; i++) *p++ = (unsigned char)was->hands[seat][i];
-    int drawn = now->draw_at - was->draw_at; /* one turn's refill: three at most */
-    if (drawn < 0 || drawn > PAWNS) {
+    int drawn = now->draw_at - was->draw_at; /* one turn's refill: HAND_SIZE at most */
+    if (drawn < 0 || drawn > HAND_SIZE) {
         PyErr_SetString(PyExc_RuntimeError, "a play drew more than a refill");
         return NULL;
     }
@@ -998,8 +1001,8 @@ static PyObject *py_undo_play(PyObject *self, PyObject *args) {
     if (hand_n > MAX_HAND || end - p < hand_n + 1) goto bad;
     for (int i = 0; i < hand_n; i++)
         if ((hand[i] = *p++) >= NUM_CARDS) goto bad;
-    int drawn = *p++, cards[PAWNS];
-    if (drawn > PAWNS || end - p != drawn + 4) goto bad;
+    int drawn = *p++, cards[HAND_SIZE];
+    if (drawn > HAND_SIZE || end - p != drawn + 4) goto bad;
     for (int i = 0; i < drawn; i++)
         if ((cards[i] = *p++) >= NUM_CARDS) goto bad;
     Py_ssize_t discard_len = (Py_ssize_t)get_u32(p);
@@ -1027,8 +1030,8 @@ static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, in
     return set_int(offsets, r, o) < 0 ? -1 : PyList_SetItem(rows, r, row);
 }
 
-/* CentrixState.push_unchecked after the snapshot: the play made on the state's own lists,
- * up to the next seat to move. Returns (seat, plays_done, turn) for the caller to set, or
+/* CentrixState._make (push_unchecked after its snapshot): the play made on the state's own
+ * lists, up to the next seat to move. Returns (seat, plays_done, turn) for the caller to set, or
  * None, with nothing touched, where the engine must go on itself (see apply). */
 static PyObject *py_apply_play(PyObject *self, PyObject *args) {
     PyObject *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard, *top,
@@ -1041,7 +1044,7 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
                           &frm, &to))
         return NULL;
     Game g;
-    int rc = read_game(&g, cells, offsets, table, hands, draw, PAWNS,
+    int rc = read_game(&g, cells, offsets, table, hands, draw, HAND_SIZE,
                        (int)PyList_GET_SIZE(discard), top, places, players, seat, plays_done,
                        turn);
     if (rc < 0) return NULL;
@@ -1087,7 +1090,7 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
                 PyList_SetSlice(hand, 0, n, NULL) < 0)
                 goto fail;
         } else {
-            Py_ssize_t drawn = 3 - PyList_GET_SIZE(hand);
+            Py_ssize_t drawn = HAND_SIZE - PyList_GET_SIZE(hand);
             if (drawn > PyList_GET_SIZE(draw)) drawn = PyList_GET_SIZE(draw);
             if (drawn > 0) {
                 PyObject *cards = PyList_GetSlice(draw, 0, drawn);

@@ -85,7 +85,7 @@ def problem(state: CentrixState, play: object) -> str | None:
     if frm == TOP:
         return "a pawn on the top never moves again"
     if frm == OFF:
-        if len(mine) + state.top[seat] >= state.pawns:
+        if len(mine) + state.top[seat] >= state.rules.pawns:
             return "you have no pawn off the board"
     elif not 0 <= frm < NUM_SQUARES or cells[frm] != seat:
         return f"you have no pawn on {square_text(frm)}{after}"

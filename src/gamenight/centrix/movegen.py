@@ -41,7 +41,7 @@ def legal_plays(state: CentrixState) -> tuple[Play, ...]:
     own = state.players[seat]
     cells, rows = state.cells, state.rows
     mine = [sq for sq, owner in enumerate(cells) if owner == seat]
-    has_off = len(mine) + state.top[seat] < state.pawns
+    has_off = len(mine) + state.top[seat] < state.rules.pawns
     rings = sorted({sq // NUM_SLOTS for sq in mine})
     groups_by_config: dict[tuple[int, int], list[list[Move]]] = {}
 
@@ -209,7 +209,7 @@ def has_legal_play(state: CentrixState, seat: int) -> bool:
     mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
     if mine and any(card is not Card.ANY for card in hand):
         return True  # a rotation of a ring you stand on is always a play
-    has_off = len(mine) + state.top[seat] < state.pawns
+    has_off = len(mine) + state.top[seat] < state.rules.pawns
     if not mine and not has_off:
         return False
     groups = pawn_moves(state.cells, state.rows, mine, has_off, state._bottom)

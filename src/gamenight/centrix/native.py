@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -115,7 +115,7 @@ def legal_codes(state: CentrixState) -> list[int]:
     if _core is None:
         raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
     if not state._compiled:
-        raise RuntimeError(f"the compiled core counts 3 pawns, not {state.pawns} (D18)")
+        raise RuntimeError(f"the compiled core counts 3 pawns, not {state.rules.pawns} (D18)")
     return _core.legal_codes(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
 
 
@@ -139,7 +139,7 @@ def moves_by_colour(state: CentrixState, seat: int) -> list[list[Move]]:
     """``seat``'s pawn moves on the board as it stands, grouped as ``movegen.pawn_moves``."""
     if not _runs(state):
         mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
-        has_off = len(mine) + state.top[seat] < state.pawns
+        has_off = len(mine) + state.top[seat] < state.rules.pawns
         return movegen.pawn_moves(state.cells, state.rows, mine, has_off, state._bottom)
     return _core.pawn_moves(
         state.cells,
@@ -178,9 +178,17 @@ def scores(
 _COUNT_LIMIT = 2**30  # the core counts turns in C ints; a stored game may carry any (D17)
 
 
-def _counts_fit(state: CentrixState) -> bool:
+def _makes_plays(state: CentrixState) -> bool:
+    """Whether the compiled core makes plays on ``state`` itself: it takes the state, the
+    state's class deals the cards as the engine does (``refill_hand`` not overridden) and
+    the turn count and cap fit the core's integers."""
     max_turns = state.rules.max_turns
-    return state.turn < _COUNT_LIMIT and (max_turns is None or max_turns < _COUNT_LIMIT)
+    return (
+        _runs(state)
+        and state._own_refill
+        and state.turn < _COUNT_LIMIT
+        and (max_turns is None or max_turns < _COUNT_LIMIT)
+    )
 
 
 GameArgs = tuple[
@@ -234,7 +242,7 @@ def apply(state: CentrixState, play: Play) -> bytes | None:
     changed, on the Python path and where the engine must go on itself (the game ends, the
     discard pile is reshuffled, a subclass deals its own cards, or the turn count or cap is
     beyond the core's integers)."""
-    if not _runs(state) or not state._own_refill or not _counts_fit(state):
+    if not _makes_plays(state):
         return None
     card, rot, move = play
     after = _core.apply_play(
@@ -248,6 +256,7 @@ def apply(state: CentrixState, play: Play) -> bytes | None:
     if after is None:
         return None
     state._seat, state.plays_done, state.turn, record = after
+    state._legal = None
     return record
 
 
@@ -267,7 +276,7 @@ def play_values(
     (the game ends, or the draw pile is reshuffled). None on the Python path, for a
     subclass that deals its own cards (``refill_hand`` overridden), for a hand edited past
     the core's size and for counts beyond its integers."""
-    if not _runs(state) or not state._own_refill or state.is_over or not _counts_fit(state):
+    if state.is_over or not _makes_plays(state):
         return None
     max_turns = state.rules.max_turns
     return _core.play_values(
@@ -301,9 +310,8 @@ def mirrors(rng: random.Random, state: CentrixState | None = None) -> bool:
 
 def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None:
     """ISMCTS's default policy's climbing move (``bots.centrix.fast_play``) by the compiled
-    core, or None where no move gains; call only where ``mirrors(rng, state)``."""
-    if not mirrors(rng, state):
-        raise RuntimeError("fast_move needs the compiled core and a random.Random")
+    core, or None where no move gains; call only where ``mirrors(rng, state)`` (the caller
+    checks it, to choose its path)."""
     return _core.fast_move(
         state.cells,
         state.offsets,
@@ -326,29 +334,27 @@ CLIMB = 1
 def rollout(
     state: CentrixState,
     rng: random.Random,
-    plays: int,
+    plays: int | None,
     policy: int,
     stop: tuple[int, int] | None = None,
 ) -> tuple[int, Play | None] | None:
-    """Up to ``plays`` plays of ``policy`` made by the compiled core in one call, without
-    returning to Python per play, as the loop ``for _ in range(plays): if done: break;
-    state.advance(policy(state, rng))`` makes them: the same plays from the same draws of
-    ``rng``. ``done`` is the game over or, with ``stop=(seat, turn)``, ``seat`` to move
-    after its turn ``turn`` (ISMCTS's end of a round). Like ``advance``, nothing is
-    recorded: the plays can be neither taken back nor written in a record.
+    """Up to ``plays`` plays (None: no limit) of ``policy`` made by the compiled core in
+    one call, without returning to Python per play, as the loop ``for _ in range(plays):
+    if stopped(state, stop): break; state.advance(policy(state, rng))`` makes them: the
+    same plays from the same draws of ``rng``. Like ``advance``, nothing is recorded: the
+    plays can be neither taken back nor written in a record.
 
     Returns how many plays were made and a play already drawn (its draws made) that the
-    engine must make itself, with ``advance``, before going on: one that ends the game or
-    reshuffles the discard pile (see ``apply``), else None. Returns None, with nothing
-    changed, where the core cannot go on (the Python path, a generator it does not mirror,
-    a game already over and the cases ``apply`` leaves to the engine); the caller then runs
-    its own loop."""
+    engine must make itself before going on, on its Python path (the core cannot): one
+    that ends the game or reshuffles the discard pile (see ``apply``), else None. Returns
+    None, with nothing changed, where the core cannot go on (the Python path, a generator
+    it does not mirror, a game already over and the cases ``apply`` leaves to the
+    engine); the caller then makes the next play itself. ``play_out`` is that caller."""
     if (
-        not mirrors(rng, state)
+        (plays is not None and plays <= 0)
         or state.is_over
-        or not state._own_refill
-        or not _counts_fit(state)
-        or plays <= 0
+        or not _makes_plays(state)
+        or not mirrors(rng)
     ):
         return None
     after = _core.rollout(
@@ -356,7 +362,7 @@ def rollout(
         rng.random,
         rng.getrandbits,
         policy,
-        plays,
+        _COUNT_LIMIT if plays is None else min(plays, _COUNT_LIMIT),  # the core's C int
         -1 if stop is None else stop[0],
         0 if stop is None else stop[1],
     )
@@ -365,6 +371,40 @@ def rollout(
     made, state._seat, state.plays_done, state.turn, pending = after
     state._legal = None
     return made, None if pending < 0 else _core.decode(pending)
+
+
+def stopped(state: CentrixState, stop: tuple[int, int] | None = None) -> bool:
+    """Whether a rollout ends here: the game is over or, with ``stop=(seat, turn)``,
+    ``seat`` is to move after its turn ``turn`` (ISMCTS's end of a round)."""
+    return state.is_over or (stop is not None and state.actor == stop[0] and state.turn > stop[1])
+
+
+def play_out(
+    state: CentrixState,
+    rng: random.Random,
+    plays: int | None,
+    policy: int,
+    choose: Callable[[CentrixState, random.Random], Play],
+    stop: tuple[int, int] | None = None,
+) -> int:
+    """Make plays of ``policy`` (``choose`` is the same policy in Python: one play of the
+    seat to move) by ``advance`` until ``stopped(state, stop)`` or ``plays`` were made (None:
+    no limit); returns how many were made. The compiled core makes whole stretches of them
+    in one call (``rollout``), the same plays from the same draws as the loop of ``choose``
+    alone."""
+    made = 0
+    while (plays is None or made < plays) and not stopped(state, stop):
+        done = rollout(state, rng, None if plays is None else plays - made, policy, stop)
+        if done is None:
+            state.advance(choose(state, rng))
+            made += 1
+            continue
+        taken, pending = done
+        made += taken
+        if pending is not None:  # drawn in the core, where the core cannot make it
+            state._make(pending)
+            made += 1
+    return made
 
 
 N = TypeVar("N")
@@ -419,6 +459,7 @@ __all__ = [
     "legal_plays",
     "mirrors",
     "moves_by_colour",
+    "play_out",
     "play_values",
     "pure",
     "rollout",
@@ -426,5 +467,6 @@ __all__ = [
     "search_nodes",
     "select",
     "shuffle",
+    "stopped",
     "undo",
 ]

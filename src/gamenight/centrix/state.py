@@ -183,6 +183,14 @@ class CentrixState(StackedState[Play, Undo, Position]):
     # pop(). A class default, so that states built without __init__ share nothing.
     _shared = 0
 
+    # The compiled core makes plays itself only where the cards are dealt as here: a fact of
+    # the class, settled when a subclass is made (__init_subclass__).
+    _own_refill = True
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._own_refill = cls.refill_hand is CentrixState.refill_hand
+
     def __init__(
         self,
         rules: Rules,
@@ -196,9 +204,6 @@ class CentrixState(StackedState[Play, Undo, Position]):
         self.players: tuple[Colour, ...] = tuple(players)
         self._table = rules.layout.rows_by_offset()
         self._colours = colour_table(self._table)  # the same table for the compiled core
-        # The compiled core makes plays itself only where the cards are dealt as here.
-        self._own_refill = type(self).refill_hand is CentrixState.refill_hand
-        self.pawns = rules.pawns  # per player (D18)
         # The compiled core counts the rulebook's three pawns; other set-ups take the
         # Python path (D18). Its deck is whatever the lists hold, so any deck runs there.
         self._compiled = rules.pawns == PAWNS
@@ -408,7 +413,7 @@ class CentrixState(StackedState[Play, Undo, Position]):
     def pawn_squares(self, seat: int) -> list[int]:
         """Every square of ``seat``'s pawns: ring squares, then ``OFF``/``TOP`` once per pawn."""
         on_board = [sq for sq, owner in enumerate(self.cells) if owner == seat]
-        off = self.pawns - self.top[seat] - len(on_board)
+        off = self.rules.pawns - self.top[seat] - len(on_board)
         return on_board + [OFF] * off + [TOP] * self.top[seat]
 
     def level_sum(self, seat: int) -> int:
@@ -523,12 +528,34 @@ class CentrixState(StackedState[Play, Undo, Position]):
     def push_unchecked(self, play: Play) -> Play:
         """Make a play already known to be legal (one of ``legal_plays()``), without
         checking it: the bots' and adapters' fast path. Anything else corrupts the state."""
-        record = native.apply(self, play)  # the compiled core made it, as below
-        if record is not None:
+        record = native.apply(self, play)  # the compiled core made it, as _make would
+        if record is None:
+            self._stack.append((play, self._snapshot()))
+            self._make(play)
+        else:
             self._stack.append((play, record))
-            self._legal = None
-            return play
-        self._stack.append((play, self._snapshot()))
+        return play
+
+    def advance(self, play: Play) -> None:
+        """``push_unchecked`` without the record ``pop`` needs: the play can be neither taken
+        back nor recorded. For searches that throw the state away afterwards (ISMCTS walks a
+        fresh deal each iteration), so that no play pays for a snapshot."""
+        if native.apply(self, play) is None:
+            self._make(play)
+
+    def play_randomly(self, rng: random.Random, plays: int | None = None) -> int:
+        """Make uniformly random plays — each ``rng.choice(self.legal_plays())`` — until the
+        game is over or ``plays`` were made; returns how many were made. As with ``advance``
+        they are not recorded (nor can they be taken back). The random-play fast path, for
+        random games and rollouts: the compiled core makes whole stretches of plays in one
+        call (``native.play_out``), the same plays from the same draws as the loop."""
+        if plays is not None and plays < 0:
+            raise ValueError(f"plays is a count, not {plays}")
+        return native.play_out(self, rng, plays, native.UNIFORM, _uniform)
+
+    def _make(self, play: Play) -> None:
+        """Make a legal ``play`` by the rules, in Python, up to the next seat to move: where
+        the compiled core did not (``native.apply``, ``native.rollout``'s pending play)."""
         self._legal = None
         seat = self._seat
         card, rot, move = play
@@ -539,48 +566,13 @@ class CentrixState(StackedState[Play, Undo, Position]):
         if move is not None:
             self._move(seat, move)
         self.plays_done += 1
-        if self.top[seat] == self.pawns:
+        if self.top[seat] == self.rules.pawns:
             self._finish(seat)
             if self.status != PLAYING:
-                return play
+                return
         if self.plays_done < PLAYS_PER_TURN and native.has_legal_play(self, seat):
-            return play  # must keep playing (D8)
+            return  # must keep playing (D8)
         self._end_turn()
-        return play
-
-    def advance(self, play: Play) -> None:
-        """``push_unchecked`` without the record ``pop`` needs: the play can be neither taken
-        back nor recorded. For searches that throw the state away afterwards (ISMCTS walks a
-        fresh deal each iteration), so that no play pays for a snapshot."""
-        if native.apply(self, play) is not None:
-            self._legal = None
-            return
-        self.push_unchecked(play)
-        self._stack.pop()
-
-    def play_randomly(self, rng: random.Random, plays: int | None = None) -> int:
-        """Make uniformly random plays — each ``rng.choice(self.legal_plays())`` — until the
-        game is over or ``plays`` were made; returns how many were made. As with ``advance``
-        they are not recorded (nor can they be taken back). The random-play fast path, for
-        random games and rollouts: the compiled core makes whole stretches of plays in one
-        call (``native.rollout``), the same plays from the same draws as the loop here."""
-        if plays is not None and plays < 0:
-            raise ValueError(f"plays is a count, not {plays}")
-        left = -1 if plays is None else plays
-        made = 0
-        while left and self.status == PLAYING:
-            done = native.rollout(self, rng, 2**30 if left < 0 else left, native.UNIFORM)
-            if done is None:
-                self.advance(rng.choice(self.legal_plays()))
-                taken = 1
-            else:
-                taken, pending = done
-                if pending is not None:  # drawn in the core, left to the engine to make
-                    self.advance(pending)
-                    taken += 1
-            made += taken
-            left = left - taken if left > 0 else left
-        return made
 
     def pop(self) -> Play:
         """Take back the last play, restoring the position exactly."""
@@ -758,6 +750,11 @@ class CentrixState(StackedState[Play, Undo, Position]):
         for seat, place in zip(unfinished, Outcome.places_from_scores(scores, first), strict=True):
             self.places[seat] = place
         self.status = reason
+
+
+def _uniform(state: CentrixState, rng: random.Random) -> Play:
+    """``play_randomly``'s policy, one play: every legal play alike."""
+    return rng.choice(state.legal_plays())
 
 
 def _seat_colours(players: int | Sequence[Colour | str]) -> tuple[Colour, ...]:

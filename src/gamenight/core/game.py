@@ -216,8 +216,9 @@ class Game(Generic[S]):
     :class:`SeatSetup` per seat (a table that chooses each seat's colour or gang and skill);
     ``rules`` is a ``rules_type`` value, its dict form (``rules_type.from_dict``) or None for
     the rulebook's, and is held to the game's set-up bounds (a game set up here is set up
-    from what a user gave); ``seed`` None draws one; ``first`` is the seat that starts (Color
-    City also takes a gang's name).
+    from what a user gave); ``seed`` None draws one; ``first`` is the seat that starts in
+    Centrix, and in Color City the seat whose gang starts (that gang's first seat pitches
+    first, whichever of its seats is named) or a gang's name.
     """
 
     name: str

@@ -43,7 +43,7 @@ class CentrixCounter:
         self.turn_before = state.turn
         if state.turn != self.turn:  # the first play of a turn
             self.turn = state.turn
-            if state.pawn_squares(seat).count(OFF) == state.pawns:
+            if state.pawn_squares(seat).count(OFF) == state.rules.pawns:
                 self.counts["turns_all_off"] += 1
         if play.rotation is not None:
             self.counts["rotations"] += 1

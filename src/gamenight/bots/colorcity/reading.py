@@ -4,7 +4,7 @@ the evaluator the Planner's values come from."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -53,16 +53,8 @@ def _sets(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...]
 def missing(cells: Sequence[int], gang: Gang) -> list[int]:
     """For each row, column and 4×4 block, how many of its squares are not ``gang``'s: the
     engine's ``set_gaps``, by which it sees a set completed."""
-    return [len(gaps) for gaps in _gaps(cells, math.isqrt(len(cells)), gang)]
-
-
-def _gaps(
-    cells: Sequence[int], size: int, gang: Gang, within: int | None = None
-) -> Iterator[list[int]]:
-    """The squares ``gang`` lacks in each set lacking at most ``within`` (default: every
-    set), in ``winning_sets`` order."""
-    for _, _, gaps in set_gaps(cells, size, len(cells) if within is None else within, gang):
-        yield gaps
+    size = math.isqrt(len(cells))
+    return [len(gaps) for _, _, gaps in set_gaps(cells, size, len(cells), gang)]
 
 
 @lru_cache(maxsize=64)
@@ -99,7 +91,7 @@ def finish_chance(size: int, cells: Sequence[int], gang: Gang, chances: Sequence
     set one square short needs that square hit; two squares sharing an edge need the cube
     on that edge; four around a corner need it on the corner."""
     best = 0.0
-    for lacking in _gaps(cells, size, gang, 4):
+    for _, _, lacking in set_gaps(cells, size, 4, gang):
         if not lacking:
             continue
         if len(lacking) == 1:
@@ -177,7 +169,7 @@ class Evaluator:
         table = view.table
         self.size = table.city_size
         self.cells = list(view.cells)
-        self.sets, self.of_square = _sets(self.size)
+        _, self.of_square = _sets(self.size)
         self.mine = missing(self.cells, gang)
         self.theirs = missing(self.cells, gang.other)
         turn = view.turn + 1
@@ -190,7 +182,11 @@ class Evaluator:
         self.cache: dict[tuple[tuple[int, ...], int], float] = {}
 
     def _efforts(self, gang: Gang, effort: Sequence[float]) -> list[float]:
-        return [sum(effort[s] for s in gaps) for gaps in _gaps(self.cells, self.size, gang)]
+        every = len(self.cells)  # within every set's size: each set's gaps
+        return [
+            sum(effort[s] for s in gaps)
+            for _, _, gaps in set_gaps(self.cells, self.size, every, gang)
+        ]
 
     def value(self, covered: tuple[int, ...], their_cubes_lost: int = 0) -> float:
         key = (covered, their_cubes_lost)
