@@ -328,7 +328,8 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
     receive(bo, "state")
     watcher = join(made["id"])
     receive(watcher, "state")
-    url = f"/api/tables/{made['id']}/invites/1"
+    invites = f"/api/tables/{made['id']}/invites"
+    url = f"{invites}/1"
     # A seat with no link is refused as a wrong key is: asking tells nobody which seats
     # were invited.
     for seat, body, status, message, code in [
@@ -351,7 +352,7 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
         (7, {"renew": key}, 403, "that key does not renew an invite link for seat 7", "no_renew"),
         (1, {}, 422, "renew: Field required", "invalid"),
     ]:
-        answer = client.post(url.replace("/1", f"/{seat}"), json=body)
+        answer = client.post(f"{invites}/{seat}", json=body)
         assert answer.status_code == status
         assert message in answer.json()["detail"]
         assert answer.json()["code"] == code
