@@ -104,11 +104,22 @@ def free_port() -> int:
 
 @contextmanager
 def servers(
-    count: int, database_url: str, redis_url: str | None, profile: Path | None, logs: Path
+    count: int,
+    database_url: str,
+    redis_url: str | None,
+    profile: Path | None,
+    logs: Path,
+    synchronous: str = "FULL",
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (and Redis), stopped at the end; what
-    they print goes to ``logs`` (server-N.log), not among the figures."""
-    env = {**os.environ, **LIMITS, "GAMENIGHT_DATABASE_URL": database_url}
+    they print goes to ``logs`` (server-N.log), not among the figures. ``synchronous``:
+    SQLite's (web.settings)."""
+    env = {
+        **os.environ,
+        **LIMITS,
+        "GAMENIGHT_DATABASE_URL": database_url,
+        "GAMENIGHT_SQLITE_SYNCHRONOUS": synchronous,
+    }
     env.pop("GAMENIGHT_REDIS_URL", None)
     if redis_url:
         env["GAMENIGHT_REDIS_URL"] = redis_url
@@ -550,9 +561,11 @@ def run(
     redis_url: str | None = None,
     profile: Path | None = None,
     seed: int = 2026,
+    synchronous: str = "FULL",
 ) -> dict[str, Any]:
     """The figures of one run (see the module's docstring); ``profile``: the first server's
-    cProfile statistics are written there."""
+    cProfile statistics are written there; ``synchronous``: SQLite's PRAGMA synchronous
+    (FULL or NORMAL, docs/reliability.md)."""
     if servers_ > 1 and not (redis_url and database_url and database_url.startswith("postgres")):
         raise RulesError(
             "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
@@ -562,12 +575,14 @@ def run(
     with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
         folder = Path(name)
         url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        with servers(servers_, url, redis_url, profile, folder) as started:
+        with servers(servers_, url, redis_url, profile, folder, synchronous) as started:
             result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
         # (the servers have stopped, and written all they will)
         logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
     # The machine is shared: how busy it was when the run began.
     result["load_average"] = round(load, 2)
+    if url.startswith("sqlite"):
+        result["sqlite_synchronous"] = synchronous
     # Errors the servers logged (a failed write, an unexpected exception), beside the ones
     # the pages were told of.
     result["server_tracebacks"] = logged.count("Traceback")
