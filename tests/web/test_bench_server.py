@@ -47,6 +47,10 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["cpu_ms_per_move"] > 0
     assert result["bytes_per_message"] > 0
     assert result["sqlite_synchronous"] == "FULL"
+    # The play's writes, in the server's group commits (web.commits).
+    assert result["commit_groups"] > 0
+    assert result["writes_per_commit"] >= 1
+    assert 0 < result["commit_p50_ms"] <= result["commit_p99_ms"]
 
 
 def test_the_servers_sqlite_may_be_run_with_synchronous_normal(

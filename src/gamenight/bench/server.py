@@ -46,7 +46,7 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from gamenight.bench.serving import ECHO_PATH, PROFILE_OFF, PROFILE_ON
+from gamenight.bench.serving import COMMITS_PATH, ECHO_PATH, PROFILE_OFF, PROFILE_ON
 from gamenight.core.errors import RulesError
 from gamenight.core.game import GameState
 from gamenight.web.games import SeatSpec, get_game
@@ -425,6 +425,7 @@ class Phase:
     server_cpu: float  # seconds, every server process
     client_cpu: float  # seconds, this process
     rss_mb: float  # the servers' memory at the end of the phase
+    commits: list[dict[str, Any]] = field(default_factory=list)  # each server's, if asked
 
 
 async def phase(
@@ -433,10 +434,12 @@ async def phase(
     start: Start,
     figures: Figures,
     profiled: bool = False,
+    commits: bool = False,
 ) -> Phase:
     """Run the clients (coroutines that arrive at ``start``) together and measure them from
     the moment all are connected; ``profiled``: the servers' cProfile (bench.serving) runs
-    for these measured seconds alone."""
+    for these measured seconds alone; ``commits``: each server's group commits in them are
+    read (web.commits)."""
     tasks = [asyncio.ensure_future(c) for c in clients]
     connected = asyncio.ensure_future(start.connected.wait())
     await asyncio.wait([connected, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -447,6 +450,9 @@ async def phase(
     await connected
     # What the pages heard while connecting (welcome, first state, presence) is not a move's.
     figures.messages = figures.message_bytes = 0
+    if commits:
+        for server in servers_:
+            post(server.url + COMMITS_PATH, {})  # (reset: the set-up's writes are not play's)
     cpu = sum(s.cpu_seconds() for s in servers_)
     own = time.process_time()
     began = time.perf_counter()
@@ -466,6 +472,7 @@ async def phase(
         sum(s.cpu_seconds() for s in servers_) - cpu,
         time.process_time() - own,
         sum(s.rss_mb() for s in servers_),
+        [post(server.url + COMMITS_PATH, {}) for server in servers_] if commits else [],
     )
 
 
@@ -494,6 +501,7 @@ async def measure(
         start,
         play,
         profiled,
+        commits=True,
     )
     # The echo is sent what the table was: messages of an act's size.
     size = max(1, play.sent_bytes // max(1, play.moves_sent))
@@ -541,6 +549,16 @@ async def measure(
         "ratio_p99_to_echo": round(percentile(play.latencies, 99) / echo_p99, 2)
         if echo_p99
         else None,
+    }
+    # The servers' group commits in the play (web.commits): the groups, summed; the
+    # timings, the slowest server's.
+    result |= {
+        "commit_groups": sum(c["groups"] for c in moves.commits),
+        "writes_per_commit": max(c["writes_per_group"] for c in moves.commits),
+        **{
+            key: max(c[key] for c in moves.commits)
+            for key in ("commit_p50_ms", "commit_p99_ms", "write_p50_ms", "write_p99_ms")
+        },
     }
     if len(servers_) > 1:
         cross_p99 = percentile(play.crossings, 99)

@@ -44,6 +44,7 @@ T = TypeVar("T")
 LINGER = 0.002  # seconds a group waits after its oldest write, for more to join it
 MOST = 1000  # writes in one group at most
 SAVEPOINT = "gamenight_write"
+KEPT = 100_000  # latest groups and writes whose timings ``figures`` reports
 
 
 class NotCommittedError(Exception):
@@ -73,8 +74,11 @@ class Committer:
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closed = False
-        self.groups = 0  # transactions committed
-        self.writes = 0  # writes in them (refused ones included)
+        # What ``figures`` reports (guarded by ``_ready``): transactions committed, the
+        # writes in them (refused ones included), and the latest timings.
+        self._groups = self._writes = 0
+        self._commits: deque[float] = deque(maxlen=KEPT)  # BEGIN → COMMIT returned, seconds
+        self._answers: deque[float] = deque(maxlen=KEPT)  # submitted → answered, seconds
 
     def submit(self, work: Callable[[Connection], T], key: str = "") -> Future[T]:
         """Run ``work`` in the next group; its future is resolved once the group's COMMIT has
@@ -102,6 +106,26 @@ class Committer:
     async def write(self, work: Callable[[Connection], T], key: str = "") -> T:
         """``work``'s result once committed; the event loop goes on meanwhile."""
         return await asyncio.wrap_future(self.submit(work, key))
+
+    def figures(self, reset: bool = False) -> dict[str, int | float]:
+        """How the groups went since the start (or the last reset): groups committed, writes
+        per group, and the median and 99th percentile of a group's transaction (BEGIN to
+        COMMIT returned) and of a write's wait (submitted to answered), in ms."""
+        with self._ready:
+            groups, writes = self._groups, self._writes
+            commits, answers = sorted(self._commits), sorted(self._answers)
+            if reset:
+                self._groups = self._writes = 0
+                self._commits.clear()
+                self._answers.clear()
+        return {
+            "groups": groups,
+            "writes_per_group": round(writes / groups, 1) if groups else 0.0,
+            "commit_p50_ms": _ms(commits, 50),
+            "commit_p99_ms": _ms(commits, 99),
+            "write_p50_ms": _ms(answers, 50),
+            "write_p99_ms": _ms(answers, 99),
+        }
 
     def close(self) -> None:
         """Commit what is waiting, then stop the thread (later writes are refused)."""
@@ -148,6 +172,7 @@ class Committer:
         # Stable: a table's own writes stay in the order they came.
         group = sorted(group, key=lambda write: write.key)
         done: list[tuple[_Write[Any], bool, Any]] = []
+        began = time.monotonic()
         try:
             with self.engine.connect() as connection, connection.begin():
                 # The savepoints' own SQL on the driver's cursor: SQLAlchemy's begin_nested()
@@ -174,10 +199,20 @@ class Committer:
                 failed.__cause__ = exc
                 write.future.set_exception(failed)
             return
-        self.groups += 1
-        self.writes += len(group)
         for write, ok, value in done:
             if ok:
                 write.future.set_result(value)
             else:
                 write.future.set_exception(value)
+        answered = time.monotonic()
+        with self._ready:
+            self._groups += 1
+            self._writes += len(group)
+            self._commits.append(answered - began)
+            self._answers.extend(answered - write.came for write in group)
+
+
+def _ms(ordered: list[float], p: float) -> float:
+    if not ordered:
+        return 0.0
+    return round(ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000, 2)
