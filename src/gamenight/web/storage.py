@@ -129,9 +129,19 @@ HOLD_REVISION = (
 )
 HOLD_SEATS = select(TABLES.c.revision, TABLES.c.seats).where(TABLES.c.id == KEY).with_for_update()
 HOLD_SETUP = select(TABLES.c.setup).where(TABLES.c.id == KEY).with_for_update()
-COUNT = select(func.count(), func.max(ACTIONS.c.number)).where(ACTIONS.c.table_id == KEY)
+MESSAGE: BindParameter[str | None] = bindparam("message")
+# What a write checks once it holds the row, in one statement (one snapshot, taken after the
+# row was held): the table's action count and last number, and whether the message has a
+# receipt here (its revision; RECEIPT reads the whole of it, for a resent message alone).
+STANDING = select(
+    select(func.count()).where(ACTIONS.c.table_id == KEY).scalar_subquery(),
+    select(func.max(ACTIONS.c.number)).where(ACTIONS.c.table_id == KEY).scalar_subquery(),
+    select(RECEIPTS.c.revision)
+    .where(RECEIPTS.c.table_id == KEY, RECEIPTS.c.message_id == MESSAGE)
+    .scalar_subquery(),
+)
 RECEIPT = select(RECEIPTS.c.kind, RECEIPTS.c.number, RECEIPTS.c.revision).where(
-    RECEIPTS.c.table_id == KEY, RECEIPTS.c.message_id == bindparam("message")
+    RECEIPTS.c.table_id == KEY, RECEIPTS.c.message_id == MESSAGE
 )
 ADD_TABLE = insert(TABLES)
 ADD_ACTION = insert(ACTIONS)
@@ -502,11 +512,13 @@ class Store:
         self.wait(self.timing_in, table_id, timing)
 
     def timing_in(self, connection: Connection, table_id: str, timing: Timing) -> None:
-        """``set_timing``'s write, in ``connection``'s transaction."""
-        _hold(connection, HOLD_REVISION, table_id)
-        connection.execute(
+        """``set_timing``'s write, in ``connection``'s transaction (the UPDATE holds the row:
+        nothing is read before it)."""
+        done = connection.execute(
             CHANGE_TABLE, {"key": table_id, "clock": timing.clock, "deadline": timing.deadline}
         )
+        if not done.rowcount:
+            raise KeyError(table_id)
 
     def set_rematch(self, table_id: str, rematch: str) -> None:
         """Note in the finished table's set-up the table of its rematch (docs/rules/table.md,
@@ -553,11 +565,13 @@ class Store:
                 f"a message id is 1–64 letters, digits, '_' or '-', not {message_id[:80]!r}"
             )
         row = _hold(connection, HOLD_SEATS, table_id)
-        if message_id is not None:
+        stored, last, receipt = connection.execute(
+            STANDING, {"key": table_id, "message": message_id}
+        ).one()
+        if message_id is not None and receipt is not None:
             done = _receipt(connection, table_id, message_id)
             if done is not None:
                 raise DuplicateError(done)
-        stored, last = connection.execute(COUNT, {"key": table_id}).one()
         # The last number as well as the count: a table stored with a hole (by older code)
         # takes no more actions rather than more holes.
         if row.revision != revision or stored != count or (last if stored else -1) != count - 1:
@@ -612,7 +626,8 @@ class Store:
                 },
             )
             # A page resends only what it sent just now: the table's latest receipts do.
-            connection.execute(FORGET, {"key": table_id, "before": new - self.receipts_kept})
+            if new > self.receipts_kept:  # (before that, none is old enough)
+                connection.execute(FORGET, {"key": table_id, "before": new - self.receipts_kept})
         return new
 
     def change_seats(
