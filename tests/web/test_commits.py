@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import RefusedError
 from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
-from gamenight.web.storage import ActionRow, Store
+from gamenight.web.storage import ActionRow, Store, Timing
 from gamenight.web.tables import TableManager
 
 from .bodies import CENTRIX_2
@@ -247,3 +248,33 @@ def test_the_setting_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("GAMENIGHT_SQLITE_SYNCHRONOUS", "off")
     with pytest.raises(RulesError, match="GAMENIGHT_SQLITE_SYNCHRONOUS"):
         Settings.from_env()
+
+
+def test_two_servers_groups_take_the_rows_in_one_order_and_never_deadlock() -> None:
+    """On PostgreSQL each write holds its table's row to its group's COMMIT. Two servers'
+    groups hold the same two tables, given in opposite orders, each write lingering while it
+    holds its row: run as given they would deadlock (PostgreSQL would then abort one);
+    in the tables' order, the second group waits for the first and both commit."""
+    timing = Timing({"left": [1, 2]}, None)
+    with postgres_database("gn_commits_") as url:
+        one, two = Store(url, linger=0.5), Store(url, linger=0.5)
+        try:
+            low, high = sorted(new_table(one) for _ in range(2))
+
+            def slow(store: Store, table_id: str) -> Callable[[Connection], None]:
+                def write(connection: Connection) -> None:
+                    store.timing_in(connection, table_id, timing)
+                    time.sleep(0.3)  # (holding the row)
+
+                return write
+
+            futures = [one.commits.submit(slow(one, t), t) for t in (high, low)]
+            futures += [two.commits.submit(slow(two, t), t) for t in (low, high)]
+            assert [f.exception(timeout=60) for f in futures] == [None] * 4
+        finally:
+            one.close()
+            two.close()
+
+
+def new_table(store: Store) -> str:
+    return store.create("centrix", {}, 7, {"first": 0}, [{"name": "A"}, {"name": "B"}]).id
