@@ -4,12 +4,18 @@ A table is stored as its set-up (game, rules, seed, seats, setup) plus every acc
 action in order. An action is committed before it is acknowledged, so after a restart every
 game replays to exactly where it was.
 
-Several servers may share one database. Every write to a table's actions runs in one
-transaction that holds the table's row (PostgreSQL: ``SELECT … FOR UPDATE``; SQLite:
-``BEGIN IMMEDIATE``, which holds the whole file) and is refused unless the table is still as
-the writer read it: its action count and its revision, which goes up by one on every append
+Several servers may share one database. Every write to a table's actions holds the table's
+row to its transaction's end (PostgreSQL: ``SELECT … FOR UPDATE``; SQLite: ``BEGIN
+IMMEDIATE``, which holds the whole file) and is refused unless the table is still as the
+writer read it: its action count and its revision, which goes up by one on every append
 and every undo. So a writer that missed another's change is told "moved on", and nothing it
 stores can leave a hole or take away an action it never saw.
+
+Every write goes through the store's group commit (web.commits): one writer thread runs
+the writes waiting in one transaction, each in its own savepoint, and answers each once the
+COMMIT has returned. A write is a ``*_in`` method (``append_in``, ``undo_in``, …) run on the
+group's Connection, in SQLAlchemy Core statements built once; ``Store.write`` awaits one,
+``Store.wait`` blocks for it, and ``append``, ``undo``, … are the blocking calls.
 
 The schema is made and upgraded by the Alembic migrations in ``migrations/`` whenever a
 Store opens a database, one server at a time.
