@@ -107,18 +107,21 @@ def stored_actions(store: Store, table: Table) -> list[Any]:
 
 
 async def plugged(store: Store, made: list[Table], commits: Commits) -> tuple[Any, list[Any]]:
-    """Act at the first table and hold its COMMIT; meanwhile act at every other table; then
-    let the first COMMIT go. The plug's result, and the others' (results or exceptions)."""
+    """Act at the first table and hold its COMMIT; meanwhile act at every other table (and
+    store the second table's clock, as a page coming or going does); then let the first
+    COMMIT go. The plug's result, and the other acts' (results or exceptions)."""
     event.listen(store.engine, "commit", commits)
     loop = asyncio.get_running_loop()
     with ThreadPoolExecutor(1) as waiter:
         plug = asyncio.create_task(made[0].act())
         await loop.run_in_executor(waiter, commits.held.wait, 60)
         others = [asyncio.create_task(t.act()) for t in made[1:]]
+        clock = asyncio.create_task(made[1].referee.store_timing([0]))
         for _ in range(20):  # (each reaches its write at its first step)
             await asyncio.sleep(0)
         commits.go.set()
         results = await asyncio.gather(*others, return_exceptions=True)
+        await clock
         return await plug, results
 
 
@@ -141,7 +144,7 @@ def test_a_group_of_tables_commits_at_once_and_a_stale_write_is_refused_alone(ur
 
         commits.then = at_the_groups_commit
         plug, results = await plugged(store, made, commits)
-        assert commits.count == 2  # the plug's, and one for all the others
+        assert commits.count == 2  # the plug's, and one for all the others and the clock
         return plug, results, answered_at_commit
 
     try:
