@@ -46,6 +46,21 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["echo_moves_per_s"] > 0
     assert result["cpu_ms_per_move"] > 0
     assert result["bytes_per_message"] > 0
+    assert result["sqlite_synchronous"] == "FULL"
+    # The play's writes, in the server's group commits (web.commits).
+    assert result["commit_groups"] > 0
+    assert result["writes_per_commit"] >= 1
+    assert 0 < result["commit_p50_ms"] <= result["commit_p99_ms"]
+
+
+def test_the_servers_sqlite_may_be_run_with_synchronous_normal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["bench", "server", "--tables", "2", "--seconds", "1", "--json"]
+    assert main([*argv, "--sqlite-synchronous", "normal"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["sqlite_synchronous"] == "NORMAL"
+    assert result["errors"] == 0, result["error_codes"]
 
 
 def test_two_servers_split_each_table_and_measure_the_cross_server_delay(

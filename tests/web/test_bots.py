@@ -258,15 +258,15 @@ def test_a_bot_whose_plays_cannot_be_stored_for_a_while_plays_on(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     failures = [4]  # the store refuses the bot's first four plays (the old runner tried 3)
-    append = Store.append
+    append = Store.append_in  # (the write the referee hands to the group commit)
 
-    def flaky(self: Store, *args: Any, **kwargs: Any) -> None:
+    def flaky(self: Store, *args: Any, **kwargs: Any) -> int:
         if failures[0]:
             failures[0] -= 1
             raise OSError("the disk is full")
-        append(self, *args, **kwargs)
+        return append(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append", flaky)
+    monkeypatch.setattr(Store, "append_in", flaky)
     with ThreadPoolExecutor(1) as bots, TestClient(create_app(Settings(database), bots)) as client:
         made = create(client, CENTRIX_BOTS)
         wait_until_over(Store(database), made["id"])

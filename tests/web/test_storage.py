@@ -40,6 +40,7 @@ from gamenight.web.storage import (
     Receipt,
     SeatLostError,
     Store,
+    Timing,
     upgrade,
 )
 from gamenight.web.views.centrix import notations
@@ -328,6 +329,10 @@ def test_writes_to_a_table_that_is_not_there_raise_key_error(
         store.append("nope", number=0, revision=0, payload="a0", status="playing", outcome=None)
     with pytest.raises(KeyError):
         store.undo("nope", number=0, revision=1)
+    with pytest.raises(KeyError):
+        store.set_timing("nope", Timing({"left": [1, 2]}, None))
+    with pytest.raises(KeyError):
+        store.end("nope", revision=0, status="resigned", outcome={"places": [1, 2]})
 
 
 # ---------------------------------------------------------------- the web app on it

@@ -46,7 +46,7 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from gamenight.bench.serving import ECHO_PATH, PROFILE_OFF, PROFILE_ON
+from gamenight.bench.serving import COMMITS_PATH, ECHO_PATH, PROFILE_OFF, PROFILE_ON
 from gamenight.core.errors import RulesError
 from gamenight.core.game import GameState
 from gamenight.web.games import SeatSpec, get_game
@@ -104,11 +104,22 @@ def free_port() -> int:
 
 @contextmanager
 def servers(
-    count: int, database_url: str, redis_url: str | None, profile: Path | None, logs: Path
+    count: int,
+    database_url: str,
+    redis_url: str | None,
+    profile: Path | None,
+    logs: Path,
+    synchronous: str = "FULL",
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (and Redis), stopped at the end; what
-    they print goes to ``logs`` (server-N.log), not among the figures."""
-    env = {**os.environ, **LIMITS, "GAMENIGHT_DATABASE_URL": database_url}
+    they print goes to ``logs`` (server-N.log), not among the figures. ``synchronous``:
+    SQLite's (web.settings)."""
+    env = {
+        **os.environ,
+        **LIMITS,
+        "GAMENIGHT_DATABASE_URL": database_url,
+        "GAMENIGHT_SQLITE_SYNCHRONOUS": synchronous,
+    }
     env.pop("GAMENIGHT_REDIS_URL", None)
     if redis_url:
         env["GAMENIGHT_REDIS_URL"] = redis_url
@@ -414,6 +425,7 @@ class Phase:
     server_cpu: float  # seconds, every server process
     client_cpu: float  # seconds, this process
     rss_mb: float  # the servers' memory at the end of the phase
+    commits: list[dict[str, Any]] = field(default_factory=list)  # each server's, if asked
 
 
 async def phase(
@@ -422,10 +434,12 @@ async def phase(
     start: Start,
     figures: Figures,
     profiled: bool = False,
+    commits: bool = False,
 ) -> Phase:
     """Run the clients (coroutines that arrive at ``start``) together and measure them from
     the moment all are connected; ``profiled``: the servers' cProfile (bench.serving) runs
-    for these measured seconds alone."""
+    for these measured seconds alone; ``commits``: each server's group commits in them are
+    read (web.commits)."""
     tasks = [asyncio.ensure_future(c) for c in clients]
     connected = asyncio.ensure_future(start.connected.wait())
     await asyncio.wait([connected, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -436,6 +450,9 @@ async def phase(
     await connected
     # What the pages heard while connecting (welcome, first state, presence) is not a move's.
     figures.messages = figures.message_bytes = 0
+    if commits:
+        for server in servers_:
+            post(server.url + COMMITS_PATH, {})  # (reset: the set-up's writes are not play's)
     cpu = sum(s.cpu_seconds() for s in servers_)
     own = time.process_time()
     began = time.perf_counter()
@@ -455,6 +472,7 @@ async def phase(
         sum(s.cpu_seconds() for s in servers_) - cpu,
         time.process_time() - own,
         sum(s.rss_mb() for s in servers_),
+        [post(server.url + COMMITS_PATH, {}) for server in servers_] if commits else [],
     )
 
 
@@ -483,6 +501,7 @@ async def measure(
         start,
         play,
         profiled,
+        commits=True,
     )
     # The echo is sent what the table was: messages of an act's size.
     size = max(1, play.sent_bytes // max(1, play.moves_sent))
@@ -531,6 +550,16 @@ async def measure(
         if echo_p99
         else None,
     }
+    # The servers' group commits in the play (web.commits): the groups, summed; the
+    # timings, the slowest server's.
+    result |= {
+        "commit_groups": sum(c["groups"] for c in moves.commits),
+        "writes_per_commit": max(c["writes_per_group"] for c in moves.commits),
+        **{
+            key: max(c[key] for c in moves.commits)
+            for key in ("commit_p50_ms", "commit_p99_ms", "write_p50_ms", "write_p99_ms")
+        },
+    }
     if len(servers_) > 1:
         cross_p99 = percentile(play.crossings, 99)
         result |= {
@@ -550,9 +579,11 @@ def run(
     redis_url: str | None = None,
     profile: Path | None = None,
     seed: int = 2026,
+    synchronous: str = "FULL",
 ) -> dict[str, Any]:
     """The figures of one run (see the module's docstring); ``profile``: the first server's
-    cProfile statistics are written there."""
+    cProfile statistics are written there; ``synchronous``: SQLite's PRAGMA synchronous
+    (FULL or NORMAL, docs/reliability.md)."""
     if servers_ > 1 and not (redis_url and database_url and database_url.startswith("postgres")):
         raise RulesError(
             "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
@@ -562,12 +593,14 @@ def run(
     with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
         folder = Path(name)
         url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        with servers(servers_, url, redis_url, profile, folder) as started:
+        with servers(servers_, url, redis_url, profile, folder, synchronous) as started:
             result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
         # (the servers have stopped, and written all they will)
         logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
     # The machine is shared: how busy it was when the run began.
     result["load_average"] = round(load, 2)
+    if url.startswith("sqlite"):
+        result["sqlite_synchronous"] = synchronous
     # Errors the servers logged (a failed write, an unexpected exception), beside the ones
     # the pages were told of.
     result["server_tracebacks"] = logged.count("Traceback")

@@ -3,10 +3,12 @@ runs it (uvicorn, the same options), plus a WebSocket echo at ``/ws/bench/echo``
 benchmark drives to measure the stack's own ceiling.
 
 The echo lives here and nowhere else: a normal server (``gamenight serve``, ``create_app``)
-has no such endpoint. Run as ``python -m gamenight.bench.serving --port P [--profile FILE]``,
-with the settings in ``GAMENIGHT_*`` variables (web.settings); with ``--profile`` the event
-loop's thread runs under cProfile from SIGUSR1 to SIGUSR2 (the benchmark's measured play),
-and the statistics are written to FILE at SIGUSR2.
+has no such endpoint; nor ``POST /bench/commits``, the store's group-commit figures
+(web.commits) that the benchmark reads for its measured play. Run as
+``python -m gamenight.bench.serving --port P [--profile FILE]``, with the settings in
+``GAMENIGHT_*`` variables (web.settings); with ``--profile`` the event loop's thread runs
+under cProfile from SIGUSR1 to SIGUSR2 (the benchmark's measured play), and the statistics
+are written to FILE at SIGUSR2.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
 ECHO_PATH = "/ws/bench/echo"
+COMMITS_PATH = "/bench/commits"  # POST: the store's group commits so far (then reset)
 PROFILE_ON = signal.SIGUSR1
 PROFILE_OFF = signal.SIGUSR2
 
@@ -39,7 +42,13 @@ def bench_app(settings: Settings) -> FastAPI:
         except WebSocketDisconnect:
             pass
 
+    async def commits() -> dict[str, int | float]:
+        """web.commits.Committer.figures, reset: the benchmark asks as its play begins and
+        again as it ends."""
+        return app.state.manager.store.commits.figures(reset=True)  # type: ignore[no-any-return]
+
     app.add_api_websocket_route(ECHO_PATH, echo)
+    app.add_api_route(COMMITS_PATH, commits, methods=["POST"])
     return app
 
 

@@ -2,8 +2,9 @@
 ``gamenight centrix bench`` and ``gamenight colorcity bench``).
 
 - ``gamenight bench server --tables N --seconds S [--servers K] [--database-url URL]
-  [--redis-url URL] [--json] [--profile FILE]``: the table server's moves per second,
-  latency and cost per move against its own stack's echo (gamenight.bench.server).
+  [--redis-url URL] [--sqlite-synchronous FULL|NORMAL] [--json] [--profile FILE]``: the
+  table server's moves per second, latency and cost per move against its own stack's echo
+  (gamenight.bench.server).
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ from typing import Any
 
 from gamenight.cli.counts import count, seconds
 from gamenight.cli.files import check_writable
+
+# web.storage.SYNCHRONOUS, which the servers hold to (not imported: the command line starts
+# without the web's database libraries).
+SYNCHRONOUS = ("FULL", "NORMAL")
 
 
 def register(commands: Any) -> None:
@@ -43,6 +48,14 @@ def register(commands: Any) -> None:
         "--database-url", help="the servers' database (default: SQLite in a temporary folder)"
     )
     server.add_argument("--redis-url", help="the Redis the servers share live tables through")
+    server.add_argument(
+        "--sqlite-synchronous",
+        type=str.upper,
+        choices=SYNCHRONOUS,
+        default="FULL",
+        help="SQLite's PRAGMA synchronous for the servers (docs/reliability.md)"
+        " (default %(default)s)",
+    )
     server.add_argument("--json", action="store_true", help="print one JSON object")
     server.add_argument(
         "--profile",
@@ -68,6 +81,7 @@ def _server(ns: argparse.Namespace) -> int:
         ns.redis_url,
         ns.profile.resolve() if ns.profile else None,
         ns.seed,
+        ns.sqlite_synchronous,
     )
     if ns.json:
         print(json.dumps(result))

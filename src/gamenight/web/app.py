@@ -87,7 +87,7 @@ Body = Annotated[dict[str, Any], Depends(json_body)]
 def create_app(settings: Settings | None = None, bot_executor: Executor | None = None) -> FastAPI:
     """The app. ``bot_executor`` replaces the bots' process pool (tests use threads)."""
     settings = settings or Settings.from_env()
-    store = Store(settings.database_url)
+    store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
     manager = TableManager(
         store,
         settings.bot_workers,

@@ -15,7 +15,6 @@ A message id makes a resent message harmless: it is answered as the original was
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import time
 from collections import OrderedDict
@@ -397,20 +396,19 @@ class Referee:
             try:
                 # The seat's token is checked again in the store's transaction: its invite
                 # may have been renewed on another server that this one has not heard from.
-                self.revision = await asyncio.to_thread(
-                    functools.partial(
-                        self.store.append,
-                        self.id,
-                        number=number,
-                        revision=self.revision,
-                        payload=payload,
-                        status=status,
-                        outcome=outcome,
-                        seat=None if key is None else seat,
-                        token_hash=key,
-                        message_id=message_id,
-                        timing=self.timing(online),
-                    )
+                # (answered once the group commit that holds it has committed: web.commits)
+                self.revision = await self.store.write(
+                    self.store.append_in,
+                    self.id,
+                    number=number,
+                    revision=self.revision,
+                    payload=payload,
+                    status=status,
+                    outcome=outcome,
+                    seat=None if key is None else seat,
+                    token_hash=key,
+                    message_id=message_id,
+                    timing=self.timing(online),
                 )
             except BaseException as exc:
                 self.state.pop()
@@ -434,16 +432,14 @@ class Referee:
                 )
             number = self.version - 1
             try:
-                self.revision = await asyncio.to_thread(
-                    functools.partial(
-                        self.store.undo,
-                        self.id,
-                        number=number,
-                        revision=self.revision,
-                        seat=seat,
-                        token_hash=key,
-                        message_id=message_id,
-                    )
+                self.revision = await self.store.write(
+                    self.store.undo_in,
+                    self.id,
+                    number=number,
+                    revision=self.revision,
+                    seat=seat,
+                    token_hash=key,
+                    message_id=message_id,
                 )
             except BaseException as exc:
                 return await self._refused(exc, seat)
@@ -538,15 +534,13 @@ class Referee:
             return False
         outcome = table_outcome(reason, self.state.standing(), losers)
         try:
-            self.revision = await asyncio.to_thread(
-                functools.partial(
-                    self.store.end,
-                    self.id,
-                    revision=self.revision,
-                    status=reason,
-                    outcome=outcome.to_dict(),
-                    timing=self.timing(online),
-                )
+            self.revision = await self.store.write(
+                self.store.end_in,
+                self.id,
+                revision=self.revision,
+                status=reason,
+                outcome=outcome.to_dict(),
+                timing=self.timing(online),
             )
         except MovedOnError:
             await self._reload()
@@ -570,7 +564,7 @@ class Referee:
             if taken <= self._written:
                 return
             try:
-                await asyncio.to_thread(self.store.set_timing, self.id, timing)
+                await self.store.write(self.store.timing_in, self.id, timing)
             except Exception:
                 log.exception("the clock of table %s could not be stored", self.id)
             self._written = taken
@@ -586,7 +580,7 @@ class Referee:
             return result
 
         try:
-            result, stored = await asyncio.to_thread(self.store.change_seats, self.id, edit)
+            result, stored = await self.store.write(self.store.seats_in, self.id, edit)
         except KeyError:
             raise no_table(self.id) from None
         self.stored.seats = stored

@@ -12,6 +12,7 @@ from gamenight.core.errors import RulesError
 from gamenight.core.numbers import read_decimal, read_whole_number
 from gamenight.web.links import read_public_url
 from gamenight.web.quotas import Limits
+from gamenight.web.storage import SYNCHRONOUS
 
 
 def default_data_dir() -> Path:
@@ -36,6 +37,9 @@ class Settings:
     # The base of the invite and spectator links (web.links): a proxy's address, or the
     # machine's on the local network (``serve --lan``); None: the page's own address.
     public_url: str | None = None
+    # SQLite's PRAGMA synchronous: FULL (every commit on the disk before it is answered) or
+    # NORMAL (faster; the last commits may be lost to a power cut: docs/reliability.md).
+    sqlite_synchronous: str = "FULL"
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -47,7 +51,8 @@ class Settings:
         (0.1 to 3600, default 20) a bot may think about one decision; ``GAMENIGHT_<LIMIT>``
         sets each of the limits (web.quotas.Limits, docs/reliability.md),
         ``GAMENIGHT_ALLOWED_ORIGINS`` the other sites whose pages may open a table's socket and
-        ``GAMENIGHT_PUBLIC_URL`` the address invite links use (behind a proxy: web.links)."""
+        ``GAMENIGHT_PUBLIC_URL`` the address invite links use (behind a proxy: web.links),
+        ``GAMENIGHT_SQLITE_SYNCHRONOUS`` SQLite's ``synchronous`` (FULL or NORMAL)."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -74,6 +79,9 @@ class Settings:
             public_url=read_public_url(public)
             if (public := os.environ.get("GAMENIGHT_PUBLIC_URL"))
             else None,
+            sqlite_synchronous=_synchronous(
+                os.environ.get("GAMENIGHT_SQLITE_SYNCHRONOUS") or "FULL"
+            ),
         )
 
 
@@ -108,6 +116,16 @@ def _number(name: str, default: Any, low: float, high: float) -> int | float:
     if not low <= value <= high:
         kind = "a whole number" if whole else "a number of seconds"
         raise RulesError(f"{name} must be {kind} from {low:.15g} to {high:.15g}, not {text!r}")
+    return value
+
+
+def _synchronous(text: str) -> str:
+    """``GAMENIGHT_SQLITE_SYNCHRONOUS``: FULL or NORMAL (web.storage.SYNCHRONOUS)."""
+    value = text.strip().upper()
+    if value not in SYNCHRONOUS:
+        raise RulesError(
+            f"GAMENIGHT_SQLITE_SYNCHRONOUS must be {' or '.join(SYNCHRONOUS)}, not {text!r}"
+        )
     return value
 
 

@@ -4,12 +4,18 @@ A table is stored as its set-up (game, rules, seed, seats, setup) plus every acc
 action in order. An action is committed before it is acknowledged, so after a restart every
 game replays to exactly where it was.
 
-Several servers may share one database. Every write to a table's actions runs in one
-transaction that holds the table's row (PostgreSQL: ``SELECT … FOR UPDATE``; SQLite:
-``BEGIN IMMEDIATE``, which holds the whole file) and is refused unless the table is still as
-the writer read it: its action count and its revision, which goes up by one on every append
+Several servers may share one database. Every write to a table's actions holds the table's
+row to its transaction's end (PostgreSQL: ``SELECT … FOR UPDATE``; SQLite: ``BEGIN
+IMMEDIATE``, which holds the whole file) and is refused unless the table is still as the
+writer read it: its action count and its revision, which goes up by one on every append
 and every undo. So a writer that missed another's change is told "moved on", and nothing it
 stores can leave a hole or take away an action it never saw.
+
+Every write goes through the store's group commit (web.commits): one writer thread runs
+the writes waiting in one transaction, each in its own savepoint, and answers each once the
+COMMIT has returned. A write is a ``*_in`` method (``append_in``, ``undo_in``, …) run on the
+group's Connection, in SQLAlchemy Core statements built once; ``Store.write`` awaits one,
+``Store.wait`` blocks for it, and ``append``, ``undo``, … are the blocking calls.
 
 The schema is made and upgraded by the Alembic migrations in ``migrations/`` whenever a
 Store opens a database, one server at a time.
@@ -24,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
@@ -32,12 +38,16 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
     Integer,
+    Select,
     String,
+    Table,
     UniqueConstraint,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -50,6 +60,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.sql.elements import BindParameter
+
+from gamenight.web.commits import LINGER, Committer
 
 
 class Base(DeclarativeBase):
@@ -104,6 +117,46 @@ class ReceiptRow(Base):
     number: Mapped[int] = mapped_column(Integer)  # the action stored or taken back
     revision: Mapped[int] = mapped_column(Integer)  # the table's revision after it
 
+
+# The tables as SQLAlchemy Core sees them: every write runs Core statements on a Connection
+# (no ORM session, no row objects, on the hot path).
+TABLES = cast(Table, TableRow.__table__)
+ACTIONS = cast(Table, ActionRow.__table__)
+RECEIPTS = cast(Table, ReceiptRow.__table__)
+
+# The write path's statements, built once: a statement built at each call costs SQLAlchemy
+# about five times as much (building it, then its cache key) as running it. ``key`` is the
+# table's id (a bound parameter may not take a column's name); the values an UPDATE sets
+# come with the parameters of each execution.
+KEY: BindParameter[str] = bindparam("key")
+# (each holds the table's row: PostgreSQL's SELECT … FOR UPDATE; SQLite holds the file)
+HOLD_REVISION = (
+    select(TABLES.c.revision, TABLES.c.status).where(TABLES.c.id == KEY).with_for_update()
+)
+HOLD_SEATS = select(TABLES.c.revision, TABLES.c.seats).where(TABLES.c.id == KEY).with_for_update()
+HOLD_SETUP = select(TABLES.c.setup).where(TABLES.c.id == KEY).with_for_update()
+MESSAGE: BindParameter[str | None] = bindparam("message")
+# What a write checks once it holds the row, in one statement (one snapshot, taken after the
+# row was held): the table's action count and last number, and whether the message has a
+# receipt here (its revision; RECEIPT reads the whole of it, for a resent message alone).
+STANDING = select(
+    select(func.count()).where(ACTIONS.c.table_id == KEY).scalar_subquery(),
+    select(func.max(ACTIONS.c.number)).where(ACTIONS.c.table_id == KEY).scalar_subquery(),
+    select(RECEIPTS.c.revision)
+    .where(RECEIPTS.c.table_id == KEY, RECEIPTS.c.message_id == MESSAGE)
+    .scalar_subquery(),
+)
+RECEIPT = select(RECEIPTS.c.kind, RECEIPTS.c.number, RECEIPTS.c.revision).where(
+    RECEIPTS.c.table_id == KEY, RECEIPTS.c.message_id == MESSAGE
+)
+ADD_TABLE = insert(TABLES)
+ADD_ACTION = insert(ACTIONS)
+ADD_RECEIPT = insert(RECEIPTS)
+CHANGE_TABLE = update(TABLES).where(TABLES.c.id == KEY)
+TAKE_BACK = delete(ACTIONS).where(ACTIONS.c.table_id == KEY, ACTIONS.c.number == bindparam("at"))
+FORGET = delete(RECEIPTS).where(
+    RECEIPTS.c.table_id == KEY, RECEIPTS.c.revision <= bindparam("before")
+)
 
 T = TypeVar("T")
 
@@ -187,14 +240,31 @@ def upgrade(engine: Engine, target: str = "head") -> None:
         command.upgrade(config, target)
 
 
+SYNCHRONOUS = ("FULL", "NORMAL")  # SQLite's PRAGMA synchronous a Store may be given
+P = ParamSpec("P")
+
+
 class Store:
-    def __init__(self, url: str, receipts_kept: int = 200) -> None:
+    """``synchronous`` (SQLite only): FULL (the default, durable after a power cut) or NORMAL
+    (docs/reliability.md); ``linger``: how long a group of writes waits for more
+    (web.commits)."""
+
+    def __init__(
+        self,
+        url: str,
+        receipts_kept: int = 200,
+        *,
+        synchronous: str = "FULL",
+        linger: float = LINGER,
+    ) -> None:
+        if synchronous.upper() not in SYNCHRONOUS:
+            raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
         self.engine = create_engine(url)
         self.receipts_kept = receipts_kept
         reader = self.engine
         writer = self.engine.execution_options(gamenight_write=True)
         if self.engine.dialect.name == "sqlite":
-            _serialise_sqlite_writes(self.engine)
+            _serialise_sqlite_writes(self.engine, synchronous.upper())
         elif self.engine.dialect.name == "postgresql":
             # A load reads the row and then the actions: one snapshot for both, so that a
             # table is never read as a revision with another revision's actions.
@@ -202,6 +272,14 @@ class Store:
         upgrade(writer)
         self._read = sessionmaker(reader, expire_on_commit=False)
         self._write = sessionmaker(writer, expire_on_commit=False)
+        self._reader = reader
+        # Every write of the store goes through one writer thread, in groups (web.commits).
+        self.commits = Committer(writer, linger=linger)
+
+    def close(self) -> None:
+        """Commit the writes waiting, stop the writer thread and close the connections."""
+        self.commits.close()
+        self.engine.dispose()
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -211,9 +289,34 @@ class Store:
 
     @contextmanager
     def writing(self) -> Iterator[Session]:
-        """A transaction that writes (on SQLite: it holds the database from its start)."""
+        """A transaction that writes on its own, outside the group commit (on SQLite: it
+        holds the database from its start)."""
         with self._write() as session, session.begin():
             yield session
+
+    # ---------------------------------------------------------------- writing
+
+    def wait(
+        self,
+        op: Callable[Concatenate[Connection, str, P], T],
+        table_id: str,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """``op(connection, table_id, …)`` (one of the ``*_in`` methods) made in the next
+        group commit: what it returned once committed (or what it raised), waiting for it
+        in this thread."""
+        return self.commits.run(_bound(op, table_id, args, kwargs), table_id)
+
+    async def write(
+        self,
+        op: Callable[Concatenate[Connection, str, P], T],
+        table_id: str,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """As ``wait``, awaited: the event loop goes on while the group commits."""
+        return await self.commits.write(_bound(op, table_id, args, kwargs), table_id)
 
     def create(
         self,
@@ -226,7 +329,7 @@ class Store:
         timing: Timing | None = None,
     ) -> StoredTable:
         now = datetime.now(UTC)
-        row = TableRow(
+        stored = StoredTable(
             id=secrets.token_urlsafe(9),
             game=game,
             rules=rules,
@@ -243,9 +346,29 @@ class Store:
             clock=None if timing is None else timing.clock,
             deadline=None if timing is None else timing.deadline,
         )
-        with self.writing() as session:
-            session.add(row)
-        return self._stored(row, [])
+        row = {
+            "id": stored.id,
+            "game": game,
+            "rules": rules,
+            "seed": seed,
+            "setup": setup,
+            "seats": seats,
+            "status": stored.status,
+            "outcome": None,
+            "created": now,
+            "updated": now,
+            "revision": 0,
+            "host_hash": host_hash,
+            "archived": False,
+            "clock": stored.clock,
+            "deadline": stored.deadline,
+        }
+
+        def made(connection: Connection) -> None:
+            connection.execute(ADD_TABLE, row)
+
+        self.commits.run(made, stored.id)
+        return stored
 
     def append(
         self,
@@ -265,17 +388,42 @@ class Store:
         table has exactly ``number`` actions and is at ``revision`` (MovedOnError),
         ``seat``'s token is still ``token_hash`` when one is given (SeatLostError) and
         ``message_id`` is new here (DuplicateError); KeyError if there is no such table.
-        Returns the new revision."""
-        with self.writing() as session:
-            self._check(session, table_id, number, revision, seat, token_hash, message_id)
-            session.execute(
-                insert(ActionRow).values(table_id=table_id, number=number, payload=payload)
-            )
-            if timing is not None:
-                self._time(session, table_id, timing)
-            return self._moved(
-                session, table_id, revision, number, status, outcome, "act", message_id
-            )
+        Returns the new revision once committed."""
+        return self.wait(
+            self.append_in,
+            table_id,
+            number=number,
+            revision=revision,
+            payload=payload,
+            status=status,
+            outcome=outcome,
+            seat=seat,
+            token_hash=token_hash,
+            message_id=message_id,
+            timing=timing,
+        )
+
+    def append_in(
+        self,
+        connection: Connection,
+        table_id: str,
+        *,
+        number: int,
+        revision: int,
+        payload: Any,
+        status: str,
+        outcome: dict[str, Any] | None,
+        seat: int | None = None,
+        token_hash: str | None = None,
+        message_id: str | None = None,
+        timing: Timing | None = None,
+    ) -> int:
+        """``append``'s write, in ``connection``'s transaction."""
+        self._check(connection, table_id, number, revision, seat, token_hash, message_id)
+        connection.execute(ADD_ACTION, {"table_id": table_id, "number": number, "payload": payload})
+        return self._moved(
+            connection, table_id, revision, number, status, outcome, "act", message_id, timing
+        )
 
     def undo(
         self,
@@ -289,14 +437,33 @@ class Store:
     ) -> int:
         """Take back action ``number``, if it is the table's latest and the table is at
         ``revision``; the other checks as for ``append``. Returns the new revision."""
-        with self.writing() as session:
-            self._check(session, table_id, number + 1, revision, seat, token_hash, message_id)
-            session.execute(
-                delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.number == number)
-            )
-            return self._moved(
-                session, table_id, revision, number, "playing", None, "undo", message_id
-            )
+        return self.wait(
+            self.undo_in,
+            table_id,
+            number=number,
+            revision=revision,
+            seat=seat,
+            token_hash=token_hash,
+            message_id=message_id,
+        )
+
+    def undo_in(
+        self,
+        connection: Connection,
+        table_id: str,
+        *,
+        number: int,
+        revision: int,
+        seat: int | None = None,
+        token_hash: str | None = None,
+        message_id: str | None = None,
+    ) -> int:
+        """``undo``'s write, in ``connection``'s transaction."""
+        self._check(connection, table_id, number + 1, revision, seat, token_hash, message_id)
+        connection.execute(TAKE_BACK, {"key": table_id, "at": number})
+        return self._moved(
+            connection, table_id, revision, number, "playing", None, "undo", message_id, None
+        )
 
     def end(
         self,
@@ -310,63 +477,66 @@ class Store:
         """End the game at the table for a reason of the table's (core.endings), if it is
         at ``revision`` (MovedOnError) and still in play (MovedOnError too: it ended
         meanwhile, perhaps on another server); no action is stored. The new revision."""
-        with self.writing() as session:
-            row = self._hold(session, table_id, TableRow.revision, TableRow.status)
-            if row.revision != revision or row.status != "playing":
-                raise MovedOnError(
-                    f"table {table_id} is at revision {row.revision} ({row.status}),"
-                    f" not in play at revision {revision}"
-                )
-            new = revision + 1
-            session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(
-                    revision=new,
-                    status=status,
-                    outcome=outcome,
-                    updated=datetime.now(UTC),
-                    deadline=None,
-                    **({} if timing is None else {"clock": timing.clock}),
-                )
+        return self.wait(
+            self.end_in, table_id, revision=revision, status=status, outcome=outcome, timing=timing
+        )
+
+    def end_in(
+        self,
+        connection: Connection,
+        table_id: str,
+        *,
+        revision: int,
+        status: str,
+        outcome: dict[str, Any],
+        timing: Timing | None = None,
+    ) -> int:
+        """``end``'s write, in ``connection``'s transaction."""
+        row = _hold(connection, HOLD_REVISION, table_id)
+        if row.revision != revision or row.status != "playing":
+            raise MovedOnError(
+                f"table {table_id} is at revision {row.revision} ({row.status}),"
+                f" not in play at revision {revision}"
             )
-            return new
+        new = revision + 1
+        values = {
+            "key": table_id,
+            "revision": new,
+            "status": status,
+            "outcome": outcome,
+            "updated": datetime.now(UTC),
+            "deadline": None,
+        }
+        connection.execute(
+            CHANGE_TABLE, values if timing is None else {**values, "clock": timing.clock}
+        )
+        return new
 
     def set_timing(self, table_id: str, timing: Timing) -> None:
         """Store the table's clock and deadline as they are now (a stand-in came or went,
         the last page left): no revision, since no action or seat changed with it."""
-        with self.writing() as session:
-            if session.get(TableRow, table_id, with_for_update=True) is None:
-                raise KeyError(table_id)
-            self._time(session, table_id, timing)
+        self.wait(self.timing_in, table_id, timing)
+
+    def timing_in(self, connection: Connection, table_id: str, timing: Timing) -> None:
+        """``set_timing``'s write, in ``connection``'s transaction (the UPDATE holds the row:
+        nothing is read before it)."""
+        done = connection.execute(
+            CHANGE_TABLE, {"key": table_id, "clock": timing.clock, "deadline": timing.deadline}
+        )
+        if not done.rowcount:
+            raise KeyError(table_id)
 
     def set_rematch(self, table_id: str, rematch: str) -> None:
         """Note in the finished table's set-up the table of its rematch (docs/rules/table.md,
         T10), where every server's pages find it."""
-        with self.writing() as session:
-            row = session.get(TableRow, table_id, with_for_update=True)
-            if row is None:
-                raise KeyError(table_id)
-            row.setup = {**row.setup, "rematch": rematch}  # a new dict: the column is written
 
-    @staticmethod
-    def _hold(session: Session, table_id: str, *columns: Any) -> Any:
-        """The table's ``columns``, its row held to the transaction's end (KeyError: no
-        such table)."""
-        row = session.execute(
-            select(*columns).where(TableRow.id == table_id).with_for_update()
-        ).one_or_none()
-        if row is None:
-            raise KeyError(table_id)
-        return row
+        def noted(connection: Connection, table_id: str) -> None:
+            setup = _hold(connection, HOLD_SETUP, table_id).setup
+            connection.execute(
+                CHANGE_TABLE, {"key": table_id, "setup": {**setup, "rematch": rematch}}
+            )
 
-    @staticmethod
-    def _time(session: Session, table_id: str, timing: Timing) -> None:
-        session.execute(
-            update(TableRow)
-            .where(TableRow.id == table_id)
-            .values(clock=timing.clock, deadline=timing.deadline)
-        )
+        self.wait(noted, table_id)
 
     def due(self, now: datetime, limit: int = 100) -> list[str]:
         """The tables in play whose deadline has come by ``now``, the most overdue first."""
@@ -380,12 +550,12 @@ class Store:
             return list(session.scalars(query).all())
 
     def receipt(self, table_id: str, message_id: str) -> Receipt | None:
-        with self.session() as session:
-            return self._receipt(session, table_id, message_id)
+        with self._reader.connect() as connection:
+            return _receipt(connection, table_id, message_id)
 
     def _check(
         self,
-        session: Session,
+        connection: Connection,
         table_id: str,
         count: int,
         revision: int,
@@ -400,14 +570,14 @@ class Store:
             raise ValueError(
                 f"a message id is 1–64 letters, digits, '_' or '-', not {message_id[:80]!r}"
             )
-        row = self._hold(session, table_id, TableRow.revision, TableRow.seats)
-        if message_id is not None:
-            done = self._receipt(session, table_id, message_id)
+        row = _hold(connection, HOLD_SEATS, table_id)
+        stored, last, receipt = connection.execute(
+            STANDING, {"key": table_id, "message": message_id}
+        ).one()
+        if message_id is not None and receipt is not None:
+            done = _receipt(connection, table_id, message_id)
             if done is not None:
                 raise DuplicateError(done)
-        stored, last = session.execute(
-            select(func.count(), func.max(ActionRow.number)).where(ActionRow.table_id == table_id)
-        ).one()
         # The last number as well as the count: a table stored with a hole (by older code)
         # takes no more actions rather than more holes.
         if row.revision != revision or stored != count or (last if stored else -1) != count - 1:
@@ -425,7 +595,7 @@ class Store:
 
     def _moved(
         self,
-        session: Session,
+        connection: Connection,
         table_id: str,
         revision: int,
         number: int,
@@ -433,39 +603,38 @@ class Store:
         outcome: dict[str, Any] | None,
         kind: str,
         message_id: str | None,
+        timing: Timing | None,
     ) -> int:
-        """Move the held table on to the next revision, with its receipt; the new revision."""
+        """Move the held table on to the next revision (with the clock after it, if given)
+        and store the message's receipt; the new revision."""
         new = revision + 1
-        session.execute(
-            update(TableRow)
-            .where(TableRow.id == table_id)
-            .values(revision=new, status=status, outcome=outcome, updated=datetime.now(UTC))
+        clock = {} if timing is None else {"clock": timing.clock, "deadline": timing.deadline}
+        connection.execute(
+            CHANGE_TABLE,
+            {
+                "key": table_id,
+                "revision": new,
+                "status": status,
+                "outcome": outcome,
+                "updated": datetime.now(UTC),
+                **clock,
+            },
         )
         if message_id is not None:
-            session.execute(
-                insert(ReceiptRow).values(
-                    table_id=table_id,
-                    message_id=message_id,
-                    kind=kind,
-                    number=number,
-                    revision=new,
-                )
+            connection.execute(
+                ADD_RECEIPT,
+                {
+                    "table_id": table_id,
+                    "message_id": message_id,
+                    "kind": kind,
+                    "number": number,
+                    "revision": new,
+                },
             )
             # A page resends only what it sent just now: the table's latest receipts do.
-            session.execute(
-                delete(ReceiptRow).where(
-                    ReceiptRow.table_id == table_id,
-                    ReceiptRow.revision <= new - self.receipts_kept,
-                )
-            )
+            if new > self.receipts_kept:  # (before that, none is old enough)
+                connection.execute(FORGET, {"key": table_id, "before": new - self.receipts_kept})
         return new
-
-    @staticmethod
-    def _receipt(session: Session, table_id: str, message_id: str) -> Receipt | None:
-        row = session.get(ReceiptRow, (table_id, message_id))
-        if row is None:
-            return None
-        return Receipt(row.message_id, row.kind, row.number, row.revision)
 
     def change_seats(
         self, table_id: str, change: Callable[[list[dict[str, Any]]], T]
@@ -474,15 +643,21 @@ class Store:
         row (two servers cannot both hand out one invited seat). Returns what ``change``
         returned and the seats as stored; nothing is written when nothing changed, and an
         exception from ``change`` stores nothing."""
-        with self.writing() as session:
-            row = session.get(TableRow, table_id, with_for_update=True)
-            if row is None:
-                raise KeyError(table_id)
-            seats = [dict(seat) for seat in row.seats]
-            result = change(seats)
-            if seats != row.seats:
-                row.seats = seats  # a new list, so the JSON column is written
-            return result, seats
+        return self.wait(self.seats_in, table_id, change)
+
+    def seats_in(
+        self,
+        connection: Connection,
+        table_id: str,
+        change: Callable[[list[dict[str, Any]]], T],
+    ) -> tuple[T, list[dict[str, Any]]]:
+        """``change_seats``'s write, in ``connection``'s transaction."""
+        held = _hold(connection, HOLD_SEATS, table_id).seats
+        seats = [dict(seat) for seat in held]
+        result = change(seats)
+        if seats != held:
+            connection.execute(CHANGE_TABLE, {"key": table_id, "seats": seats})
+        return result, seats
 
     def load(self, table_id: str) -> StoredTable | None:
         with self.session() as session:
@@ -515,19 +690,16 @@ class Store:
 
     def set_archived(self, table_id: str, archived: bool) -> bool:
         """Archive the table or bring it back (False: no such table)."""
-        with self.writing() as session:
-            done = session.execute(
-                update(TableRow).where(TableRow.id == table_id).values(archived=archived)
-            )
-            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+        def archive(connection: Connection, table_id: str) -> bool:
+            done = connection.execute(CHANGE_TABLE, {"key": table_id, "archived": archived})
+            return bool(done.rowcount)
+
+        return self.wait(archive, table_id)
 
     def delete(self, table_id: str) -> bool:
         """Delete the table, its actions and its receipts (False: no such table)."""
-        with self.writing() as session:
-            for row in (ReceiptRow, ActionRow):
-                session.execute(delete(row).where(row.table_id == table_id))
-            done = session.execute(delete(TableRow).where(TableRow.id == table_id))
-            return bool(done.rowcount)  # type: ignore[attr-defined]
+        return self.wait(_delete, table_id)
 
     @staticmethod
     def _stored(row: TableRow, actions: list[Any]) -> StoredTable:
@@ -551,6 +723,40 @@ class Store:
         )
 
 
+def _bound(
+    write: Callable[..., T], table_id: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Callable[[Connection], T]:
+    """``write`` as the committer calls it: on a connection alone."""
+
+    def bound(connection: Connection) -> T:
+        return write(connection, table_id, *args, **kwargs)
+
+    return bound
+
+
+def _hold(connection: Connection, query: Select[Any], table_id: str) -> Any:
+    """The table's row as ``query`` (one of the HOLD_* statements) reads it, held to the
+    transaction's end (KeyError: no such table)."""
+    row = connection.execute(query, {"key": table_id}).one_or_none()
+    if row is None:
+        raise KeyError(table_id)
+    return row
+
+
+def _receipt(connection: Connection, table_id: str, message_id: str) -> Receipt | None:
+    row = connection.execute(RECEIPT, {"key": table_id, "message": message_id}).one_or_none()
+    if row is None:
+        return None
+    return Receipt(message_id, row.kind, row.number, row.revision)
+
+
+def _delete(connection: Connection, table_id: str) -> bool:
+    for rows in (RECEIPTS, ACTIONS):
+        connection.execute(delete(rows).where(rows.c.table_id == table_id))
+    done = connection.execute(delete(TABLES).where(TABLES.c.id == KEY), {"key": table_id})
+    return bool(done.rowcount)
+
+
 def _aware(moment: datetime | None) -> datetime | None:
     # SQLite hands back the naive UTC time it stored.
     if moment is None or moment.tzinfo is not None:
@@ -558,7 +764,7 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-def _serialise_sqlite_writes(engine: Engine) -> None:
+def _serialise_sqlite_writes(engine: Engine, synchronous: str) -> None:
     """SQLAlchemy's recipe for pysqlite (its SQLite dialect documentation, "Serializable
     isolation / Savepoints / Transactional DDL"): pysqlite's own BEGIN is turned off, and
     each transaction emits its own; a writing one ``BEGIN IMMEDIATE``, so that it holds the
@@ -572,6 +778,9 @@ def _serialise_sqlite_writes(engine: Engine) -> None:
         # Several threads (the server's and the bots') share the file; WAL keeps readers
         # from blocking the writer.
         cursor.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit is on the disk when it returns; NORMAL: in WAL mode the last
+        # commits may be lost to a power cut or an OS crash (docs/reliability.md).
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
