@@ -9,6 +9,7 @@ compiled path must never change what a bot plays.
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import subprocess
@@ -138,6 +139,51 @@ def test_codes_decode_to_the_legal_plays() -> None:
         if state.is_over:
             continue
         assert [native.decode(c) for c in native.legal_codes(state)] == state.legal_plays()
+
+
+@needs_core
+def test_the_cores_plays_are_shared_and_left_out_of_the_collector() -> None:
+    # A Play holds only the engine's Card, Rotation and Move values, so it cannot be in a
+    # cycle: the core's cache of them must not make every collection walk them (a third of
+    # stepped random play's time was the collector walking them).
+    state = CentrixState.new(4, seed=8)
+    rng = random.Random(8)
+    for _ in range(60):
+        plays = state.legal_plays()
+        again = state.copy(history=False).legal_plays()
+        assert all(a is b for a, b in zip(plays, again, strict=True))
+        assert not any(gc.is_tracked(play) for play in plays)
+        state.push_unchecked(rng.choice(plays))
+    gc.collect()
+    assert [native.decode(c) for c in native.legal_codes(state)] == state.legal_plays()
+
+
+@needs_core
+def test_a_board_edited_in_place_after_a_play_is_read_afresh() -> None:
+    # The core keeps the board a play made for the next position's reads, by the very list
+    # items it stands for: a cell edited in place must not be read from it.
+    for seed in range(40):
+        state = CentrixState.new(2 + seed % 5, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(1, 60)):
+            if state.is_over:
+                break
+            state.push_unchecked(rng.choice(state.legal_plays()))
+        if state.is_over:
+            continue
+        seat = state.actor
+        assert seat is not None
+        mine = [sq for sq, owner in enumerate(state.cells) if owner == seat]
+        empty = [sq for sq, owner in enumerate(state.cells) if owner < 0 and sq >= 12]
+        if mine and (seed % 2 or len(mine) + state.top[seat] == 3):
+            state.cells[rng.choice(mine)] = -1  # a pawn taken off by hand
+        else:
+            state.cells[rng.choice(empty)] = seat  # a pawn put on by hand
+        compiled, reference = both(state, state.legal_plays)
+        assert compiled == reference
+        state.push_unchecked(compiled[0])
+        after, expected = both(state, state.legal_plays)
+        assert after == expected
 
 
 @needs_core
@@ -394,6 +440,41 @@ def test_the_cores_shuffle_is_randoms_shuffle_draw_for_draw() -> None:
         theirs.shuffle(reference)
         assert mine == reference
         assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+
+@needs_core
+def test_seeded_samples_of_a_view_are_the_same_on_both_paths() -> None:
+    # ISMCTS deals a determinization of its view every iteration: the core's deal must give
+    # the hands and draw pile the reference deals, and leave the generator where it does.
+    rng = random.Random(17)
+    compared = 0
+    for game in range(60):
+        players = 2 + game % 5
+        rules = Rules(bottom=list(Bottom)[game % 3], copies=1 + game % 3)
+        state = CentrixState.new(players, seed=game, rules=rules)
+        while not state.is_over and compared < 60 * (game + 1):
+            for seat in [None, *range(players)]:
+                view = state.view(seat)
+                seed = rng.getrandbits(32)
+
+                def sampled(v: object = view, k: int = seed) -> tuple[object, ...]:
+                    draws = random.Random(k)
+                    dealt = v.sample(draws)  # type: ignore[attr-defined]
+                    return dealt.position(), tuple(map(tuple, dealt.hands)), draws.random()
+
+                compiled, reference = both(state, sampled)
+                assert compiled == reference
+                compared += 1
+            state.push_unchecked(rng.choice(state.legal_plays()))
+    assert compared >= 3_000
+    # A generator of another kind draws as itself: the reference deals.
+    view = CentrixState.new(4, seed=1).view(2)
+
+    class Counting(random.Random):
+        pass
+
+    assert native.deal(view.rules.deck, view.hand or (), (), (3,) * 4, 2, Counting(1)) is None
+    assert view.sample(Counting(3)).position() == view.sample(random.Random(3)).position()
 
 
 def stepped_random_game(state: CentrixState, rng: random.Random) -> int:

@@ -4,8 +4,8 @@
  * legal_plays, has_legal_play), of CentrixState._make and pop (apply, its undo record),
  * of gamenight/bots/centrix_eval.py (scores, and Greedy's value of every play), of
  * fast_play's climbing move, of whole rollouts (the loop of native.play_out, behind
- * CentrixState.play_randomly and bots.centrix.play_round) and of ISMCTS's tree nodes and
- * selection loop (bots.centrix's _Node and _select): the Python code is the reference, this
+ * CentrixState.play_randomly and bots.centrix.play_round), of ISMCTS's tree nodes and
+ * selection loop (bots.centrix's _Node and _select) and of a view's deal (state.deal_unseen): the Python code is the reference, this
  * is its fast path, and tests/centrix/test_native.py checks that both give the same plays,
  * successors, values and choices on random positions of every variant.
  * Optional: gamenight.centrix.native falls back to the Python engine when this module is
@@ -66,7 +66,118 @@ static int mod12(int x) { return ((x % NUM_SLOTS) + NUM_SLOTS) % NUM_SLOTS; }
 
 /* ------------------------------------------------------------------ reading the state */
 
-static int read_board(PyObject *cells, PyObject *offsets, PyObject *table, Board *b) {
+/* An int's value, read directly where it is a one-digit int (every cell, offset, card and
+ * count the core reads from the state's lists is: PyLong_AsLong's checks and call were an
+ * eighth of stepped random play's instructions), through PyLong_AsLong otherwise. */
+static inline int small_int(PyObject *v, long *out) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if ((PyLong_CheckExact(v) || PyLong_Check(v)) && PyUnstable_Long_IsCompact((PyLongObject *)v)) {
+        *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+        return 0;
+    }
+#else
+    if (PyLong_CheckExact(v) || PyLong_Check(v)) { /* the first a compare: cells are ints */
+        Py_ssize_t size = Py_SIZE(v); /* the digits' count, signed as the value */
+        if (size >= -1 && size <= 1) {
+            *out = (long)size * (long)((PyLongObject *)v)->ob_digit[0];
+            return 0;
+        }
+    }
+#endif
+    *out = PyLong_AsLong(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* An int argument that fits a C int, as PyArg_ParseTuple's "i" reads it. */
+static int int_arg(PyObject *v, int *out) {
+    long value;
+    if (!PyLong_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "an int is required, not %.200s", Py_TYPE(v)->tp_name);
+        return -1;
+    }
+    if (small_int(v, &value) < 0) return -1;
+    if (value < INT_MIN || value > INT_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "an int argument is beyond a C int");
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+/* A list argument: PyArg_ParseTuple's "O!" with &PyList_Type. */
+static int list_arg(PyObject *v) {
+    if (PyList_Check(v)) return 0;
+    PyErr_Format(PyExc_TypeError, "a list is required, not %.200s", Py_TYPE(v)->tp_name);
+    return -1;
+}
+
+static int count_args(Py_ssize_t nargs, Py_ssize_t expected, const char *name) {
+    if (nargs == expected) return 0;
+    PyErr_Format(PyExc_TypeError, "%s takes %zd arguments (%zd given)", name, expected, nargs);
+    return -1;
+}
+
+/* (seat, plays_done, turn), and `last` after them unless it is NULL (the tuple takes that
+ * reference, or drops it on failure): what play application hands back. Built directly, as
+ * Py_BuildValue's format parsing was a tenth of apply_play's instructions. */
+static PyObject *counts_tuple(long seat, long plays_done, long turn, PyObject *last) {
+    PyObject *out = PyTuple_New(last == NULL ? 3 : 4);
+    long values[3] = {seat, plays_done, turn};
+    for (int i = 0; out != NULL && i < 3; i++) {
+        PyObject *v = PyLong_FromLong(values[i]);
+        if (v == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, v);
+    }
+    if (last == NULL) return out;
+    if (out == NULL) {
+        Py_DECREF(last);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 3, last);
+    return out;
+}
+
+/* The board last read from a state's lists or made on them, with the list items it stands
+ * for: stepped play reads one position's board twice (its legal plays, then the play) and
+ * the play makes the next, so a read that finds the same items takes the board as it is.
+ * Only boards whose every cell and offset is the interpreter's shared small int of its
+ * value are kept (so an item the same object is the same value, and no kept pointer can
+ * outlive its object); the colour table is held, so the rows stay the table's. */
+#define SMALL_LOW (-1)
+#define SMALL_HIGH NUM_SLOTS
+static PyObject *small_ints[SMALL_HIGH - SMALL_LOW + 1]; /* PyLong_FromLong(-1 ... 12) */
+static struct {
+    PyObject *table; /* a reference, or NULL while nothing is kept */
+    PyObject *cells[NUM_SQUARES], *offsets[NUM_RINGS];
+    Board b;
+} kept;
+
+static int is_small(PyObject *item, int value) {
+    return value >= SMALL_LOW && value <= SMALL_HIGH && item == small_ints[value - SMALL_LOW];
+}
+
+/* Keep `b` as the board the lists `cells` and `offsets` now hold (they must hold it). */
+static void keep_board(PyObject *cells, PyObject *offsets, PyObject *table, const Board *b) {
+    if (PyList_GET_SIZE(cells) != NUM_SQUARES || PyList_GET_SIZE(offsets) != NUM_RINGS)
+        goto forget; /* only code run by a collection since the read could have done that */
+    PyObject **items = ((PyListObject *)cells)->ob_item, **rings = ((PyListObject *)offsets)->ob_item;
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        if (!is_small(items[sq], b->cells[sq])) goto forget;
+    for (int r = 0; r < NUM_RINGS; r++)
+        if (!is_small(rings[r], b->offsets[r])) goto forget;
+    memcpy(kept.cells, items, sizeof kept.cells);
+    memcpy(kept.offsets, rings, sizeof kept.offsets);
+    kept.b = *b;
+    Py_INCREF(table);
+    Py_XSETREF(kept.table, table);
+    return;
+forget:
+    Py_CLEAR(kept.table);
+}
+
+static int read_board_items(PyObject *cells, PyObject *offsets, PyObject *table, Board *b) {
     if (!PyList_Check(cells) || PyList_GET_SIZE(cells) != NUM_SQUARES) {
         PyErr_SetString(PyExc_TypeError, "cells must be a list of 72 ints");
         return -1;
@@ -81,13 +192,13 @@ static int read_board(PyObject *cells, PyObject *offsets, PyObject *table, Board
     }
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
     for (int i = 0; i < NUM_SQUARES; i++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(cells, i));
-        if (v == -1 && PyErr_Occurred()) return -1;
+        long v;
+        if (small_int(PyList_GET_ITEM(cells, i), &v) < 0) return -1;
         b->cells[i] = (signed char)v;
     }
     for (int r = 0; r < NUM_RINGS; r++) {
-        long o = PyLong_AsLong(PyList_GET_ITEM(offsets, r));
-        if (o == -1 && PyErr_Occurred()) return -1;
+        long o;
+        if (small_int(PyList_GET_ITEM(offsets, r), &o) < 0) return -1;
         if (o < 0 || o >= NUM_SLOTS) {
             PyErr_SetString(PyExc_ValueError, "an offset is 0-11");
             return -1;
@@ -95,6 +206,20 @@ static int read_board(PyObject *cells, PyObject *offsets, PyObject *table, Board
         b->offsets[r] = (int)o;
         memcpy(b->rows[r], t + (r * NUM_SLOTS + o) * NUM_SLOTS, NUM_SLOTS);
     }
+    return 0;
+}
+
+static int read_board(PyObject *cells, PyObject *offsets, PyObject *table, Board *b) {
+    if (kept.table != NULL && kept.table == table && PyList_Check(cells) &&
+        PyList_GET_SIZE(cells) == NUM_SQUARES && PyList_Check(offsets) &&
+        PyList_GET_SIZE(offsets) == NUM_RINGS &&
+        !memcmp(((PyListObject *)cells)->ob_item, kept.cells, sizeof kept.cells) &&
+        !memcmp(((PyListObject *)offsets)->ob_item, kept.offsets, sizeof kept.offsets)) {
+        *b = kept.b;
+        return 0;
+    }
+    if (read_board_items(cells, offsets, table, b) < 0) return -1;
+    keep_board(cells, offsets, table, b);
     return 0;
 }
 
@@ -107,8 +232,8 @@ static int read_hand(PyObject *hand, unsigned *cards, int *size) {
     *cards = 0;
     *size = (int)PyList_GET_SIZE(hand);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(hand, i));
-        if (c == -1 && PyErr_Occurred()) return -1;
+        long c;
+        if (small_int(PyList_GET_ITEM(hand, i), &c) < 0) return -1;
         if (c < 0 || c >= NUM_CARDS) {
             PyErr_SetString(PyExc_ValueError, "a card is 0-19");
             return -1;
@@ -119,9 +244,10 @@ static int read_hand(PyObject *hand, unsigned *cards, int *size) {
 }
 
 static int own_pawns(const Board *b, int seat, int *mine) {
-    int n = 0;
-    for (int sq = 0; sq < NUM_SQUARES && n < PAWNS; sq++)
-        if (b->cells[sq] == seat) mine[n++] = sq;
+    int n = 0; /* memchr: the board is scanned for every seat's every check (D8) */
+    const signed char *at = b->cells, *end = b->cells + NUM_SQUARES;
+    while (n < PAWNS && (at = memchr(at, (unsigned char)seat, (size_t)(end - at))) != NULL)
+        mine[n++] = (int)(at++ - b->cells);
     return n;
 }
 
@@ -228,7 +354,8 @@ static void rotated(const Board *b, const unsigned char *table, int r, int k, co
     int base = r * NUM_SLOTS;
     memcpy(out->cells, b->cells, sizeof b->cells);
     memcpy(out->rows, b->rows, sizeof b->rows);
-    for (int i = 0; i < NUM_SLOTS; i++) out->cells[base + (i + k) % NUM_SLOTS] = b->cells[base + i];
+    memcpy(out->cells + base + k, b->cells + base, NUM_SLOTS - k); /* slot i to i + k */
+    memcpy(out->cells + base, b->cells + base + NUM_SLOTS - k, k);
     memcpy(out->rows[r], table + (r * NUM_SLOTS + (b->offsets[r] + k) % NUM_SLOTS) * NUM_SLOTS,
            NUM_SLOTS);
     for (int i = 0; i < nmine; i++) {
@@ -328,26 +455,79 @@ static void generate(const Board *b, const unsigned char *table, unsigned cards,
 
 /* ------------------------------------------------------------------ Play values */
 
-/* Recently built plays by code, direct-mapped: a search meets the same plays again and
- * again, and a shared immutable Play costs a reference where a new one costs an object. */
-#define PLAY_CACHE 65536
-static long cache_codes[PLAY_CACHE];
-static PyObject *cache_plays[PLAY_CACHE];
+/* Recently built plays by code: a search meets the same plays again and again, and a
+ * shared immutable Play costs a reference where a new one costs an object. A play's set of
+ * PLAY_WAYS entries (one 64-byte cache line) is chosen by a multiplicative hash of its code
+ * and kept in last-used order, the least recently used entry giving way to a new play:
+ * over random games of 2-6 players 7 % of lookups miss (half of them plays never met
+ * before), where a direct-mapped table of the same size missed 15 %, and each miss costs
+ * an object built and one freed. At most 131,072 plays (8 MB of them) are held. */
+#define PLAY_SET_BITS 15
+#define PLAY_WAYS 4
+typedef struct {
+    long code;
+    PyObject *play; /* the cache's reference; NULL for an empty entry */
+} CachedPlay;
+#if defined(__GNUC__)
+__attribute__((aligned(64)))
+#endif
+static CachedPlay play_cache[1 << PLAY_SET_BITS][PLAY_WAYS];
 
 static PyObject *build(long code);
 
+static CachedPlay *play_set(long code) {
+    return play_cache[((unsigned long long)code * 0x9E3779B97F4A7C15ull) >> (64 - PLAY_SET_BITS)];
+}
+
 static PyObject *decode(long code) {
-    unsigned slot = (unsigned)((code ^ (code >> 13) ^ (code >> 20)) & (PLAY_CACHE - 1));
-    if (cache_plays[slot] != NULL && cache_codes[slot] == code) {
-        Py_INCREF(cache_plays[slot]);
-        return cache_plays[slot];
-    }
+    CachedPlay *set = play_set(code);
+    for (int i = 0; i < PLAY_WAYS && set[i].play != NULL; i++)
+        if (set[i].code == code) {
+            CachedPlay hit = set[i];
+            memmove(set + 1, set, sizeof *set * i);
+            set[0] = hit;
+            return Py_NewRef(hit.play);
+        }
     PyObject *play = build(code);
     if (play == NULL) return NULL;
-    Py_XSETREF(cache_plays[slot], play);
-    Py_INCREF(play);
-    cache_codes[slot] = code;
+    PyObject *evicted = set[PLAY_WAYS - 1].play;
+    memmove(set + 1, set, sizeof *set * (PLAY_WAYS - 1));
+    set[0].code = code;
+    set[0].play = Py_NewRef(play);
+    Py_XDECREF(evicted); /* once the set is whole again: a Play's dealloc runs no Python */
     return play;
+}
+
+#if defined(__GNUC__)
+#define PREFETCH(address, write) __builtin_prefetch((address), (write))
+#else
+#define PREFETCH(address, write) ((void)(address))
+#endif
+#define DECODE_BLOCK 64
+
+/* decode() of each code into the new tuple `out`. The cache's sets and plays are spread over
+ * megabytes, so one decode at a time waits for memory twice per play (its set, then the
+ * play's reference count): a fifth of stepped random play's time. Asking for a block's
+ * sets, then for the plays they hold, before decoding lets those waits overlap. */
+static int decode_into(const long *codes, int n, PyObject *out) {
+    for (int start = 0; start < n; start += DECODE_BLOCK) {
+        int end = n - start < DECODE_BLOCK ? n : start + DECODE_BLOCK;
+        for (int i = start; i < end; i++) PREFETCH(play_set(codes[i]), 0);
+        for (int i = start; i < end; i++) {
+            CachedPlay *set = play_set(codes[i]);
+            for (int w = 0; w < PLAY_WAYS && set[w].play != NULL; w++)
+                if (set[w].code == codes[i]) {
+                    PREFETCH(set[w].play, 1);
+                    break;
+                }
+        }
+        for (int i = start; i < end; i++) {
+            PyObject *play = decode(codes[i]);
+            if (play == NULL) return -1;
+            PyTuple_SET_ITEM(out, i, play);
+        }
+    }
+    return 0;
 }
 
 static PyObject *build(long code) {
@@ -373,6 +553,11 @@ static PyObject *build(long code) {
     PyTuple_SET_ITEM(play, 0, c);
     PyTuple_SET_ITEM(play, 1, rot);
     PyTuple_SET_ITEM(play, 2, mv);
+    /* A Play holds only the configured Card, Rotation and Move values, which never refer
+     * to a Play: it cannot be part of a cycle, so the collector need not track it. Tracked,
+     * the cache's plays were walked by every full collection and each new one counted
+     * towards the next (a third of stepped random play's time went to the collector). */
+    PyObject_GC_UnTrack(play);
     return play;
 }
 
@@ -399,7 +584,8 @@ static PyObject *py_configure(PyObject *self, PyObject *args) {
     Py_INCREF(cards);
     Py_INCREF(rotations);
     Py_INCREF(moves);
-    for (int i = 0; i < PLAY_CACHE; i++) Py_CLEAR(cache_plays[i]); /* built from the old values */
+    for (int set = 0; set < 1 << PLAY_SET_BITS; set++) /* built from the old values */
+        for (int i = 0; i < PLAY_WAYS; i++) Py_CLEAR(play_cache[set][i].play);
     Py_XSETREF(play_type, (PyTypeObject *)type);
     Py_XSETREF(card_values, cards);
     Py_XSETREF(rotation_values, rotations);
@@ -425,41 +611,36 @@ static long *own_codes(int *n) {
     return codes;
 }
 
-static long *generate_from(PyObject *args, int *n) {
-    PyObject *cells, *offsets, *table, *hand;
+static long *generate_from(PyObject *const *args, Py_ssize_t nargs, const char *name, int *n) {
     int seat, own, top_seat, bottom;
-    if (!PyArg_ParseTuple(args, "OOOOiiii", &cells, &offsets, &table, &hand, &seat, &own,
-                          &top_seat, &bottom))
+    if (count_args(nargs, 8, name) < 0 || int_arg(args[4], &seat) < 0 ||
+        int_arg(args[5], &own) < 0 || int_arg(args[6], &top_seat) < 0 ||
+        int_arg(args[7], &bottom) < 0)
         return NULL;
     Board b;
     unsigned cards;
     int size;
-    if (read_board(cells, offsets, table, &b) < 0 || read_hand(hand, &cards, &size) < 0)
+    if (read_board(args[0], args[1], args[2], &b) < 0 || read_hand(args[3], &cards, &size) < 0)
         return NULL;
-    generate(&b, (const unsigned char *)PyBytes_AS_STRING(table), cards, seat, own, top_seat,
+    generate(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own, top_seat,
              bottom, &plays_buffer);
     return own_codes(n);
 }
 
-static PyObject *py_legal_plays(PyObject *self, PyObject *args) {
+static PyObject *py_legal_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int n;
     long *codes;
-    if (!configured() || (codes = generate_from(args, &n)) == NULL) return NULL;
+    if (!configured() || (codes = generate_from(args, nargs, "legal_plays", &n)) == NULL)
+        return NULL;
     PyObject *out = PyTuple_New(n);
-    for (int i = 0; out != NULL && i < n; i++) {
-        PyObject *play = decode(codes[i]);
-        if (play == NULL)
-            Py_CLEAR(out);
-        else
-            PyTuple_SET_ITEM(out, i, play);
-    }
+    if (out != NULL && decode_into(codes, n, out) < 0) Py_CLEAR(out);
     PyMem_Free(codes);
     return out;
 }
 
-static PyObject *py_legal_codes(PyObject *self, PyObject *args) {
+static PyObject *py_legal_codes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int n;
-    long *codes = generate_from(args, &n);
+    long *codes = generate_from(args, nargs, "legal_codes", &n);
     if (codes == NULL) return NULL;
     PyObject *out = PyList_New(n);
     for (int i = 0; out != NULL && i < n; i++) {
@@ -507,18 +688,18 @@ static int has_legal(const Board *b, unsigned cards, int hand_size, int seat, in
     return 0;
 }
 
-static PyObject *py_has_legal_play(PyObject *self, PyObject *args) {
-    PyObject *cells, *offsets, *table, *hand;
+static PyObject *py_has_legal_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat, own, top_seat, finished, bottom;
-    if (!PyArg_ParseTuple(args, "OOOOiiiii", &cells, &offsets, &table, &hand, &seat, &own,
-                          &top_seat, &finished, &bottom))
+    if (count_args(nargs, 9, "has_legal_play") < 0 || int_arg(args[4], &seat) < 0 ||
+        int_arg(args[5], &own) < 0 || int_arg(args[6], &top_seat) < 0 ||
+        int_arg(args[7], &finished) < 0 || int_arg(args[8], &bottom) < 0)
         return NULL;
     unsigned cards;
     int size;
-    if (read_hand(hand, &cards, &size) < 0) return NULL;
+    if (read_hand(args[3], &cards, &size) < 0) return NULL;
     if (!size || finished) Py_RETURN_FALSE;
     Board b;
-    if (read_board(cells, offsets, table, &b) < 0) return NULL;
+    if (read_board(args[0], args[1], args[2], &b) < 0) return NULL;
     return PyBool_FromLong(has_legal(&b, cards, size, seat, own, top_seat, finished, bottom));
 }
 
@@ -625,8 +806,8 @@ static int read_cards(PyObject *list, int *cards, int max, int *n) {
     }
     *n = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list) && *n < max; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(list, i));
-        if (c == -1 && PyErr_Occurred()) return -1;
+        long c;
+        if (small_int(PyList_GET_ITEM(list, i), &c) < 0) return -1;
         if (c < 0 || c >= NUM_CARDS) {
             PyErr_SetString(PyExc_ValueError, "a card is 0-19");
             return -1;
@@ -642,8 +823,8 @@ static int read_ints(PyObject *seq, int *out, int n, const char *what) {
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (v == -1 && PyErr_Occurred()) return -1;
+        long v;
+        if (small_int(PySequence_Fast_GET_ITEM(seq, i), &v) < 0) return -1;
         out[i] = (int)v;
     }
     return 0;
@@ -835,8 +1016,8 @@ static int read_game(Game *g, PyObject *cells, PyObject *offsets, PyObject *tabl
     }
     if (draw_max == MAX_PILE && PyList_GET_SIZE(draw) > MAX_PILE) return 1;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(draw) && i < draw_max; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(draw, i));
-        if (c == -1 && PyErr_Occurred()) return -1;
+        long c;
+        if (small_int(PyList_GET_ITEM(draw, i), &c) < 0) return -1;
         if (c < 0 || c >= NUM_CARDS) {
             PyErr_SetString(PyExc_ValueError, "a card is 0-19");
             return -1;
@@ -1012,7 +1193,7 @@ static PyObject *py_undo_play(PyObject *self, PyObject *args) {
         set_cards(draw, 0, 0, cards, drawn) < 0 ||
         PyList_SetSlice(discard, discard_len, PyList_GET_SIZE(discard), NULL) < 0)
         return NULL;
-    return Py_BuildValue("(iil)", seat, plays_done, turn);
+    return counts_tuple(seat, plays_done, turn, NULL);
 bad:
     PyErr_SetString(PyExc_ValueError, "not an undo record of this state");
     return NULL;
@@ -1030,18 +1211,51 @@ static int turn_ring(PyObject *offsets, PyObject *rows_table, PyObject *rows, in
     return set_int(offsets, r, o) < 0 ? -1 : PyList_SetItem(rows, r, row);
 }
 
+/* The fields of a Play value (card, rotation or None, move or None), read as apply_play's
+ * card, ring, amount, from and to (ring 0 and from/to -1 where there is none). */
+static int play_arg(PyObject *play, int *card, int *ring, int *amount, int *frm, int *to) {
+    if (!PyTuple_Check(play) || PyTuple_GET_SIZE(play) != 3) {
+        PyErr_SetString(PyExc_TypeError, "a play is a Play: (card, rotation, move)");
+        return -1;
+    }
+    PyObject *rot = PyTuple_GET_ITEM(play, 1), *move = PyTuple_GET_ITEM(play, 2);
+    *ring = *amount = 0;
+    *frm = *to = -1;
+    if (int_arg(PyTuple_GET_ITEM(play, 0), card) < 0) return -1;
+    if (rot != Py_None && (!PyTuple_Check(rot) || PyTuple_GET_SIZE(rot) != 2 ||
+                           int_arg(PyTuple_GET_ITEM(rot, 0), ring) < 0 ||
+                           int_arg(PyTuple_GET_ITEM(rot, 1), amount) < 0))
+        goto bad;
+    if (move != Py_None && (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 2 ||
+                            int_arg(PyTuple_GET_ITEM(move, 0), frm) < 0 ||
+                            int_arg(PyTuple_GET_ITEM(move, 1), to) < 0))
+        goto bad;
+    return 0;
+bad:
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "a rotation is (ring, amount), a move (from, to)");
+    return -1;
+}
+
 /* CentrixState._make (push_unchecked after its snapshot): the play made on the state's own
- * lists, up to the next seat to move. Returns (seat, plays_done, turn) for the caller to set, or
- * None, with nothing touched, where the engine must go on itself (see apply). */
-static PyObject *py_apply_play(PyObject *self, PyObject *args) {
-    PyObject *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard, *top,
-        *places, *players;
+ * lists, up to the next seat to move. Returns (seat, plays_done, turn, undo record) for the
+ * caller to set, or None, with nothing touched, where the engine must go on itself (see
+ * apply). Arguments as rollout's first 16, then the Play. */
+static PyObject *py_apply_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat, plays_done, turn, max_turns, bottom, card, ring, amount, frm, to;
-    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiiiiii", &cells, &offsets, &table,
-                          &PyTuple_Type, &rows_table, &PyList_Type, &rows, &PyList_Type, &hands,
-                          &PyList_Type, &draw, &PyList_Type, &discard, &top, &places, &players,
-                          &seat, &plays_done, &turn, &max_turns, &bottom, &card, &ring, &amount,
-                          &frm, &to))
+    if (count_args(nargs, 17, "apply_play") < 0) return NULL;
+    PyObject *cells = args[0], *offsets = args[1], *table = args[2], *rows_table = args[3],
+             *rows = args[4], *hands = args[5], *draw = args[6], *discard = args[7],
+             *top = args[8], *places = args[9], *players = args[10];
+    if (!PyTuple_Check(rows_table)) {
+        PyErr_SetString(PyExc_TypeError, "the rows table is a tuple");
+        return NULL;
+    }
+    if (list_arg(rows) < 0 || list_arg(hands) < 0 || list_arg(draw) < 0 ||
+        list_arg(discard) < 0 || int_arg(args[11], &seat) < 0 ||
+        int_arg(args[12], &plays_done) < 0 || int_arg(args[13], &turn) < 0 ||
+        int_arg(args[14], &max_turns) < 0 || int_arg(args[15], &bottom) < 0 ||
+        play_arg(args[16], &card, &ring, &amount, &frm, &to) < 0)
         return NULL;
     Game g;
     int rc = read_game(&g, cells, offsets, table, hands, draw, HAND_SIZE,
@@ -1059,8 +1273,11 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
     }
     PyObject *hand = PyList_GET_ITEM(hands, seat);
     Py_ssize_t at = -1;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && at < 0; i++)
-        if (PyLong_AsLong(PyList_GET_ITEM(hand, i)) == card) at = i;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand) && at < 0; i++) {
+        long c;
+        if (small_int(PyList_GET_ITEM(hand, i), &c) < 0) return NULL;
+        if (c == card) at = i;
+    }
     if (at < 0) {
         PyErr_SetString(PyExc_ValueError, "the play's card is not in the hand of the seat to move");
         return NULL;
@@ -1104,7 +1321,8 @@ static PyObject *py_apply_play(PyObject *self, PyObject *args) {
             if (PyList_Sort(hand) < 0) goto fail;
         }
     }
-    return Py_BuildValue("(iiiN)", mover, after.plays_done, after.turn, record);
+    keep_board(cells, offsets, table, &after.b); /* the next position's, for its reads */
+    return counts_tuple(mover, after.plays_done, after.turn, record);
 fail:
     Py_DECREF(record);
     return NULL;
@@ -1141,22 +1359,175 @@ static long randbelow(PyObject *getrandbits, long n) {
     return -1;
 }
 
+/* The positions Random.shuffle swaps a list of n items with: js[i] for i from n - 1 down to
+ * 1, each randbelow(i + 1), that is getrandbits(k) for k = (i + 1).bit_length() drawn until
+ * below i + 1. Each getrandbits(k) of k <= 32 is the top k bits of the generator's next
+ * 32-bit output, and one getrandbits(32 * m) gives the next m outputs as its 32-bit words,
+ * least significant first (CPython's Random, the only kind mirrored: see native.mirrors).
+ * So the outputs come in batches of one call, m being the swaps still to make: each needs
+ * at least one more output, so no batch takes an output the loop would not have drawn and
+ * the generator ends where Random.shuffle leaves it, in a few calls instead of one a draw
+ * (nearly a third of a determinization's time). -1 with an exception set. */
+static int shuffle_draws(Py_ssize_t n, PyObject *getrandbits, Py_ssize_t *js) {
+    if (n > ((Py_ssize_t)1 << 30)) {
+        PyErr_SetString(PyExc_OverflowError, "too many items to shuffle");
+        return -1;
+    }
+    Py_ssize_t i = n - 1;
+    while (i > 0) {
+        Py_ssize_t m = i;
+        PyObject *k = PyLong_FromSsize_t(32 * m);
+        PyObject *bits = k == NULL ? NULL : PyObject_CallOneArg(getrandbits, k);
+        Py_XDECREF(k);
+        if (bits == NULL) return -1;
+        PyObject *words = PyObject_CallMethod(bits, "to_bytes", "ns", 4 * m, "little");
+        Py_DECREF(bits);
+        if (words == NULL) return -1;
+        if (!PyBytes_Check(words) || PyBytes_GET_SIZE(words) != 4 * m) {
+            Py_DECREF(words);
+            PyErr_SetString(PyExc_TypeError, "getrandbits gave no int of the bits asked");
+            return -1;
+        }
+        const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(words);
+        for (Py_ssize_t w = 0; w < m && i > 0; w++, p += 4) {
+            unsigned long output = (unsigned long)p[0] | (unsigned long)p[1] << 8 |
+                                   (unsigned long)p[2] << 16 | (unsigned long)p[3] << 24;
+            unsigned long below = (unsigned long)i + 1;
+            int width = 0;
+            for (unsigned long b = below; b; b >>= 1) width++; /* (i + 1).bit_length() */
+            unsigned long r = output >> (32 - width);
+            if (r < below) js[i--] = (Py_ssize_t)r;
+        }
+        Py_DECREF(words);
+    }
+    return 0;
+}
+
 /* Random.shuffle(list): the same swaps from the same draws. */
 static PyObject *py_shuffle(PyObject *self, PyObject *args) {
     PyObject *list, *getrandbits;
     if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &list, &getrandbits)) return NULL;
-    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i > 0; i--) {
-        long j = randbelow(getrandbits, (long)i + 1);
-        if (j < 0) return NULL;
-        if (i >= PyList_GET_SIZE(list)) { /* only a getrandbits of another kind could */
-            PyErr_SetString(PyExc_RuntimeError, "the list changed size during the shuffle");
-            return NULL;
-        }
-        PyObject *a = PyList_GET_ITEM(list, i);
-        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, j));
-        PyList_SET_ITEM(list, j, a);
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    Py_ssize_t *js = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
+    if (js == NULL) return PyErr_NoMemory();
+    if (shuffle_draws(n, getrandbits, js) < 0) {
+        PyMem_Free(js);
+        return NULL;
     }
+    if (PyList_GET_SIZE(list) != n) { /* only a getrandbits of another kind could */
+        PyMem_Free(js);
+        PyErr_SetString(PyExc_RuntimeError, "the list changed size during the shuffle");
+        return NULL;
+    }
+    for (Py_ssize_t i = n - 1; i > 0; i--) {
+        PyObject *a = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, js[i]));
+        PyList_SET_ITEM(list, js[i], a);
+    }
+    PyMem_Free(js);
     Py_RETURN_NONE;
+}
+
+/* The cards of a tuple of Card values as ints; -1 with an exception set. */
+static int tuple_cards(PyObject *cards, int *out, Py_ssize_t max) {
+    if (!PyTuple_Check(cards)) {
+        PyErr_SetString(PyExc_TypeError, "cards come in a tuple");
+        return -1;
+    }
+    if (PyTuple_GET_SIZE(cards) > max) { /* more cards seen than the deck has */
+        PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cards); i++) {
+        long c;
+        if (small_int(PyTuple_GET_ITEM(cards, i), &c) < 0) return -1;
+        if (c < 0 || c >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            return -1;
+        }
+        out[i] = (int)c;
+    }
+    return 0;
+}
+
+static int compare_ints(const void *a, const void *b) {
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* CentrixView.sample's deal (state.deal_unseen, the reference): the deck without the own
+ * hand's and the discard pile's cards (each the first copy left, as list.remove takes it),
+ * shuffled as Random.shuffle, dealt in seat order to every seat but `seat` (its hand is
+ * `own`), each hand sorted, the rest the draw pile. Returns (hands, draw), tuples of Card. */
+static PyObject *py_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int seat;
+    if (!configured() || count_args(nargs, 6, "deal") < 0 || int_arg(args[4], &seat) < 0)
+        return NULL;
+    PyObject *deck = args[0], *own = args[1], *discard = args[2], *sizes = args[3];
+    if (!PyTuple_Check(deck) || !PyTuple_Check(sizes) || PyTuple_GET_SIZE(sizes) > 6) {
+        PyErr_SetString(PyExc_TypeError, "a deck and at most 6 hand sizes, in tuples");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(deck);
+    int *unseen = PyMem_Malloc(sizeof(int) * (n ? n : 1) * 2);
+    Py_ssize_t *js = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
+    PyObject *result = NULL, *hands = NULL;
+    if (unseen == NULL || js == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int *known = unseen + n;
+    if (tuple_cards(deck, unseen, n) < 0) goto done;
+    Py_ssize_t left = n;
+    for (int part = 0; part < 2; part++) {
+        PyObject *cards = part ? discard : own;
+        if (tuple_cards(cards, known, n) < 0) goto done;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cards); i++) {
+            Py_ssize_t at = 0;
+            while (at < left && unseen[at] != known[i]) at++;
+            if (at == left) {
+                PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+                goto done;
+            }
+            memmove(unseen + at, unseen + at + 1, sizeof(int) * (left - at - 1));
+            left--;
+        }
+    }
+    if (shuffle_draws(left, args[5], js) < 0) goto done;
+    for (Py_ssize_t i = left - 1; i > 0; i--) {
+        int a = unseen[i];
+        unseen[i] = unseen[js[i]];
+        unseen[js[i]] = a;
+    }
+    hands = PyTuple_New(PyTuple_GET_SIZE(sizes));
+    if (hands == NULL) goto done;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(sizes); s++) {
+        if (s == seat) {
+            PyTuple_SET_ITEM(hands, s, Py_NewRef(own));
+            continue;
+        }
+        long size;
+        if (small_int(PyTuple_GET_ITEM(sizes, s), &size) < 0) goto done;
+        Py_ssize_t take = size < 0 ? 0 : (size < left - at ? size : left - at);
+        qsort(unseen + at, (size_t)take, sizeof(int), compare_ints);
+        PyObject *hand = PyTuple_New(take);
+        if (hand == NULL) goto done;
+        for (Py_ssize_t i = 0; i < take; i++)
+            PyTuple_SET_ITEM(hand, i, Py_NewRef(PyTuple_GET_ITEM(card_values, unseen[at + i])));
+        PyTuple_SET_ITEM(hands, s, hand);
+        at += take;
+    }
+    PyObject *draw = PyTuple_New(left - at);
+    if (draw == NULL) goto done;
+    for (Py_ssize_t i = at; i < left; i++)
+        PyTuple_SET_ITEM(draw, i - at, Py_NewRef(PyTuple_GET_ITEM(card_values, unseen[i])));
+    result = PyTuple_Pack(2, hands, draw);
+    Py_DECREF(draw);
+done:
+    Py_XDECREF(hands);
+    PyMem_Free(unseen);
+    PyMem_Free(js);
+    return result;
 }
 
 /* fast_play's climbing move without rotation: the cards in the order given (the caller's
@@ -1579,18 +1950,18 @@ fail:
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(Play, cards, rotations, moves): the values plays are built from."},
-    {"legal_plays", py_legal_plays, METH_VARARGS,
+    {"legal_plays", (PyCFunction)(void (*)(void))py_legal_plays, METH_FASTCALL,
      "legal_plays(cells, offsets, table, hand, seat, own, top, bottom) -> tuple of Play."},
-    {"legal_codes", py_legal_codes, METH_VARARGS,
+    {"legal_codes", (PyCFunction)(void (*)(void))py_legal_codes, METH_FASTCALL,
      "legal_codes(cells, offsets, table, hand, seat, own, top, bottom) -> list of int."},
     {"decode", py_decode, METH_O, "decode(code) -> Play."},
-    {"has_legal_play", py_has_legal_play, METH_VARARGS,
+    {"has_legal_play", (PyCFunction)(void (*)(void))py_has_legal_play, METH_FASTCALL,
      "has_legal_play(cells, offsets, table, hand, seat, own, top, finished, bottom) -> bool."},
     {"pawn_moves", py_pawn_moves, METH_VARARGS,
      "pawn_moves(cells, offsets, table, seat, top, bottom) -> 7 lists of Move."},
-    {"apply_play", py_apply_play, METH_VARARGS,
+    {"apply_play", (PyCFunction)(void (*)(void))py_apply_play, METH_FASTCALL,
      "apply_play(cells, offsets, table, rows_table, rows, hands, draw, discard, top, places, "
-     "players, seat, plays_done, turn, max_turns, bottom, card, ring, amount, frm, to)."},
+     "players, seat, plays_done, turn, max_turns, bottom, play)."},
     {"play_values", py_play_values, METH_VARARGS,
      "play_values(cells, offsets, table, hands, draw, discard_n, top, places, players, seat, "
      "plays_done, turn, max_turns, bottom, w_top, w_opp, w_threat) -> list of float."},
@@ -1606,6 +1977,8 @@ static PyMethodDef methods[] = {
      "select(children, plays, mover, random, c, bias) -> the play of the highest UCB."},
     {"shuffle", py_shuffle, METH_VARARGS,
      "shuffle(list, getrandbits): random.Random.shuffle, the same swaps from the same draws."},
+    {"deal", (PyCFunction)(void (*)(void))py_deal, METH_FASTCALL,
+     "deal(deck, own, discard, sizes, seat, getrandbits) -> (hands, draw): a view's deal."},
     {"scores", py_scores, METH_VARARGS,
      "scores(cells, offsets, table, top, bottom, w_top, w_opp, w_threat, mover, hand, own)."},
     {NULL, NULL, 0, NULL},
@@ -1617,6 +1990,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
 
 PyMODINIT_FUNC PyInit__speedups(void) {
     if (PyType_Ready(&SearchNodeType) < 0) return NULL;
+    for (int v = SMALL_LOW; v <= SMALL_HIGH; v++)
+        if (small_ints[v - SMALL_LOW] == NULL &&
+            (small_ints[v - SMALL_LOW] = PyLong_FromLong(v)) == NULL)
+            return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "SearchNode", (PyObject *)&SearchNodeType) < 0) {

@@ -108,11 +108,7 @@ def apply_play(
     turn: int,
     max_turns: int,
     bottom: int,
-    card: int,
-    ring: int,
-    amount: int,
-    frm: int,
-    to: int,
+    play: Play,
 ) -> tuple[int, int, int, bytes] | None: ...
 def undo_play(
     record: bytes,
@@ -158,6 +154,14 @@ def rollout(
     stop_turn: int,
 ) -> tuple[int, int, int, int, int] | None: ...
 def shuffle(cards: list[Card], getrandbits: Callable[[int], int]) -> None: ...
+def deal(
+    deck: tuple[Card, ...],
+    own: tuple[Card, ...],
+    discard: tuple[Card, ...],
+    sizes: tuple[int, ...],
+    seat: int,
+    getrandbits: Callable[[int], int],
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]: ...
 
 class SearchNode:
     def __init__(self, mover: int, prior: float = 0.0) -> None: ...

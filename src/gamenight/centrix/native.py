@@ -3,10 +3,10 @@
 ``gamenight.centrix._speedups`` (C, built by setuptools where a compiler is present) is a
 port of ``gamenight.centrix.movegen``, of play application (``push_unchecked``), of the
 bots' evaluation (``scores``, Greedy's one ply), of ISMCTS's default policy, of whole
-rollouts (``rollout``) and of ISMCTS's tree and selection (``search_nodes``, ``select``);
-the Python code stays the rules' readable reference and the fallback. Which path runs is
-chosen here, once, at import: the compiled one when it is built, unless the environment sets
-``GAMENIGHT_PURE=1``.
+rollouts (``rollout``), of ISMCTS's tree and selection (``search_nodes``, ``select``) and of
+a view's deal (``deal``); the Python code stays the rules' readable reference and the
+fallback. Which path runs is chosen here, once, at import: the compiled one when it is
+built, unless the environment sets ``GAMENIGHT_PURE=1``.
 ``pure()`` switches to the reference for a block (the differential test compares both in
 one process), and every caller goes through this module's functions, so the choice is
 never baked into an import.
@@ -25,10 +25,10 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from gamenight.centrix import movegen
-from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, Colour
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, Colour, Layout
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
-from gamenight.centrix.rules import Bottom
+from gamenight.centrix.rules import Bottom, Rules
 
 if TYPE_CHECKING:
     from gamenight.centrix.state import CentrixState
@@ -74,14 +74,53 @@ def pure() -> Iterator[None]:
         _active = before
 
 
+RowsTable = tuple[tuple[tuple[int, ...], ...], ...]
+
+
 @functools.lru_cache(maxsize=16)
-def colour_table(table: tuple[tuple[tuple[int, ...], ...], ...]) -> bytes:
+def colour_table(table: RowsTable) -> bytes:
     """A layout's colours by ring, offset and slot (``Layout.rows_by_offset``) as the
     compiled core reads them: byte ``(ring * 12 + offset) * 12 + slot``."""
     return bytes(c for ring in table for row in ring for c in row)
 
 
+_layouts: dict[int, tuple[Layout, RowsTable, bytes]] = {}
+
+
+def layout_tables(layout: Layout) -> tuple[RowsTable, bytes]:
+    """``layout.rows_by_offset()`` and its ``colour_table``, for every new state (a bot's
+    every determinization too). Remembered by the layout object itself, which the states of
+    a game and the rulebook's default rules share: the two caches above are keyed by the
+    layout's value, and hashing its 72 colours and the table's 864 entries for them was
+    a quarter of the time ``CentrixView.sample`` took."""
+    seen = _layouts.get(id(layout))
+    if seen is not None and seen[0] is layout:  # held by the entry, so no other object has its id
+        return seen[1], seen[2]
+    table = layout.rows_by_offset()
+    colours = colour_table(table)
+    if len(_layouts) >= 16:
+        _layouts.clear()
+    _layouts[id(layout)] = (layout, table, colours)
+    return table, colours
+
+
 SeatArgs = tuple[list[int], list[int], bytes, list[Card], int, int, int]
+
+_COUNT_LIMIT = 2**30  # the core counts turns in C ints; a stored game may carry any (D17)
+
+
+def settings(rules: Rules, engine_state: bool) -> tuple[int, int, bool]:
+    """What the compiled core reads of a state's rules, worked out once when the state is
+    made (its rules never change): the bottom rule's code, the turn cap's (-1 for none) and
+    whether the core may make plays on the state at all: ``engine_state`` (the core takes
+    the state's rules, and its class deals the cards as the engine does: ``refill_hand`` not
+    overridden) and a cap within the core's integers. ``_makes_plays`` adds what changes."""
+    max_turns = rules.max_turns
+    return (
+        BOTTOM_CODES[rules.bottom],
+        -1 if max_turns is None else max_turns,
+        engine_state and (max_turns is None or max_turns < _COUNT_LIMIT),
+    )
 
 
 def _seat_args(state: CentrixState, seat: int) -> SeatArgs:
@@ -107,7 +146,17 @@ def legal_plays(state: CentrixState) -> tuple[Play, ...]:
     """Every legal play of the seat to move, in the order of ``CentrixState.legal_plays``."""
     if not _runs(state):
         return movegen.legal_plays(state)
-    return _core.legal_plays(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
+    seat = state._seat  # _seat_args written out: this is every node of a search
+    return _core.legal_plays(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands[seat],
+        seat,
+        state.players[seat],
+        state.top[seat],
+        state._bottom_code,
+    )
 
 
 def legal_codes(state: CentrixState) -> list[int]:
@@ -116,7 +165,7 @@ def legal_codes(state: CentrixState) -> list[int]:
         raise RuntimeError("the compiled core is not built here (see docs/benchmarks.md)")
     if not state._compiled:
         raise RuntimeError(f"the compiled core counts 3 pawns, not {state.rules.pawns} (D18)")
-    return _core.legal_codes(*_seat_args(state, state._seat), BOTTOM_CODES[state._bottom])
+    return _core.legal_codes(*_seat_args(state, state._seat), state._bottom_code)
 
 
 def decode(code: int) -> Play:
@@ -130,9 +179,7 @@ def has_legal_play(state: CentrixState, seat: int) -> bool:
     """Whether any card in ``seat``'s hand has a legal play (D8), without listing them."""
     if not _runs(state):
         return movegen.has_legal_play(state, seat)
-    return _core.has_legal_play(
-        *_seat_args(state, seat), state.places[seat], BOTTOM_CODES[state._bottom]
-    )
+    return _core.has_legal_play(*_seat_args(state, seat), state.places[seat], state._bottom_code)
 
 
 def moves_by_colour(state: CentrixState, seat: int) -> list[list[Move]]:
@@ -147,7 +194,7 @@ def moves_by_colour(state: CentrixState, seat: int) -> list[list[Move]]:
         state._colours,
         seat,
         state.top[seat],
-        BOTTOM_CODES[state._bottom],
+        state._bottom_code,
     )
 
 
@@ -165,7 +212,7 @@ def scores(
         state.offsets,
         state._colours,
         state.top,
-        BOTTOM_CODES[state._bottom],
+        state._bottom_code,
         top,
         opportunity,
         threat,
@@ -175,27 +222,18 @@ def scores(
     )
 
 
-_COUNT_LIMIT = 2**30  # the core counts turns in C ints; a stored game may carry any (D17)
-
-
 def _makes_plays(state: CentrixState) -> bool:
-    """Whether the compiled core makes plays on ``state`` itself: it takes the state, the
-    state's class deals the cards as the engine does (``refill_hand`` not overridden) and
-    the turn count and cap fit the core's integers."""
-    max_turns = state.rules.max_turns
-    return (
-        _runs(state)
-        and state._own_refill
-        and state.turn < _COUNT_LIMIT
-        and (max_turns is None or max_turns < _COUNT_LIMIT)
-    )
+    """Whether the compiled core makes plays on ``state`` itself: it is active, ``settings``
+    allowed it for the state's rules and class, and the turn count fits the core's
+    integers."""
+    return _active and state._core_plays and state.turn < _COUNT_LIMIT
 
 
 GameArgs = tuple[
     list[int],
     list[int],
     bytes,
-    tuple[tuple[tuple[int, ...], ...], ...],
+    RowsTable,
     list[tuple[int, ...]],
     list[list[Card]],
     list[Card],
@@ -214,7 +252,6 @@ GameArgs = tuple[
 def _game_args(state: CentrixState) -> GameArgs:
     """What the core's play application reads and changes of a state: its own lists (the
     core writes into them), the seat to move, the counts and the rules' settings."""
-    max_turns = state.rules.max_turns
     return (
         state.cells,
         state.offsets,
@@ -230,8 +267,8 @@ def _game_args(state: CentrixState) -> GameArgs:
         state._seat,
         state.plays_done,
         state.turn,
-        -1 if max_turns is None else max_turns,
-        BOTTOM_CODES[state._bottom],
+        state._max_turns,
+        state._bottom_code,
     )
 
 
@@ -244,14 +281,26 @@ def apply(state: CentrixState, play: Play) -> bytes | None:
     beyond the core's integers)."""
     if not _makes_plays(state):
         return None
-    card, rot, move = play
+    # _game_args written out: this is every play pushed (building its tuple and the
+    # star-call's were, with _seat_args's below, a tenth of stepped random play's work).
     after = _core.apply_play(
-        *_game_args(state),
-        card,
-        0 if rot is None else rot.ring,
-        0 if rot is None else rot.amount,
-        -1 if move is None else move.from_square,
-        -1 if move is None else move.to_square,
+        state.cells,
+        state.offsets,
+        state._colours,
+        state._table,
+        state.rows,
+        state.hands,
+        state.draw,
+        state.discard,
+        state.top,
+        state.places,
+        state.players,
+        state._seat,
+        state.plays_done,
+        state.turn,
+        state._max_turns,
+        state._bottom_code,
+        play,
     )
     if after is None:
         return None
@@ -278,7 +327,6 @@ def play_values(
     the core's size and for counts beyond its integers."""
     if state.is_over or not _makes_plays(state):
         return None
-    max_turns = state.rules.max_turns
     return _core.play_values(
         state.cells,
         state.offsets,
@@ -292,8 +340,8 @@ def play_values(
         state._seat,
         state.plays_done,
         state.turn,
-        -1 if max_turns is None else max_turns,
-        BOTTOM_CODES[state._bottom],
+        state._max_turns,
+        state._bottom_code,
         top,
         opportunity,
         threat,
@@ -320,7 +368,7 @@ def fast_move(state: CentrixState, seat: int, rng: random.Random) -> Play | None
         seat,
         state.players[seat],
         state.top[seat],
-        BOTTOM_CODES[state._bottom],
+        state._bottom_code,
         rng.getrandbits,
     )
 
@@ -436,6 +484,22 @@ def select(
     return _core.select(children, plays, mover, rng.random, exploration, bias)
 
 
+def deal(
+    deck: tuple[Card, ...],
+    own: tuple[Card, ...],
+    discard: tuple[Card, ...],
+    sizes: tuple[int, ...],
+    seat: int | None,
+    rng: random.Random,
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None:
+    """``state.deal_unseen`` (a view's determinization: the unseen cards shuffled and dealt)
+    by the compiled core where it mirrors ``rng``: the same hands and draw pile from the same
+    draws. None on the Python path, where the caller deals by the reference."""
+    if not mirrors(rng):
+        return None
+    return _core.deal(deck, own, discard, sizes, -1 if seat is None else seat, rng.getrandbits)
+
+
 def shuffle(cards: list[Card], rng: random.Random) -> None:
     """``rng.shuffle(cards)``, by the compiled core where it mirrors ``rng`` (the same
     permutation from the same draws): a deal and a determinization shuffle every time."""
@@ -452,9 +516,11 @@ __all__ = [
     "active",
     "apply",
     "colour_table",
+    "deal",
     "decode",
     "fast_move",
     "has_legal_play",
+    "layout_tables",
     "legal_codes",
     "legal_plays",
     "mirrors",
@@ -466,6 +532,7 @@ __all__ = [
     "scores",
     "search_nodes",
     "select",
+    "settings",
     "shuffle",
     "stopped",
     "undo",

@@ -29,7 +29,6 @@ from gamenight.centrix.explain import check, hand_text, problem
 from gamenight.centrix.movegen import EMPTY as EMPTY  # re-exported: bots and views use it
 from gamenight.centrix.movegen import SPIN_AMOUNTS as SPIN_AMOUNTS
 from gamenight.centrix.movegen import TOP_GROUP as TOP_GROUP
-from gamenight.centrix.native import colour_table
 from gamenight.centrix.plays import Move, Play, parse_play
 from gamenight.centrix.position import MAX_PLAYERS as MAX_PLAYERS  # re-exported
 from gamenight.centrix.position import MIN_PLAYERS as MIN_PLAYERS
@@ -137,25 +136,17 @@ class CentrixView:
         too. Legal plays of the seat to move depend only on what a view shows, so any sample
         of the mover's own view lists the mover's true legal plays.
         """
-        own = list(self.hand or ())
-        unseen = list(self.rules.deck)
-        for card in [*own, *self.discard]:
-            unseen.remove(card)
-        native.shuffle(unseen, rng)
-        hands: list[tuple[Card, ...]] = []
-        for seat, size in enumerate(self.hand_sizes):
-            if seat == self.seat:
-                hands.append(tuple(own))
-            else:
-                hands.append(tuple(sorted(unseen[:size])))
-                del unseen[:size]
+        own = tuple(self.hand or ())
+        deal = (self.rules.deck, own, self.discard, self.hand_sizes, self.seat)
+        dealt = native.deal(*deal, rng)  # the compiled core's, from the same draws
+        hands, draw = dealt if dealt is not None else deal_unseen(*deal, rng)
         position = Position(
             players=self.players,
             offsets=self.offsets,
             cells=self.cells,
             top=self.top,
-            hands=tuple(hands),
-            draw=tuple(unseen),
+            hands=hands,
+            draw=draw,
             discard=self.discard,
             key=rng.getrandbits(64),
             to_move=self.to_move if self.to_move is not None else 0,
@@ -165,6 +156,33 @@ class CentrixView:
             status=self.status,
         )
         return CentrixState(self.rules, self.players, position)
+
+
+def deal_unseen(
+    deck: tuple[Card, ...],
+    own: tuple[Card, ...],
+    discard: tuple[Card, ...],
+    sizes: tuple[int, ...],
+    seat: int | None,
+    rng: random.Random,
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """``CentrixView.sample``'s deal, the reference (``native.deal`` is the compiled one):
+    the cards ``seat`` cannot see — the deck without its hand ``own`` and the discard pile
+    — shuffled, then dealt in seat order to every other seat, ``sizes`` cards each (each
+    hand sorted), the rest left as the draw pile. Returns the hands (``own`` for ``seat``)
+    and the draw pile."""
+    unseen = list(deck)
+    for card in [*own, *discard]:
+        unseen.remove(card)
+    rng.shuffle(unseen)
+    hands: list[tuple[Card, ...]] = []
+    for other, size in enumerate(sizes):
+        if other == seat:
+            hands.append(own)
+        else:
+            hands.append(tuple(sorted(unseen[:size])))
+            del unseen[:size]
+    return tuple(hands), tuple(unseen)
 
 
 # What pop takes a play back with: the engine's snapshot, or the compiled core's undo record.
@@ -202,12 +220,15 @@ class CentrixState(StackedState[Play, Undo, Position]):
     ) -> None:
         self.rules = rules
         self.players: tuple[Colour, ...] = tuple(players)
-        self._table = rules.layout.rows_by_offset()
-        self._colours = colour_table(self._table)  # the same table for the compiled core
+        # The layout's colours by ring and offset, and the same as the compiled core reads them.
+        self._table, self._colours = native.layout_tables(rules.layout)
         # The compiled core counts the rulebook's three pawns; other set-ups take the
         # Python path (D18). Its deck is whatever the lists hold, so any deck runs there.
         self._compiled = rules.pawns == PAWNS
         self._bottom = rules.bottom
+        self._bottom_code, self._max_turns, self._core_plays = native.settings(
+            rules, self._compiled and self._own_refill
+        )
         self._load(position)
         self.seed = seed
         self.first = first
