@@ -178,6 +178,13 @@ class Figures:
     moves_sent: int = 0
     answered: list[float] = field(default_factory=list)  # when each answer came
     sent_bytes: int = 0  # client → server, the acts (or echoes)
+    sockets: dict[int, int] = field(default_factory=dict)  # server's port → sockets open now
+
+    def opened(self, server: Server) -> None:
+        self.sockets[server.port] = self.sockets.get(server.port, 0) + 1
+
+    def closed(self, server: Server) -> None:
+        self.sockets[server.port] -= 1
 
     def error(self, code: str) -> None:
         self.errors += 1
@@ -196,9 +203,11 @@ def revision_of(message: dict[str, Any]) -> Any:
 class Page:
     """One browser page at a table: its socket, and the highest revision it has heard of."""
 
-    def __init__(self, ws: ClientConnection, figures: Figures) -> None:
+    def __init__(self, ws: ClientConnection, figures: Figures, server: Server) -> None:
         self.ws = ws
         self.figures = figures
+        self.server = server
+        figures.opened(server)
         self.revision = -1
         self.heard_at: dict[int, float] = {}  # revision → when this page first heard it
         self.changed = asyncio.Event()
@@ -240,6 +249,7 @@ class Page:
     async def close(self) -> None:
         await self.ws.close()
         await self.reader
+        self.figures.closed(self.server)
 
 
 class PageError(Exception):
@@ -275,7 +285,7 @@ async def open_page(server: Server, table: str, tokens: list[str], figures: Figu
     ws = await websockets.connect(
         f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
     )
-    page = Page(ws, figures)
+    page = Page(ws, figures, server)
     await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
     await page.heard(0)  # the first state
     return page
@@ -384,6 +394,7 @@ async def drive_echo(server: Server, size: int, figures: Figures, start: Start) 
     async with websockets.connect(
         f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
     ) as ws:
+        figures.opened(server)
         await start.arrive()
         n = 0
         while not start.over():
@@ -404,6 +415,7 @@ async def drive_echo(server: Server, size: int, figures: Figures, start: Start) 
             figures.messages += 1
             figures.message_bytes += len(raw)
             n += 1
+    figures.closed(server)
 
 
 @dataclass
@@ -414,6 +426,7 @@ class Phase:
     server_cpu: float  # seconds, every server process
     client_cpu: float  # seconds, this process
     rss_mb: float  # the servers' memory at the end of the phase
+    sockets: list[int]  # the sockets open on each server as the measured seconds began
 
 
 async def phase(
@@ -438,6 +451,7 @@ async def phase(
     figures.messages = figures.message_bytes = 0
     cpu = sum(s.cpu_seconds() for s in servers_)
     own = time.process_time()
+    sockets = [figures.sockets.get(server.port, 0) for server in servers_]
     began = time.perf_counter()
     if profiled:
         for server in servers_:
@@ -455,6 +469,7 @@ async def phase(
         sum(s.cpu_seconds() for s in servers_) - cpu,
         time.process_time() - own,
         sum(s.rss_mb() for s in servers_),
+        sockets,
     )
 
 
@@ -520,6 +535,11 @@ async def measure(
         "seconds": seconds,
         "seconds_to_last_answer": round(moves.seconds, 2),
         "servers": len(servers_),
+        # The load each phase put on the servers: the sockets open as it began, per server.
+        "sockets": sum(moves.sockets),
+        "echo_sockets": sum(echoed.sockets),
+        "sockets_per_server": moves.sockets,
+        "echo_sockets_per_server": echoed.sockets,
         "bytes_per_message": round(play.message_bytes / max(1, play.messages), 1),
         "messages_per_move": round(play.messages / max(1, done), 2),
         "bytes_per_act": round(play.sent_bytes / max(1, play.moves_sent), 1),
