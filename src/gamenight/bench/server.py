@@ -16,8 +16,10 @@ protocol from concurrent clients in this process, for a fixed time:
   delay runs from the same send to the first such message on the other seat's page;
 - a finished game is replaced by a new table, so every table stays in play.
 
-Then the same clients, one socket per table, drive the echo endpoint for the same time,
-message for message: each sends a message of an act's size and waits for it to come back.
+Then the same clients drive the echo endpoint for the same time, message for message, on
+the same sockets: a client per table, with a socket where each of the table's pages was
+(so with two servers, one per seat, alternating between the servers), sends a message of
+an act's size on each socket in turn and waits for it to come back.
 The ratios to the echo are what the bars of issue 20 are set in (docs/benchmarks.md),
 because the machine's speed drifts.
 
@@ -53,6 +55,7 @@ from gamenight.web.games import SeatSpec, get_game
 
 HOST = "127.0.0.1"
 ANSWER_SECONDS = 30.0  # a move not answered in this long counts as an error
+SEATS = 2  # at every table the benchmark makes
 # Every limit of web.quotas as high as it may be set: the benchmark's clients all come
 # from one address and mean to be fast.
 LIMITS = {
@@ -272,7 +275,7 @@ class Tables:
             name, first, roles = SETUPS[self.made % len(SETUPS)]
             self.made += 1
             seed = self.seed.getrandbits(62)
-        seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(2)]
+        seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(SEATS)]
         body = {"game": name, "seats": seats, "first": first, "seed": seed}
         answer = post(f"{self.servers[0].url}/api/tables", body)
         state, _ = get_game(name).new(
@@ -291,14 +294,22 @@ async def open_page(server: Server, table: str, tokens: list[str], figures: Figu
     return page
 
 
+def page_servers(servers_: list[Server], seats: int = SEATS) -> list[Server]:
+    """Where a table's pages are, one server each: one page holding every seat, or (several
+    servers) one page per seat, seat i on server i. The echo's clients open the same."""
+    if len(servers_) == 1:
+        return servers_[:1]
+    return [servers_[i % len(servers_)] for i in range(seats)]
+
+
 async def open_pages(tables: Tables, table: str, tokens: list[str], figures: Figures) -> list[Page]:
-    """The table's pages: one holding every seat, or (several servers) one per seat, seat i
-    on server i."""
-    if len(tables.servers) == 1:
-        return [await open_page(tables.servers[0], table, tokens, figures)]
+    """The table's pages (page_servers), each with the tokens of its seats."""
+    where = page_servers(tables.servers, len(tokens))
+    if len(where) == 1:
+        return [await open_page(where[0], table, tokens, figures)]
     return [
-        await open_page(tables.servers[i % len(tables.servers)], table, [token], figures)
-        for i, token in enumerate(tokens)
+        await open_page(server, table, [token], figures)
+        for server, token in zip(where, tokens, strict=True)
     ]
 
 
@@ -389,15 +400,22 @@ def echo_text(size: int, n: int) -> str:
     return head[:-1] + ', "pad": "' + "x" * max(0, size - len(head) - 11) + '"}'
 
 
-async def drive_echo(server: Server, size: int, figures: Figures, start: Start) -> None:
-    """One client of the echo: a message of ``size`` bytes, its echo, and again."""
-    async with websockets.connect(
-        f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
-    ) as ws:
-        figures.opened(server)
+async def drive_echo(servers_: list[Server], size: int, figures: Figures, start: Start) -> None:
+    """One client of the echo, standing for one table: the sockets its pages would be
+    (page_servers), each message of ``size`` bytes sent on the next of them in turn (as the
+    seats take turns to move) and its echo awaited there, and again."""
+    sockets: list[tuple[Server, ClientConnection]] = []
+    try:
+        for server in page_servers(servers_):
+            ws = await websockets.connect(
+                f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
+            )
+            sockets.append((server, ws))
+            figures.opened(server)
         await start.arrive()
         n = 0
         while not start.over():
+            _, ws = sockets[n % len(sockets)]
             text = echo_text(size, n)
             sent = time.perf_counter()
             await ws.send(text)
@@ -415,7 +433,10 @@ async def drive_echo(server: Server, size: int, figures: Figures, start: Start) 
             figures.messages += 1
             figures.message_bytes += len(raw)
             n += 1
-    figures.closed(server)
+    finally:
+        for server, ws in sockets:
+            await ws.close()
+            figures.closed(server)
 
 
 @dataclass
@@ -505,7 +526,7 @@ async def measure(
     start = Start(tables, seconds)
     echoed = await phase(
         servers_,
-        [drive_echo(servers_[i % len(servers_)], size, echo, start) for i in range(tables)],
+        [drive_echo(servers_, size, echo, start) for _ in range(tables)],
         start,
         echo,
     )
