@@ -36,6 +36,7 @@ a second copy's play, and the message id ``bot-<revision>`` makes a resent one h
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -80,6 +81,11 @@ class RedisRelay:
         self._stale: set[str] = set()  # tables where another server's seats changed
         self._unsent: dict[str, list[Change]] = {}  # table → its changes not yet relayed
         self._sending: set[asyncio.Task[None]] = set()  # chat lines on their way to Redis
+        # The changes heard from other servers, per table, each table's followed in order by
+        # a task of its own while it has any: a table whose change waits on a thread (a
+        # flick drawn, a reload) holds up no other table's.
+        self._inbox: dict[str, collections.deque[Change | None]] = {}
+        self._following: dict[str, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._heard = 0.0  # (loop time) when presence was last read from Redis
         self._failing = False
@@ -95,7 +101,7 @@ class RedisRelay:
         self.manager.events = self
 
     async def stop(self) -> None:
-        for task in [*self._tasks, *self._sending]:
+        for task in [*self._tasks, *self._sending, *self._following.values()]:
             task.cancel()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=WAIT)
@@ -243,6 +249,26 @@ class RedisRelay:
             self.manager.broadcast(table)
             self.manager.schedule_bot(table)
 
+    def _follow(self, table_id: str, change: Change | None) -> None:
+        """Bring ``table_id`` up to date with ``change`` (None: from the store) after the
+        changes of that table heard before it."""
+        self._inbox.setdefault(table_id, collections.deque()).append(change)
+        if table_id not in self._following:
+            self._following[table_id] = asyncio.create_task(self._follow_table(table_id))
+
+    async def _follow_table(self, table_id: str) -> None:
+        inbox = self._inbox[table_id]
+        try:
+            while inbox:
+                change = inbox.popleft()
+                try:
+                    await self._changed(table_id, change)
+                except Exception:  # the store's trouble: its next change or page reloads it
+                    log.exception("table %s could not be brought up to date", table_id)
+        finally:  # (nothing was heard since the inbox was found empty: no await between)
+            del self._following[table_id]
+            del self._inbox[table_id]
+
     async def _handle(self, message: dict[str, Any]) -> None:
         try:
             data = json.loads(message["data"])
@@ -257,7 +283,7 @@ class RedisRelay:
                     self._stale.add(live.id)
                     self._wake.set()
                 return
-            await self._changed(data["table"], self._change_of(data))
+            self._follow(data["table"], self._change_of(data))
         except Exception:
             log.exception("a relay message could not be handled: %r", message)
 
