@@ -385,8 +385,10 @@ class TableManager:
     async def refresh(self, table_id: str, change: Change | None = None) -> LiveTable | None:
         """Bring up to date a table another server process has changed: an act or an undo
         is followed alone, in order; anything else, or a change that cannot be followed (a
-        revision missing, a change in doubt), reloads the table from the store. The table,
-        or None: not live here, gone, or already up to date with ``change``."""
+        revision missing, a change in doubt), reloads the table from the store. The table
+        (None: not live here, or gone), whose pages are to hear of it: even when it had the
+        change already, since the referee may have read the store of itself (an ending that
+        found the table moved on) without telling them."""
         table = self.tables.get(table_id)
         if table is None:
             return None
@@ -399,9 +401,7 @@ class TableManager:
                 change.clock,
                 change.status,
             )
-            if followed is None:
-                return None
-            if followed:  # (an act or an undo changes no seat: nobody's to revoke)
+            if followed is not False:  # (an act or an undo changes no seat: none to revoke)
                 self.arm(table)  # (its clock as the other server left it)
                 return table
         if not await table.referee.reload():
