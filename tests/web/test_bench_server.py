@@ -63,7 +63,7 @@ def test_the_servers_sqlite_may_be_run_with_synchronous_normal(
     assert result["errors"] == 0, result["error_codes"]
 
 
-def test_two_servers_split_each_table_and_measure_the_cross_server_delay(
+def test_two_servers_split_each_table_and_the_echo_alike_and_measure_the_crossing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with postgres_database("gamenight_bench_") as database:
@@ -75,6 +75,14 @@ def test_two_servers_split_each_table_and_measure_the_cross_server_delay(
     assert result["servers"] == 2
     assert result["moves"] > 0
     assert result["cross_p99_ms"] > 0
+    # The echo is the same load as the play: one socket per seat's page, each table's
+    # pages split over the two servers (so the ratios compare like with like).
+    assert result["sockets"] == 4
+    assert (result["echo_sockets"], result["echo_sockets_per_server"]) == (
+        result["sockets"],
+        result["sockets_per_server"],
+    )
+    assert result["sockets_per_server"] == [2, 2]
 
 
 def test_two_servers_need_postgresql_and_redis() -> None:

@@ -16,8 +16,10 @@ protocol from concurrent clients in this process, for a fixed time:
   delay runs from the same send to the first such message on the other seat's page;
 - a finished game is replaced by a new table, so every table stays in play.
 
-Then the same clients, one socket per table, drive the echo endpoint for the same time,
-message for message: each sends a message of an act's size and waits for it to come back.
+Then the same clients drive the echo endpoint for the same time, message for message, on
+the same sockets: a client per table, with a socket where each of the table's pages was
+(so with two servers, one per seat, alternating between the servers), sends a message of
+an act's size on each socket in turn and waits for it to come back.
 The ratios to the echo are what the bars of issue 20 are set in (docs/benchmarks.md),
 because the machine's speed drifts.
 
@@ -53,6 +55,7 @@ from gamenight.web.games import SeatSpec, get_game
 
 HOST = "127.0.0.1"
 ANSWER_SECONDS = 30.0  # a move not answered in this long counts as an error
+SEATS = 2  # at every table the benchmark makes
 # Every limit of web.quotas as high as it may be set: the benchmark's clients all come
 # from one address and mean to be fast.
 LIMITS = {
@@ -189,6 +192,13 @@ class Figures:
     moves_sent: int = 0
     answered: list[float] = field(default_factory=list)  # when each answer came
     sent_bytes: int = 0  # client → server, the acts (or echoes)
+    sockets: dict[int, int] = field(default_factory=dict)  # server's port → sockets open now
+
+    def opened(self, server: Server) -> None:
+        self.sockets[server.port] = self.sockets.get(server.port, 0) + 1
+
+    def closed(self, server: Server) -> None:
+        self.sockets[server.port] -= 1
 
     def error(self, code: str) -> None:
         self.errors += 1
@@ -207,9 +217,11 @@ def revision_of(message: dict[str, Any]) -> Any:
 class Page:
     """One browser page at a table: its socket, and the highest revision it has heard of."""
 
-    def __init__(self, ws: ClientConnection, figures: Figures) -> None:
+    def __init__(self, ws: ClientConnection, figures: Figures, server: Server) -> None:
         self.ws = ws
         self.figures = figures
+        self.server = server
+        figures.opened(server)
         self.revision = -1
         self.heard_at: dict[int, float] = {}  # revision → when this page first heard it
         self.changed = asyncio.Event()
@@ -251,6 +263,7 @@ class Page:
     async def close(self) -> None:
         await self.ws.close()
         await self.reader
+        self.figures.closed(self.server)
 
 
 class PageError(Exception):
@@ -273,7 +286,7 @@ class Tables:
             name, first, roles = SETUPS[self.made % len(SETUPS)]
             self.made += 1
             seed = self.seed.getrandbits(62)
-        seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(2)]
+        seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(SEATS)]
         body = {"game": name, "seats": seats, "first": first, "seed": seed}
         answer = post(f"{self.servers[0].url}/api/tables", body)
         state, _ = get_game(name).new(
@@ -286,20 +299,28 @@ async def open_page(server: Server, table: str, tokens: list[str], figures: Figu
     ws = await websockets.connect(
         f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
     )
-    page = Page(ws, figures)
+    page = Page(ws, figures, server)
     await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
     await page.heard(0)  # the first state
     return page
 
 
+def page_servers(servers_: list[Server], seats: int = SEATS) -> list[Server]:
+    """Where a table's pages are, one server each: one page holding every seat, or (several
+    servers) one page per seat, seat i on server i. The echo's clients open the same."""
+    if len(servers_) == 1:
+        return servers_[:1]
+    return [servers_[i % len(servers_)] for i in range(seats)]
+
+
 async def open_pages(tables: Tables, table: str, tokens: list[str], figures: Figures) -> list[Page]:
-    """The table's pages: one holding every seat, or (several servers) one per seat, seat i
-    on server i."""
-    if len(tables.servers) == 1:
-        return [await open_page(tables.servers[0], table, tokens, figures)]
+    """The table's pages (page_servers), each with the tokens of its seats."""
+    where = page_servers(tables.servers, len(tokens))
+    if len(where) == 1:
+        return [await open_page(where[0], table, tokens, figures)]
     return [
-        await open_page(tables.servers[i % len(tables.servers)], table, [token], figures)
-        for i, token in enumerate(tokens)
+        await open_page(server, table, [token], figures)
+        for server, token in zip(where, tokens, strict=True)
     ]
 
 
@@ -390,14 +411,22 @@ def echo_text(size: int, n: int) -> str:
     return head[:-1] + ', "pad": "' + "x" * max(0, size - len(head) - 11) + '"}'
 
 
-async def drive_echo(server: Server, size: int, figures: Figures, start: Start) -> None:
-    """One client of the echo: a message of ``size`` bytes, its echo, and again."""
-    async with websockets.connect(
-        f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
-    ) as ws:
+async def drive_echo(servers_: list[Server], size: int, figures: Figures, start: Start) -> None:
+    """One client of the echo, standing for one table: the sockets its pages would be
+    (page_servers), each message of ``size`` bytes sent on the next of them in turn (as the
+    seats take turns to move) and its echo awaited there, and again."""
+    sockets: list[tuple[Server, ClientConnection]] = []
+    try:
+        for server in page_servers(servers_):
+            ws = await websockets.connect(
+                f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
+            )
+            sockets.append((server, ws))
+            figures.opened(server)
         await start.arrive()
         n = 0
         while not start.over():
+            _, ws = sockets[n % len(sockets)]
             text = echo_text(size, n)
             sent = time.perf_counter()
             await ws.send(text)
@@ -415,6 +444,10 @@ async def drive_echo(server: Server, size: int, figures: Figures, start: Start) 
             figures.messages += 1
             figures.message_bytes += len(raw)
             n += 1
+    finally:
+        for server, ws in sockets:
+            await ws.close()
+            figures.closed(server)
 
 
 @dataclass
@@ -425,6 +458,7 @@ class Phase:
     server_cpu: float  # seconds, every server process
     client_cpu: float  # seconds, this process
     rss_mb: float  # the servers' memory at the end of the phase
+    sockets: list[int]  # the sockets open on each server as the measured seconds began
     commits: list[dict[str, Any]] = field(default_factory=list)  # each server's, if asked
 
 
@@ -455,6 +489,7 @@ async def phase(
             post(server.url + COMMITS_PATH, {})  # (reset: the set-up's writes are not play's)
     cpu = sum(s.cpu_seconds() for s in servers_)
     own = time.process_time()
+    sockets = [figures.sockets.get(server.port, 0) for server in servers_]
     began = time.perf_counter()
     if profiled:
         for server in servers_:
@@ -472,6 +507,7 @@ async def phase(
         sum(s.cpu_seconds() for s in servers_) - cpu,
         time.process_time() - own,
         sum(s.rss_mb() for s in servers_),
+        sockets,
         [post(server.url + COMMITS_PATH, {}) for server in servers_] if commits else [],
     )
 
@@ -509,7 +545,7 @@ async def measure(
     start = Start(tables, seconds)
     echoed = await phase(
         servers_,
-        [drive_echo(servers_[i % len(servers_)], size, echo, start) for i in range(tables)],
+        [drive_echo(servers_, size, echo, start) for _ in range(tables)],
         start,
         echo,
     )
@@ -539,6 +575,11 @@ async def measure(
         "seconds": seconds,
         "seconds_to_last_answer": round(moves.seconds, 2),
         "servers": len(servers_),
+        # The load each phase put on the servers: the sockets open as it began, per server.
+        "sockets": sum(moves.sockets),
+        "echo_sockets": sum(echoed.sockets),
+        "sockets_per_server": moves.sockets,
+        "echo_sockets_per_server": echoed.sockets,
         "bytes_per_message": round(play.message_bytes / max(1, play.messages), 1),
         "messages_per_move": round(play.messages / max(1, done), 2),
         "bytes_per_act": round(play.sent_bytes / max(1, play.moves_sent), 1),

@@ -53,7 +53,7 @@ def to_record(state: CentrixState, names: Sequence[str] | None = None) -> GameRe
 def replay(record: GameRecord | str | bytes) -> CentrixState:
     """The state at the end of a record (a GameRecord, or its JSON as text or UTF-8 bytes);
     raises RecordError naming the first problem, and nothing else, for any input."""
-    return replay_record(record, GAME, _set_up, _read, "play")
+    return replay_record(record, GAME, _set_up, read_action, "play")
 
 
 def _set_up(record: GameRecord) -> CentrixState:
@@ -75,7 +75,9 @@ def _set_up(record: GameRecord) -> CentrixState:
         raise RecordError(f"the record's set-up is not valid: {exc}") from exc
 
 
-def _read(action: Any) -> str:
+def read_action(action: Any) -> str:
+    """A play as a record (and a table's store) keeps it: its notation (RecordError for
+    anything else)."""
     if not isinstance(action, str):
         raise RecordError(f"a play is written in notation, not {shown(action)}")
     return action

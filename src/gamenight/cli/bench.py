@@ -113,6 +113,10 @@ def _server(ns: argparse.Namespace) -> int:
         f" p99 {r['echo_p99_ms']} ms, server CPU {r['echo_cpu_ms_per_message']} ms per message,"
         f" errors {r['echo_errors']}"
     )
+    print(
+        f"sockets open: play {r['sockets']} {r['sockets_per_server']},"
+        f" echo {r['echo_sockets']} {r['echo_sockets_per_server']} (per server)"
+    )
     line = (
         f"ratios: moves/s ÷ echo {r['ratio_moves_to_echo']}, p99 ÷ echo p99"
         f" {r['ratio_p99_to_echo']}"

@@ -56,7 +56,7 @@ def replay(record: GameRecord | str | bytes) -> ColorCityState:
     """The state a record (a GameRecord, or its JSON as text or UTF-8 bytes) describes,
     replayed action by action; raises RecordError, and nothing else, for any input: a
     record that is malformed, an action that is illegal, a final position that differs."""
-    return replay_record(record, GAME, _set_up, _read)
+    return replay_record(record, GAME, _set_up, read_action)
 
 
 def _set_up(record: GameRecord) -> ColorCityState:
@@ -75,6 +75,7 @@ def _set_up(record: GameRecord) -> ColorCityState:
         raise RecordError(f"set-up: {exc}") from None
 
 
-def _read(raw: Any) -> Pitch | Decision:
-    # A decision is stored as its name, a pitch as its data (with the pose it reached).
+def read_action(raw: Any) -> Pitch | Decision:
+    """An action as a record (and a table's store) keeps it, as the state pushes it: a
+    decision is stored as its name, a pitch as its data (with the pose it reached)."""
     return Decision.parse(raw) if isinstance(raw, str) else Pitch.from_json(raw)

@@ -136,6 +136,12 @@ class WebGame(Generic[S]):
         ``last`` of the new state)."""
         raise NotImplementedError
 
+    def push_stored(self, state: S, payload: Payload) -> None:
+        """Make an action as the store keeps it (one another server made: web.relay), read
+        and checked as the replay reads and checks it; raises, changing nothing, if it does
+        not apply."""
+        raise NotImplementedError
+
     def last(self, state: S) -> JSON | None:
         """The last action, as a page animates and draws it (None before the first). Built
         from the state alone, so a table reloaded from the store or changed on another

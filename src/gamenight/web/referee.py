@@ -526,6 +526,64 @@ class Referee:
         self.clock = self._clock(stored)
         return True
 
+    async def follow(
+        self,
+        kind: str,
+        number: int,
+        revision: int,
+        payload: Any = None,
+        clock: dict[str, Any] | None = None,
+        status: str | None = None,
+    ) -> bool | None:
+        """Follow an act or an undo another server stored (web.relay) by making it here alone,
+        rather than reading the table from the store and replaying it: ``number`` is the
+        action's, ``revision`` the table's after it, ``payload`` the act's as stored,
+        ``clock`` the clock stored with it and ``status`` the table's after it there.
+
+        True: followed. None: the table has that revision already (nothing to do). False: it
+        cannot be followed — a revision before it is missing, or it does not apply here or
+        does not end as it did there — and the table must be read from the store, which
+        stays the truth."""
+        async with self.lock:
+            if revision <= self.revision:
+                return None
+            if revision != self.revision + 1 or self.ending is not None:
+                return False
+            if kind == "act" and number == self.version:
+                try:
+                    if self.game.simulates:  # (drawing a flick simulates it: off the loop)
+                        last = await asyncio.to_thread(self._push_stored, payload)
+                    else:
+                        last = self._push_stored(payload)
+                except Exception as exc:
+                    log.warning("table %s: a relayed act does not apply (%r)", self.id, exc)
+                    return False
+                if status is not None and self.status()[0] != status:
+                    self.state.pop()
+                    return False
+                self.actions.append(payload)
+                self.last = last
+            elif kind == "undo" and 0 <= number == self.version - 1:
+                self.state.pop()
+                self.actions.pop()
+                self.last = self.game.last(self.state)
+            else:
+                return False
+            self.revision = revision
+            if clock is not None and self.clock is not None:
+                self.clock = Clock.from_dict(self.clock.settings, clock)
+            return True
+
+    def _push_stored(self, payload: Any) -> dict[str, Any] | None:
+        """Make a stored action; what the pages draw of it (the state as it was if either
+        fails)."""
+        self.game.push_stored(self.state, payload)
+        try:
+            return self.game.last(self.state)
+        except BaseException:
+            self.state.pop()
+            raise
+
     async def end(self, reason: str, losers: tuple[int, ...], online: list[int]) -> bool:
         """End the game for a reason of the table's (core.endings, T1–T3); False if it is
         over already (perhaps ended meanwhile on another server). The caller holds the

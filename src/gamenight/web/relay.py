@@ -2,7 +2,15 @@
 
 The database stays the referee's memory: every process stores actions there, and an action
 number can be stored only once, so two processes can never both make move 17. Redis only
-tells the other processes that a table changed, so they reload it and update their clients.
+tells the other processes what changed at a table: an act (its number, its payload as
+stored, the clock stored with it) or an undo, each with the table's revision after it, or
+"reload" for anything else (seats, an ending, a rematch, a deletion). A server where the
+table is live makes the act or undo alone on its table, under the table's lock, when it is
+the next revision there; a news of a revision it has already means nothing. Each server's
+news comes in order, but two servers publish independently, so a revision may come before
+the one it follows: whenever a revision is missing, or a change does not apply, or anything
+else is in doubt, the server reads the table from the store (which holds every revision)
+and follows on from there.
 
 Who is online is shared through Redis too. Each server writes the seats its own pages hold
 at a table into the hash ``gamenight:presence:<table>`` (field: the server's id, value: a
@@ -28,6 +36,7 @@ a second copy's play, and the message id ``bot-<revision>`` makes a resent one h
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -38,7 +47,7 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from gamenight.web.tables import LiveTable, TableManager
+from gamenight.web.tables import RELOAD, Change, LiveTable, TableManager
 
 CHANNEL = "gamenight:tables"
 PRESENCE = "gamenight:presence:"  # + a table's id: server id → JSON list of its pages' seats
@@ -53,6 +62,9 @@ if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
 return 0
 """
 WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
+# The most changes of one table kept for Redis while it cannot be reached: past it they are
+# told as one reload (the other servers read the store), so memory stays bounded.
+UNSENT_KEPT = 64
 log = logging.getLogger("gamenight.web")
 
 
@@ -67,8 +79,13 @@ class RedisRelay:
         self._writing: set[str] = set()  # the tables of a write that may be under way
         self._dirty: set[str] = set()  # tables where the seats held here may have changed
         self._stale: set[str] = set()  # tables where another server's seats changed
-        self._unsent: dict[str, int] = {}  # table → its revision, changed but not yet relayed
+        self._unsent: dict[str, list[Change]] = {}  # table → its changes not yet relayed
         self._sending: set[asyncio.Task[None]] = set()  # chat lines on their way to Redis
+        # The changes heard from other servers, per table, each table's followed in order by
+        # a task of its own while it has any: a table whose change waits on a thread (a
+        # flick drawn, a reload) holds up no other table's.
+        self._inbox: dict[str, collections.deque[Change | None]] = {}
+        self._following: dict[str, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._heard = 0.0  # (loop time) when presence was last read from Redis
         self._failing = False
@@ -84,15 +101,16 @@ class RedisRelay:
         self.manager.events = self
 
     async def stop(self) -> None:
-        for task in [*self._tasks, *self._sending]:
+        for task in [*self._tasks, *self._sending, *self._following.values()]:
             task.cancel()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=WAIT)
         try:  # the other servers' pages hear at once that this server's players left
             async with asyncio.timeout(WAIT), self.client.pipeline(transaction=True) as pipe:
                 pipe.delete(ALIVE + self.origin)
-                for table_id, revision in self._unsent.items():
-                    pipe.publish(CHANNEL, self._change_news(table_id, revision))
+                for table_id, changes in self._unsent.items():
+                    for change in changes:
+                        pipe.publish(CHANNEL, self._change_news(table_id, change))
                 for table_id in {*self._written, *self._writing}:
                     pipe.hdel(PRESENCE + table_id, self.origin)
                     pipe.publish(CHANNEL, self._presence_news(table_id))
@@ -101,12 +119,20 @@ class RedisRelay:
             log.warning("presence could not be withdrawn from Redis (%r): it expires", exc)
         await self.client.aclose()
 
-    async def changed(self, table_id: str, revision: int) -> None:
-        """Tell the other servers that ``table_id`` changed. Queued, not awaited: a move
+    async def changed(self, table_id: str, change: Change) -> None:
+        """Tell the other servers what changed at ``table_id``. Queued, not awaited: a move
         never waits on Redis (a Redis that hangs would hold up every move and every bot),
-        and a change Redis cannot take now is sent again until it can."""
-        self._unsent[table_id] = revision
+        and a change Redis cannot take now is sent again, in order, until it can."""
+        self._queue(table_id, [change])
         self._wake.set()
+
+    def _queue(self, table_id: str, changes: list[Change]) -> None:
+        """Add ``changes`` after those of ``table_id`` not yet relayed (too many: one reload
+        at the latest revision stands for them all)."""
+        queued = [*self._unsent.get(table_id, []), *changes]
+        if len(queued) > UNSENT_KEPT:
+            queued = [Change(max(change.revision for change in queued))]
+        self._unsent[table_id] = queued
 
     @contextlib.asynccontextmanager
     async def thinking(self, table_id: str, revision: int) -> AsyncIterator[bool]:
@@ -152,8 +178,29 @@ class RedisRelay:
         except Exception as exc:
             self._trouble(exc)
 
-    def _change_news(self, table_id: str, revision: int) -> str:
-        return json.dumps({"table": table_id, "revision": revision, "origin": self.origin})
+    def _change_news(self, table_id: str, change: Change) -> str:
+        news: dict[str, Any] = {"table": table_id, "revision": change.revision, "kind": change.kind}
+        if change.kind != RELOAD:
+            news |= {"number": change.number, "status": change.status}
+            if change.kind == "act":
+                news |= {"payload": change.payload, "clock": change.clock}
+        return json.dumps({**news, "origin": self.origin})
+
+    @staticmethod
+    def _change_of(news: dict[str, Any]) -> Change:
+        """The change a news tells of (a news without a kind, from a server of before
+        issue 20, is a reload)."""
+        kind = news.get("kind", RELOAD)
+        if kind not in ("act", "undo"):
+            return Change(int(news["revision"]))
+        return Change(
+            int(news["revision"]),
+            kind,
+            int(news["number"]),
+            news.get("payload"),
+            news.get("clock"),
+            news.get("status"),
+        )
 
     # ---------------------------------------------------------------- listening
 
@@ -193,13 +240,34 @@ class RedisRelay:
             except Exception:  # the store's trouble, not Redis's: its first page reloads it
                 log.exception("table %s could not be brought up to date", table.id)
 
-    async def _changed(self, table_id: str) -> None:
-        """Another server changed ``table_id``: reload it (if it is live here), tell its
-        pages and let its bot think."""
-        table = await self.manager.refresh(table_id)
+    async def _changed(self, table_id: str, change: Change | None = None) -> None:
+        """Another server changed ``table_id``: bring it up to date (if it is live here:
+        ``change`` followed alone if it can be, else the table reloaded), tell its pages and
+        let its bot think."""
+        table = await self.manager.refresh(table_id, change)
         if table is not None:
             self.manager.broadcast(table)
             self.manager.schedule_bot(table)
+
+    def _follow(self, table_id: str, change: Change | None) -> None:
+        """Bring ``table_id`` up to date with ``change`` (None: from the store) after the
+        changes of that table heard before it."""
+        self._inbox.setdefault(table_id, collections.deque()).append(change)
+        if table_id not in self._following:
+            self._following[table_id] = asyncio.create_task(self._follow_table(table_id))
+
+    async def _follow_table(self, table_id: str) -> None:
+        inbox = self._inbox[table_id]
+        try:
+            while inbox:
+                change = inbox.popleft()
+                try:
+                    await self._changed(table_id, change)
+                except Exception:  # the store's trouble: its next change or page reloads it
+                    log.exception("table %s could not be brought up to date", table_id)
+        finally:  # (nothing was heard since the inbox was found empty: no await between)
+            del self._following[table_id]
+            del self._inbox[table_id]
 
     async def _handle(self, message: dict[str, Any]) -> None:
         try:
@@ -215,7 +283,7 @@ class RedisRelay:
                     self._stale.add(live.id)
                     self._wake.set()
                 return
-            await self._changed(data["table"])
+            self._follow(data["table"], self._change_of(data))
         except Exception:
             log.exception("a relay message could not be handled: %r", message)
 
@@ -272,7 +340,9 @@ class RedisRelay:
             except Exception as exc:
                 self._dirty |= write  # tried again at the next heartbeat
                 self._stale |= read
-                self._unsent = {**changes, **self._unsent}  # (a newer revision wins)
+                unsent, self._unsent = self._unsent, changes
+                for table_id, later in unsent.items():  # (after the older ones, in order)
+                    self._queue(table_id, later)
                 self._trouble(exc)
                 if loop.time() - self._heard > self.ttl:
                     for live in self.manager.tables.values():
@@ -297,10 +367,10 @@ class RedisRelay:
                 exc,
             )
 
-    async def _write(self, table_ids: set[str], changes: dict[str, int]) -> None:
+    async def _write(self, table_ids: set[str], changes: dict[str, list[Change]]) -> None:
         """In one round trip: renew this server's life, write the seats its pages hold at
         ``table_ids`` (the other servers hear of those that changed) and relay ``changes``
-        (table → revision)."""
+        (table → its changes, in order)."""
         held = {}
         for table_id in table_ids:
             table = self.manager.tables.get(table_id)
@@ -309,8 +379,9 @@ class RedisRelay:
         self._writing = set(held)
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(ALIVE + self.origin, 1, px=ms)
-            for table_id, revision in changes.items():
-                pipe.publish(CHANNEL, self._change_news(table_id, revision))
+            for table_id, queued in changes.items():
+                for change in queued:
+                    pipe.publish(CHANNEL, self._change_news(table_id, change))
             for table_id, seats in held.items():
                 if seats:
                     pipe.hset(PRESENCE + table_id, self.origin, json.dumps(seats))

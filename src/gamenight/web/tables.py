@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from gamenight.core.endings import ABANDONED, OUT_OF_TIME, RESIGNED
 from gamenight.web.bots import BotRunner
 from gamenight.web.chat import TableChat, clean, visible
-from gamenight.web.games import SeatSpec, get_game, new_seed
+from gamenight.web.games import Payload, SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
 from gamenight.web.protocol import Chat, ClockIn, SeatIn, TableIn, error
 from gamenight.web.quotas import Limits
@@ -35,12 +35,29 @@ from gamenight.web.storage import Store, StoredTable
 
 log = logging.getLogger("gamenight.web")
 RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
+RELOAD = "reload"
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change made at a table, as the other servers follow it (web.relay): an ``act`` (its
+    action ``number``, its ``payload`` as stored, the ``clock`` stored with it) or an
+    ``undo`` (the ``number`` of the action taken back), with the table's ``revision`` and
+    ``status`` after it. Anything else (seats, an ending, a rematch, a deletion) is a
+    ``reload``: the other servers read the table from the store."""
+
+    revision: int
+    kind: str = RELOAD  # "act", "undo" or "reload"
+    number: int = -1
+    payload: Payload | None = None
+    clock: dict[str, Any] | None = None
+    status: str | None = None
 
 
 class TableEvents(Protocol):
     """What other server processes are told, and asked (web.relay, when scaled out)."""
 
-    async def changed(self, table_id: str, revision: int) -> None:
+    async def changed(self, table_id: str, change: Change) -> None:
         """A table changed here (an action, an undo, a seat)."""
 
     def held(self, table: LiveTable) -> None:
@@ -62,7 +79,7 @@ class TableEvents(Protocol):
 class NoEvents:
     """A single server: nobody else to tell."""
 
-    async def changed(self, table_id: str, revision: int) -> None:
+    async def changed(self, table_id: str, change: Change) -> None:
         return None
 
     def held(self, table: LiveTable) -> None:
@@ -365,11 +382,28 @@ class TableManager:
             self.schedule_bot(table)
         return table
 
-    async def refresh(self, table_id: str) -> LiveTable | None:
-        """Reload a table another server process has changed (None: not live here, or gone)."""
+    async def refresh(self, table_id: str, change: Change | None = None) -> LiveTable | None:
+        """Bring up to date a table another server process has changed: an act or an undo
+        is followed alone, in order; anything else, or a change that cannot be followed (a
+        revision missing, a change in doubt), reloads the table from the store. The table
+        (None: not live here, or gone), whose pages are to hear of it: even when it had the
+        change already, since the referee may have read the store of itself (an ending that
+        found the table moved on) without telling them."""
         table = self.tables.get(table_id)
         if table is None:
             return None
+        if change is not None and change.kind != RELOAD:
+            followed = await table.referee.follow(
+                change.kind,
+                change.number,
+                change.revision,
+                change.payload,
+                change.clock,
+                change.status,
+            )
+            if followed is not False:  # (an act or an undo changes no seat: none to revoke)
+                self.arm(table)  # (its clock as the other server left it)
+                return table
         if not await table.referee.reload():
             self.gone(table)  # deleted by its host through another server
             return None
@@ -461,7 +495,7 @@ class TableManager:
                 )
             token = await table.referee.change_seats(lambda book: book.renew(seat, key))
             self._revoke(table)
-        await self.events.changed(table.id, table.referee.revision)  # others revoke their pages
+        await self.events.changed(table.id, Change(table.referee.revision))  # others revoke
         return token
 
     # ---------------------------------------------------------------- chat (web.chat)
@@ -491,7 +525,7 @@ class TableManager:
         async with table.lock:
             deleted = await asyncio.to_thread(self.store.delete, table_id)
             self.gone(table)
-        await self.events.changed(table_id, table.referee.revision)  # others let theirs go
+        await self.events.changed(table_id, Change(table.referee.revision))  # others let go
         return deleted
 
     def gone(self, table: LiveTable) -> None:
@@ -558,12 +592,31 @@ class TableManager:
                 self.broadcast(table)  # the referee found the table changed elsewhere
             raise
         if table.referee.revision != revision:  # (a resent message changes nothing)
-            await self.changed(table)
+            await self.changed(table, self._news(table.referee, accepted, revision))
         return accepted
 
-    async def changed(self, table: LiveTable) -> None:
+    @staticmethod
+    def _news(referee: Referee, accepted: Accepted, before: int) -> Change:
+        """What the other servers are told of the act or undo ``accepted`` just stored (at
+        ``before``): itself, to follow; a reload if the referee read the store meanwhile
+        (its table moved on by more than that action)."""
+        revision = referee.revision
+        if accepted.revision != revision or revision != before + 1:
+            return Change(revision)
+        status = referee.status()[0]
+        if accepted.kind == "act" and accepted.number == referee.version - 1:
+            clock = None if referee.clock is None else referee.clock.to_dict()
+            payload = referee.actions[accepted.number]
+            return Change(revision, "act", accepted.number, payload, clock, status)
+        if accepted.kind == "undo" and accepted.number == referee.version:
+            return Change(revision, "undo", accepted.number, status=status)
+        return Change(revision)
+
+    async def changed(self, table: LiveTable, change: Change | None = None) -> None:
+        """Tell every page, and the other servers (``change``: what they follow; by default
+        they reload the table), and let the bot play."""
         self.broadcast(table)
-        await self.events.changed(table.id, table.referee.revision)
+        await self.events.changed(table.id, change or Change(table.referee.revision))
         self.schedule_bot(table)
         self.arm(table)
 

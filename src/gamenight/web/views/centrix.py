@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from gamenight.centrix import CentrixState, Play, square_name
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Layout
 from gamenight.centrix.plays import parse_rotation
+from gamenight.centrix.record import read_action
 from gamenight.centrix.state import PLAYS_PER_TURN
 from gamenight.core.game import Game, registry
-from gamenight.web.games import JSON, SeatSpec, WebGame
+from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
 
 
 @dataclass
@@ -67,6 +68,9 @@ class CentrixGame(WebGame[CentrixState]):
         last = self.last(state)
         assert last is not None
         return str(play), last
+
+    def push_stored(self, state: CentrixState, payload: Payload) -> None:
+        state.push(read_action(payload))
 
     def last(self, state: CentrixState) -> JSON | None:
         """The last play as the page animates and marks it: its log entry, told in full."""

@@ -19,6 +19,7 @@ from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.frame import aim
 from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.position import EMPTY
+from gamenight.colorcity.record import read_action
 from gamenight.core.game import registry
 from gamenight.core.record import GameRecord
 from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
@@ -61,6 +62,9 @@ class ColorCityGame(WebGame[ColorCityState]):
         last = self.last(state)
         assert last is not None
         return (pushed.value if isinstance(pushed, Decision) else pushed.to_json()), last
+
+    def push_stored(self, state: ColorCityState, payload: Payload) -> None:
+        state.push(read_action(payload))
 
     def last(self, state: ColorCityState) -> JSON | None:
         action = state.peek()
