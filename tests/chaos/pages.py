@@ -23,6 +23,7 @@ from websockets.typing import Origin
 from gamenight.colorcity import parse_action
 from gamenight.web.protocol import patch
 from gamenight.web.views.centrix import notations
+from gamenight.web.views.colorcity import shot_text
 
 from .processes import HOST, Server
 
@@ -376,4 +377,4 @@ class Page:
                 (self.rng.uniform(-0.3, 0.3) * table["max_spin"], 1),
             )
         )
-        return str(parse_action(text))
+        return shot_text(parse_action(text))  # (the log's own writing: a spin of 0, not -0)

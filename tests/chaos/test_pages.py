@@ -8,6 +8,9 @@ import json
 import random
 from typing import Any
 
+from gamenight.colorcity import Table, parse_action
+from gamenight.web.views.colorcity import city_speeds, shot_text
+
 from .pages import Page, Switches, TableRun
 
 
@@ -125,3 +128,23 @@ def test_with_revisions_a_move_unanswered_when_the_connection_dropped_is_sent_ag
 
     run = asyncio.run(play(scene))
     assert run.accepted == []
+
+
+def test_a_city_page_writes_its_shots_as_the_tables_log_does() -> None:
+    """The chaos run checks every accepted shot against the table's log word for word: a
+    spin that rounds to zero from below must be written as the log writes it ("0", not
+    "-0"), or the run reports a lost move that was not lost."""
+    table = Table()
+    limits = {
+        "launch_half_width": table.launch_half_width,
+        "max_direction": table.max_direction_deg,
+        "min_speed": table.min_speed,
+        "max_speed": table.max_speed,
+        "max_spin": table.max_spin,
+        "city_speeds": city_speeds(table),
+    }
+    city, _, _ = page()
+    for seed in range(2000):
+        city.rng = random.Random(seed)
+        text = city.shot(limits)
+        assert text == shot_text(parse_action(text)), seed
