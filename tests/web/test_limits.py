@@ -12,12 +12,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import limits.storage.memory
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from gamenight.core.errors import RulesError
+from gamenight.web import quotas
 from gamenight.web.app import create_app
 from gamenight.web.games import WebGame, get_game
 from gamenight.web.quotas import Limits
@@ -35,7 +35,7 @@ class Clock:
     def __init__(self) -> None:
         self.now = 1_000_000.0
 
-    def time(self) -> float:
+    def monotonic(self) -> float:
         return self.now
 
     def tick(self, seconds: float) -> None:
@@ -45,7 +45,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock()
-    monkeypatch.setattr(limits.storage.memory, "time", SimpleNamespace(time=clock.time))
+    monkeypatch.setattr(quotas, "time", SimpleNamespace(monotonic=clock.monotonic))
     return clock
 
 
@@ -405,3 +405,41 @@ def test_color_city_replay_steps_match_a_full_replay(database: str) -> None:
             client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in range(steps + 1)
         ]
     assert_full_replays(database, made["id"], views)
+
+
+def test_the_meters_start_no_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Metering a message is a few list operations on the event loop's thread: a meter that
+    started a thread to expire its counts (as `limits`' memory storage does, every 10 ms
+    while it holds any) cost every server CPU and the GIL in proportion to its sockets."""
+    import threading
+
+    from gamenight.web.quotas import Gate
+
+    started: list[threading.Thread] = []
+    start = threading.Thread.start
+
+    def counted(thread: threading.Thread) -> None:
+        started.append(thread)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    gate = Gate(Limits())
+    tickets = [gate.open_socket(f"t{n}", "127.0.0.1") for n in range(50)]
+    for _ in range(4):
+        for ticket in tickets:
+            gate.message(ticket, 100)
+        gate.request("127.0.0.1")
+    assert started == []
+
+
+def test_a_meter_forgets_the_sockets_it_no_longer_hears_from(clock: Clock) -> None:
+    """A meter's counts for a socket go once their window has passed: a server's meters do
+    not grow with every socket it ever had."""
+    from gamenight.web.quotas import Gate
+
+    gate = Gate(Limits())
+    for n in range(300):
+        gate.message(gate.open_socket(f"t{n}", f"127.0.0.{n % 7}"), 100)
+    clock.tick(61)
+    gate.message(gate.open_socket("last", "127.0.0.1"), 100)
+    assert gate.meters_held() <= 3

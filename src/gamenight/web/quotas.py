@@ -9,12 +9,9 @@ second, a game's acts are rare — so only a client that floods ever meets one.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
+import time
+from collections import Counter, deque
 from dataclasses import dataclass
-
-from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from gamenight.web.refusals import Code, RefusedError
 
@@ -38,18 +35,50 @@ class FloodingError(RefusedError):
     """A socket that goes on sending at twice its limit: refused, and the socket closed."""
 
 
+class MovingWindow:
+    """At most ``limit`` hits for each key in any ``seconds``: each key's hits kept as their
+    times, the oldest dropped once they leave the window. (The standard library does it:
+    `limits`' memory storage, used before, started a thread every 10 ms while it held any
+    count, to expire counts — a cost in CPU and in the GIL that grew with the sockets.)"""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit, self.seconds = limit, seconds
+        self.hits: dict[str, deque[float]] = {}
+        self._swept = 0.0
+
+    def hit(self, key: str) -> bool:
+        """Count one hit for ``key`` if it is within the limit; False (nothing counted) if
+        not."""
+        now = time.monotonic()
+        self._sweep(now)
+        times = self.hits.setdefault(key, deque())
+        while times and times[0] <= now - self.seconds:
+            times.popleft()
+        if len(times) >= self.limit:
+            return False
+        times.append(now)
+        return True
+
+    def _sweep(self, now: float) -> None:
+        """Forget the keys with no hit in the window, once a window (a key whose socket has
+        gone is never hit again)."""
+        if now - self._swept < self.seconds:
+            return
+        self._swept = now
+        self.hits = {k: t for k, t in self.hits.items() if t and t[-1] > now - self.seconds}
+
+
 class Gate:
-    """The meters for one server: moving windows (the ``limits`` library) for the rates, and
-    the sockets open, counted by table and by address. Every check raises a RefusedError
-    with its code, and counts nothing it refused."""
+    """The meters for one server: moving windows for the rates, and the sockets open,
+    counted by table and by address. Every check raises a RefusedError with its code."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._meter = MovingWindowRateLimiter(MemoryStorage())
-        self._message = RateLimitItemPerSecond(limits.messages_per_second)
-        self._address = RateLimitItemPerSecond(limits.address_messages_per_second)
-        self._request = RateLimitItemPerSecond(limits.requests_per_second)
-        self._tables = RateLimitItemPerMinute(limits.tables_per_minute)
+        self._message = MovingWindow(limits.messages_per_second, 1)
+        self._refused = MovingWindow(limits.messages_per_second, 1)
+        self._address = MovingWindow(limits.address_messages_per_second, 1)
+        self._request = MovingWindow(limits.requests_per_second, 1)
+        self._tables = MovingWindow(limits.tables_per_minute, 60)
         self._tickets = itertools.count()
         self.by_table: Counter[str] = Counter()
         self.by_address: Counter[str] = Counter()
@@ -87,26 +116,30 @@ class Gate:
             raise FloodingError(
                 f"a message may be at most {limit} bytes", Code.TOO_BIG, limit=limit
             )
-        if self._meter.hit(self._message, ticket.name) and self._meter.hit(
-            self._address, "address", ticket.address
-        ):
+        if self._message.hit(ticket.name) and self._address.hit(ticket.address):
             return
         # The refusals are metered too: a socket sending at twice its limit is let go.
-        if not self._meter.hit(self._message, ticket.name, "refused"):
+        if not self._refused.hit(ticket.name):
             raise FloodingError("too many messages: this socket is closed", Code.RATE_LIMITED)
         raise RefusedError("too many messages at once; wait a moment", Code.RATE_LIMITED)
+
+    def meters_held(self) -> int:
+        """How many keys the rate meters hold counts for (each forgotten a window after its
+        last hit)."""
+        meters = (self._message, self._refused, self._address, self._request, self._tables)
+        return sum(len(meter.hits) for meter in meters)
 
     # ---------------------------------------------------------------- HTTP
 
     def request(self, address: str) -> None:
         """One API request from ``address``."""
-        if not self._meter.hit(self._request, "request", address):
+        if not self._request.hit(address):
             raise RefusedError("too many requests at once; wait a moment", Code.RATE_LIMITED)
 
     def new_table(self, address: str) -> None:
         """One table made from ``address``."""
         limit = self.limits.tables_per_minute
-        if not self._meter.hit(self._tables, "table", address):
+        if not self._tables.hit(address):
             raise RefusedError(
                 f"at most {limit} tables a minute may be made from one address",
                 Code.TOO_MANY_TABLES,
