@@ -36,7 +36,7 @@ async def play_game(
             "rules": {"max_turns": turns},
         }
     )
-    table, seats = manager.create(body)
+    table, seats = await manager.create(body)
     sockets: dict[str, Socket] = {}
     pages: dict[int | None, Connection] = {}
     for seat in [*range(players), None]:

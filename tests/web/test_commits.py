@@ -95,7 +95,7 @@ def tables(store: Store) -> list[Table]:
     manager = TableManager(store)
     made = []
     for _ in range(TABLES):
-        table, seats = manager.create(TableIn.model_validate(CENTRIX_2))
+        table, seats = asyncio.run(manager.create(TableIn.model_validate(CENTRIX_2)))
         made.append(Table(table.referee, [hash_token(s["token"]) for s in seats]))
     return made
 
@@ -281,3 +281,35 @@ def test_two_servers_groups_take_the_rows_in_one_order_and_never_deadlock() -> N
 
 def new_table(store: Store) -> str:
     return store.create("centrix", {}, 7, {"first": 0}, [{"name": "A"}, {"name": "B"}]).id
+
+
+def test_making_a_table_leaves_the_event_loop_free_while_its_group_commits(url: str) -> None:
+    """A table is made through the same group commit as every write, awaited: while the
+    group holding it waits for its COMMIT, every other table's messages go on (a table made
+    by blocking the loop held every server's page for the COMMIT's fsync)."""
+    store = Store(url)
+    made = tables(store)
+    manager = TableManager(store)
+
+    async def run() -> bool:
+        commits = Commits()
+        event.listen(store.engine, "commit", commits)
+        loop = asyncio.get_running_loop()
+        # The plug: if making the table blocks the loop, nothing else can release it; a
+        # thread lets it go after a while, so that the test fails rather than hangs.
+        threading.Timer(3, commits.go.set).start()
+        plug = asyncio.create_task(made[0].act())
+        await loop.run_in_executor(None, commits.held.wait, 60)
+        making = asyncio.create_task(manager.create(TableIn.model_validate(CENTRIX_2)))
+        await asyncio.sleep(0.2)
+        free = not making.done()  # the loop ran on while the table waited for its COMMIT
+        commits.go.set()
+        table, _ = await making
+        await plug
+        assert store.load(table.id) is not None
+        return free
+
+    try:
+        assert asyncio.run(run())
+    finally:
+        store.engine.dispose()

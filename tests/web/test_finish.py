@@ -134,7 +134,7 @@ def test_t6_a_realtime_clock_runs_only_for_the_actor_and_adds_the_increment(
     store: Store,
 ) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(body(kind="realtime", bank_seconds=60))
+        table, seats = await h.manager.create(body(kind="realtime", bank_seconds=60))
         ann, _ = await h.page(table, seats[0]["token"], seats[1]["token"])
         h.clock.advance(10)
         message = h.manager.state_message(table, [0, 1])
@@ -159,7 +159,7 @@ def test_t6_a_realtime_clock_runs_only_for_the_actor_and_adds_the_increment(
 
 def test_t6_a_turn_based_clock_starts_each_turn_full(store: Store) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(body(kind="turn", turn_hours=2))
+        table, seats = await h.manager.create(body(kind="turn", turn_hours=2))
         ann, _ = await h.page(table, seats[0]["token"], seats[1]["token"])
         h.clock.advance(3600)
         await h.turn(table, ann)
@@ -186,7 +186,7 @@ def test_t7_clock_values_out_of_bounds_are_refused_with_a_code(
 ) -> None:
     manager = TableManager(store)
     with pytest.raises(RefusedError) as refused:
-        manager.create(body(**clock))
+        asyncio.run(manager.create(body(**clock)))
     assert refused.value.code == "clock_bounds"
     assert refused.value.params["field"] == field
     manager.close()
@@ -208,7 +208,7 @@ def test_t7_the_api_refuses_a_clock_out_of_bounds(tmp_path: Path) -> None:
 
 def test_t8_a_seat_out_of_time_is_played_by_a_bot_until_it_returns(store: Store) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(body(kind="realtime", bank_seconds=30, bot_level=1))
+        table, seats = await h.manager.create(body(kind="realtime", bank_seconds=30, bot_level=1))
         ann, _ = await h.page(table, seats[0]["token"])
         h.clock.advance(31)
         # A play after the flag is refused, and the stand-in takes the seat at once.
@@ -235,7 +235,9 @@ def test_t8_an_online_game_never_stalls_both_seats_out_of_time_finish_by_bots(
 ) -> None:
     async def test(h: Harness) -> None:
         short = {"max_turns": 12}  # (a short game: the bots play it to its end)
-        table, seats = h.manager.create(body(short, kind="realtime", bank_seconds=30, bot_level=1))
+        table, seats = await h.manager.create(
+            body(short, kind="realtime", bank_seconds=30, bot_level=1)
+        )
         await h.page(table, seats[0]["token"])
         h.clock.advance(31)
         await h.manager.tick(table)  # Ann's flag falls
@@ -260,7 +262,7 @@ def test_t8_an_invited_seat_away_past_the_grace_is_stood_in_for(store: Store) ->
                 "clock": {"grace_seconds": 60},
             }
         )
-        table, seats = h.manager.create(invite)
+        table, seats = await h.manager.create(invite)
         await h.page(table, seats[0]["token"])
         h.clock.advance(600)
         await h.manager.tick(table)
@@ -282,7 +284,7 @@ def test_t8_an_invited_seat_away_past_the_grace_is_stood_in_for(store: Store) ->
 
 def test_t1_resigning_a_two_seat_game_ends_it_and_the_record_replays(store: Store) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(body())
+        table, seats = await h.manager.create(body())
         ann, _ = await h.page(table, seats[0]["token"], seats[1]["token"])
         await h.turn(table, ann)
         await h.manager.resign(table, 1, ann)
@@ -308,7 +310,7 @@ def test_t1_resigning_a_two_seat_game_ends_it_and_the_record_replays(store: Stor
 
 def test_t1_resigning_at_a_larger_table_gives_the_seat_to_a_bot_for_good(store: Store) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(three(bot_level=1))
+        table, seats = await h.manager.create(three(bot_level=1))
         cy, _ = await h.page(table, seats[2]["token"])
         await h.manager.resign(table, 2, cy)
         assert not table.referee.finished
@@ -326,7 +328,9 @@ def test_t1_resigning_at_a_larger_table_gives_the_seat_to_a_bot_for_good(store: 
 
 def test_t2_a_flag_loses_when_the_host_said_so(store: Store) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(body(kind="realtime", bank_seconds=30, on_timeout="lose"))
+        table, seats = await h.manager.create(
+            body(kind="realtime", bank_seconds=30, on_timeout="lose")
+        )
         await h.page(table, seats[0]["token"])
         h.clock.advance(30)
         await h.manager.tick(table)
@@ -341,7 +345,7 @@ def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
     store: Store,
 ) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(body(abandon_hours=1))
+        table, seats = await h.manager.create(body(abandon_hours=1))
         ann, _ = await h.page(table, seats[0]["token"])
         h.clock.advance(7200)
         await h.manager.tick(table)
@@ -374,7 +378,7 @@ def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
 
 def test_a_new_table_is_stored_with_its_clock_and_deadline(store: Store) -> None:
     async def test(h: Harness) -> None:
-        table, _ = h.manager.create(body(abandon_hours=1))
+        table, _ = await h.manager.create(body(abandon_hours=1))
         stored = store.load(table.id)
         assert stored is not None
         assert table.referee.clock is not None
@@ -398,7 +402,7 @@ def test_t10_a_rematch_moves_the_first_seat_on_once_every_seat_accepts(store: St
                 "clock": {"kind": "turn", "turn_hours": 12},
             }
         )
-        table, seats = h.manager.create(made)
+        table, seats = await h.manager.create(made)
         ann, socket = await h.page(table, seats[0]["token"])
         with pytest.raises(RefusedError) as early:
             await h.manager.rematch(table, ann)
@@ -435,7 +439,7 @@ def test_t10_a_rematch_has_its_tables_host(store: Store) -> None:
                 "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
             }
         )
-        table, seats = h.manager.create(made, None, "the-hosts-hash")
+        table, seats = await h.manager.create(made, None, "the-hosts-hash")
         ann, socket = await h.page(table, seats[0]["token"])
         await h.manager.resign(table, 0, ann)
         await h.manager.rematch(table, ann)  # the bot accepts at once
@@ -448,7 +452,7 @@ def test_t10_a_rematch_has_its_tables_host(store: Store) -> None:
 
 def test_t10_a_rematch_waits_for_every_human_seat(store: Store) -> None:
     async def test(h: Harness) -> None:
-        table, seats = h.manager.create(body())
+        table, seats = await h.manager.create(body())
         ann, ann_socket = await h.page(table, seats[0]["token"])
         bo, bo_socket = await h.page(table, seats[1]["token"])
         await h.manager.resign(table, 0, ann)
@@ -544,7 +548,7 @@ def test_the_state_message_s_clock_and_seating_stay_small(store: Store) -> None:
     async def test(h: Harness) -> None:
         seats = [{"kind": "device", "name": f"P{i}"} for i in range(6)]
         made = {**CENTRIX_2, "seats": seats, "clock": {"kind": "realtime", "bank_seconds": 7200}}
-        table, _ = h.manager.create(TableIn.model_validate(made))
+        table, _ = await h.manager.create(TableIn.model_validate(made))
         message = h.manager.state_message(table, [])
         sizes = {
             key: len(json.dumps(message[key], separators=(",", ":")))

@@ -66,12 +66,12 @@ def test_a_tables_seat_count_is_its_games_in_the_registry(tmp_path: Path) -> Non
 
     async def create() -> None:
         for game in registry:
-            table, _ = manager.create(body(game.name, game.max_players))
+            table, _ = await manager.create(body(game.name, game.max_players))
             assert table.referee.state.num_players == game.max_players
             for seats in (game.min_players - 1, game.max_players + 1):
                 if SEAT_BOUNDS[0] <= seats <= SEAT_BOUNDS[1]:
                     with pytest.raises(RefusedError) as refused:
-                        manager.create(body(game.name, seats))
+                        await manager.create(body(game.name, seats))
                     assert refused.value.code == Code.SEAT_COUNT
                     assert refused.value.params["high"] == game.max_players
 

@@ -118,7 +118,7 @@ def test_a_table_deleted_while_it_is_being_loaded_stays_deleted(tmp_path: Path) 
     manager = TableManager(store)
 
     async def race() -> None:
-        table, _ = manager.create(TableIn.model_validate(CENTRIX_2))
+        table, _ = await manager.create(TableIn.model_validate(CENTRIX_2))
         assert manager.evict(now=manager.clock() + 10**9) == [table.id]  # left memory
         loading = asyncio.create_task(manager.get(table.id))
         await asyncio.to_thread(store.read.wait, 10)

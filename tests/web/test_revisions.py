@@ -119,7 +119,7 @@ def test_the_referee_refuses_a_bots_play_chosen_for_an_older_position(tmp_path: 
     manager = TableManager(store)
 
     async def play() -> str:
-        table, seats = manager.create(TableIn.model_validate(body))
+        table, seats = await manager.create(TableIn.model_validate(body))
         assert manager.bots.busy(table.id)
         manager.bots.close()  # this test plays for the bot itself
         referee: Referee = table.referee

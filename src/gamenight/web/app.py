@@ -198,7 +198,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             gate.new_table(address(request))
             privacy, watch = new_privacy(table_in)
             host = new_token()  # (web.yours) archives and deletes the table
-            table, seats = manager.create(table_in, privacy, hash_token(host))
+            table, seats = await manager.create(table_in, privacy, hash_token(host))
         except RefusedError as exc:
             status = 429 if exc.code in (Code.TOO_MANY_TABLES, Code.SERVER_FULL) else 422
             raise HttpRefusal(status, exc) from None

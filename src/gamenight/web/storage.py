@@ -328,6 +328,37 @@ class Store:
         host_hash: str | None = None,
         timing: Timing | None = None,
     ) -> StoredTable:
+        """A new table, stored (waiting for its group's COMMIT in this thread)."""
+        stored, made = self._new(game, rules, seed, setup, seats, host_hash, timing)
+        self.commits.run(made, stored.id)
+        return stored
+
+    async def add(
+        self,
+        game: str,
+        rules: dict[str, Any],
+        seed: int,
+        setup: dict[str, Any],
+        seats: list[dict[str, Any]],
+        host_hash: str | None = None,
+        timing: Timing | None = None,
+    ) -> StoredTable:
+        """As ``create``, awaited: the event loop goes on while the group commits."""
+        stored, made = self._new(game, rules, seed, setup, seats, host_hash, timing)
+        await self.commits.write(made, stored.id)
+        return stored
+
+    @staticmethod
+    def _new(
+        game: str,
+        rules: dict[str, Any],
+        seed: int,
+        setup: dict[str, Any],
+        seats: list[dict[str, Any]],
+        host_hash: str | None,
+        timing: Timing | None,
+    ) -> tuple[StoredTable, Callable[[Connection], None]]:
+        """A new table as stored, and the write that stores it."""
         now = datetime.now(UTC)
         stored = StoredTable(
             id=secrets.token_urlsafe(9),
@@ -367,8 +398,7 @@ class Store:
         def made(connection: Connection) -> None:
             connection.execute(ADD_TABLE, row)
 
-        self.commits.run(made, stored.id)
-        return stored
+        return stored, made
 
     def append(
         self,

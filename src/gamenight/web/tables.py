@@ -224,7 +224,7 @@ class TableManager:
 
     # ---------------------------------------------------------------- set-up
 
-    def create(
+    async def create(
         self,
         body: TableIn,
         privacy: dict[str, str] | None = None,
@@ -322,7 +322,7 @@ class TableManager:
             host_hash=host_hash,
         )
         referee = Referee(self.store, draft, state, self.now)
-        referee.stored = self.store.create(
+        referee.stored = await self.store.add(
             draft.game,
             draft.rules,
             seed,
@@ -755,7 +755,7 @@ class TableManager:
                 seats = page.seats
                 if await referee.change_seats(lambda book: book.accept_rematch(seats)):
                     # The same host: the rematch is the host's to archive or delete too.
-                    made, _ = self.create(
+                    made, _ = await self.create(
                         self._rematch_of(table),
                         self._privacy_of(table),
                         referee.stored.host_hash,
