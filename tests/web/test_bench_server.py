@@ -46,6 +46,8 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["echo_moves_per_s"] > 0
     assert result["cpu_ms_per_move"] > 0
     assert result["bytes_per_message"] > 0
+    # No permessage-deflate: its contexts cost the server memory for every open page.
+    assert result["ws_extensions"] == ""
 
 
 def test_two_servers_split_each_table_and_measure_the_cross_server_delay(
