@@ -113,15 +113,20 @@ class WebGame(Generic[S]):
     ) -> S:
         """The state a stored table reaches: the engine's own record replay, so the web app
         keeps no second way of rebuilding a game."""
-        record = GameRecord(
+        return self.engine_replay(self.stored_record(rules, seed, setup, seats, actions))
+
+    def stored_record(
+        self, rules: JSON, seed: int, setup: JSON, seats: list[JSON], actions: list[Any]
+    ) -> GameRecord:
+        """A stored table's game as the engine's record (without its ending)."""
+        return GameRecord(
             game=self.name,
             rules=rules,
             seed=seed,
             seats=[self.record_seat(seat) for seat in seats],
-            actions=actions,
+            actions=list(actions),
             setup={"first": setup["first"]},
         )
-        return self.engine_replay(record)
 
     def record_seat(self, seat: JSON) -> JSON:
         """A stored seat as the game's record writes it."""
@@ -142,16 +147,8 @@ class WebGame(Generic[S]):
         """The record of the game a table stored (its ``actions``, as ``replay`` reads them)
         that has reached ``state``: the engine's own record as ``state.record`` writes it,
         which a live state cannot, having forgotten its earlier actions."""
-        record = GameRecord(
-            game=self.name,
-            rules=rules,
-            seed=seed,
-            seats=[self.record_seat(seat) for seat in seats],
-            actions=list(actions),
-            setup={"first": setup["first"]},
-            outcome=state.outcome,
-            final_position=state.position(),
-        )
+        record = self.stored_record(rules, seed, setup, seats, actions)
+        record.outcome, record.final_position = state.outcome, state.position()
         return record
 
     def role(self, state: S, seat: int) -> str:
