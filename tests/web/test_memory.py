@@ -6,6 +6,7 @@ replayed from the store shows, and the finished game's record still replays it."
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
@@ -72,20 +73,14 @@ class Game:
         socket = Socket()
         await self.manager.hello(self.table, Connection(socket), [])  # type: ignore[arg-type]
         await asyncio.sleep(0.01)
-        return next(m for m in map(_json, socket.sent) if m["type"] == "state")
+        states = [json.loads(text) for text in socket.sent if text.startswith('{"type":"state"')]
+        return dict(states[0])
 
     def replayed(self) -> LiveTable:
         """The table as a server that loads it from the store has it."""
         referee = run_alone(Referee.load(self.store, self.table.id))
         assert referee is not None
         return LiveTable(referee)
-
-
-def _json(text: str) -> dict[str, Any]:
-    import json
-
-    message: dict[str, Any] = json.loads(text)
-    return message
 
 
 def test_a_centrix_table_keeps_the_plays_of_the_turn_alone(tmp_path: Path, path: str) -> None:
