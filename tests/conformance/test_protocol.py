@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from gamenight.core.errors import GamenightError, NotationError
+from gamenight.core.errors import GamenightError, NotationError, RecordError
 from gamenight.core.game import (
     ActionSpace,
     ContinuousActionsError,
@@ -211,6 +211,36 @@ def test_clear_stack_forgets_the_history_but_not_the_position(game: Game) -> Non
     assert state.position() == position
     with pytest.raises(IndexError):
         state.pop()
+
+
+def test_clear_stack_keeps_the_last_actions_it_is_told_and_the_state_writes_no_record(
+    game: Game,
+) -> None:
+    state = played(game, game.min_players, {"max_turns": 6}, 1)
+    made = list(state.actions)
+    assert len(made) > 2
+    assert state.forgotten == 0
+    back = state.copy()
+    back.pop()
+    state.clear_stack(keep=2)
+    assert list(state.actions) == made[-2:]
+    assert state.forgotten == len(made) - 2
+    assert len(state.movers) == 2
+    # What is kept still takes back exactly, and the rest is gone.
+    state.pop()
+    assert state == back
+    state.pop()
+    with pytest.raises(IndexError):
+        state.pop()
+    # A record holds every action: none is written rather than one that does not replay.
+    with pytest.raises(RecordError, match="forgotten"):
+        state.record()
+    copied = back.copy(history=False)
+    assert copied.forgotten == len(made) - 1
+    with pytest.raises(RecordError, match="forgotten"):
+        copied.record()
+    with pytest.raises(ValueError, match="keep is a count"):
+        back.clear_stack(keep=-1)
 
 
 def test_positions_round_trip_at_every_step(game: Game) -> None:

@@ -93,6 +93,7 @@ def play(
         digest.add("can_undo", [game.can_undo(state, s) for s in range(len(specs))])
 
     look()
+    payloads = []  # the actions as the store keeps them
     for step in range(most):
         if game.actor(state) is None:
             break
@@ -111,6 +112,7 @@ def play(
             if step % 3 == 0 and state.expects() == "shot":
                 digest.add("predict", game.predict(state, text))
         payload, last = game.act(state, text)
+        payloads.append(payload)
         digest.add("payload", payload)
         digest.add("act.last", last)
         look()
@@ -119,7 +121,7 @@ def play(
             state.pop()
             look()
             game.act(state, text)
-    record = game.record(state, seats)
+    record = game.record(state, game.rules_of(state), seed, setup, seats, payloads)
     digest.add("record", record.to_dict())
     replayed = game.replay(
         game.rules_of(state), seed, setup, seats, list(record.to_dict()["actions"])

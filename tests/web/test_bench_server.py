@@ -51,6 +51,8 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["commit_groups"] > 0
     assert result["writes_per_commit"] >= 1
     assert 0 < result["commit_p50_ms"] <= result["commit_p99_ms"]
+    # No permessage-deflate: its contexts cost the server memory for every open page.
+    assert result["ws_extensions"] == ""
 
 
 def test_the_servers_sqlite_may_be_run_with_synchronous_normal(

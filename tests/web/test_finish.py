@@ -301,7 +301,7 @@ def test_t1_resigning_a_two_seat_game_ends_it_and_the_record_replays(store: Stor
         stored = store.load(table.id)
         assert stored is not None
         assert (stored.status, stored.deadline) == ("resigned", None)
-        record = table.game.record(table.state, stored.seats)
+        record = table.referee.record()
         record.outcome = outcome
         assert CentrixState.replay(record.to_json()).outcome is None
 

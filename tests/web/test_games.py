@@ -28,10 +28,14 @@ def test_every_registered_game_has_web_pages_read_from_the_registry(name: str) -
     assert adapter.min_seats == game.min_players
     assert adapter.max_seats == game.max_players
     seats = [SeatSpec("human", f"seat {i}") for i in range(game.min_players)]
-    state, _ = adapter.new(seats, 0, {}, seed=7)
+    state, setup = adapter.new(seats, 0, {}, seed=7)
     assert isinstance(state.actor, int)
     assert isinstance(game.rules_type.from_dict(adapter.rules_of(state)), game.rules_type)
-    record = adapter.record(state, [{"name": s.name} for s in seats])
+    stored = [
+        {"name": s.name, "role": adapter.role(state, i), "skill": s.skill}
+        for i, s in enumerate(seats)
+    ]
+    record = adapter.record(state, adapter.rules_of(state), 7, setup, stored, [])
     assert game.replay(record).position() == state.position()
     assert rules_html(name)
 

@@ -112,6 +112,9 @@ def test_a_relayed_act_is_applied_without_loading_or_replaying_the_table(
         while (seen := state_message(bo))["revision"] < state["revision"]:
             pass  # (one change message for each of Ann's plays)
         assert (seen["revision"], seen["actor"]) == (state["revision"], 1)
+        # Ann's turn is over: server two let go of its plays as Ann's server did (issue 20,
+        # memory), since nobody can take them back.
+        assert live.referee.state.actions == []
         reply = notations(seen["view"]["legal"])[0]
         bo.send_json({"type": "act", "seat": 1, "action": reply, "revision": seen["revision"]})
         assert state_message(bo)["revision"] == seen["revision"] + 1

@@ -1,5 +1,6 @@
 """How long one step of a table's replay takes: replaying the record up to the step (as the
-server once did for every request) against stepping the live state back (web.replays).
+server once did for every request) against stepping back the marks that one replay of the
+whole game makes (web.replays).
 
     python -m gamenight.bench.replays [--seed N]
 """
@@ -37,7 +38,9 @@ def main(argv: list[str] | None = None) -> None:
     replayed = (time.perf_counter() - start) / len(steps)
 
     start = time.perf_counter()
-    marks = mark(state.copy(), len(actions))
+    # As the server makes them: the stored actions replayed (a live state keeps only the
+    # turn's plays), then walked back.
+    marks = mark(game.replay(rules, seed, setup, seats, actions), len(actions))
     marked = time.perf_counter() - start
     start = time.perf_counter()
     for step in steps:

@@ -193,6 +193,7 @@ class Figures:
     answered: list[float] = field(default_factory=list)  # when each answer came
     sent_bytes: int = 0  # client → server, the acts (or echoes)
     sockets: dict[int, int] = field(default_factory=dict)  # server's port → sockets open now
+    extensions: set[str] = field(default_factory=set)  # what each page's socket negotiated
 
     def opened(self, server: Server) -> None:
         self.sockets[server.port] = self.sockets.get(server.port, 0) + 1
@@ -300,6 +301,10 @@ async def open_page(server: Server, table: str, tokens: list[str], figures: Figu
         f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
     )
     page = Page(ws, figures, server)
+    # What the server agreed to (permessage-deflate, or nothing): the bytes and the
+    # server's memory per page depend on it.
+    assert ws.response is not None
+    figures.extensions.add(ws.response.headers.get("Sec-WebSocket-Extensions", ""))
     await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
     await page.heard(0)  # the first state
     return page
@@ -584,6 +589,7 @@ async def measure(
         "messages_per_move": round(play.messages / max(1, done), 2),
         "bytes_per_act": round(play.sent_bytes / max(1, play.moves_sent), 1),
         "echo_bytes_per_message": round(echo.message_bytes / max(1, echo.messages), 1),
+        "ws_extensions": ", ".join(sorted(play.extensions)),
         "error_codes": play.error_codes,
         "idle_rss_mb": round(idle, 1),
         "ratio_moves_to_echo": round(rate / echo_rate, 4) if echo_rate else None,

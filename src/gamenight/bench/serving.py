@@ -21,7 +21,7 @@ from types import FrameType
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from gamenight.web.app import create_app
+from gamenight.web.app import create_app, serving_options
 from gamenight.web.settings import Settings
 
 ECHO_PATH = "/ws/bench/echo"
@@ -86,8 +86,8 @@ def main() -> None:
             host="127.0.0.1",
             port=ns.port,
             log_level="warning",
-            # As ``gamenight serve`` runs it (cli.serve): the same stack, the same limit.
-            ws_max_size=settings.limits.message_bytes,
+            # As ``gamenight serve`` runs it (cli.serve): the same stack, the same options.
+            **serving_options(settings),
         )
 
 

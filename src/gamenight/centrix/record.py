@@ -14,7 +14,7 @@ from gamenight.centrix.board import Colour
 from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import CentrixState
 from gamenight.core.errors import GamenightError, RecordError, shown
-from gamenight.core.record import GameRecord
+from gamenight.core.record import GameRecord, check_whole
 from gamenight.core.replay import replay_record
 
 GAME = "centrix"
@@ -23,8 +23,10 @@ GAME = "centrix"
 def to_record(state: CentrixState, names: Sequence[str] | None = None) -> GameRecord:
     """The record of ``state``'s game so far, with each seat's name from ``names`` if given.
 
-    Raises ValueError if ``names`` does not give one name per seat.
+    Raises RecordError if the state has forgotten plays (``clear_stack``), ValueError if
+    ``names`` does not give one name per seat.
     """
+    check_whole(state.forgotten)
     if names and len(names) != len(state.players):
         raise ValueError(f"{len(names)} names for {len(state.players)} seats")
     seats = [

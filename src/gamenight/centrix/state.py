@@ -613,11 +613,14 @@ class CentrixState(StackedState[Play, Undo, Position]):
             self.draw, self.discard, self.places = self.draw[:], self.discard[:], self.places[:]
         return play
 
-    def clear_stack(self) -> None:
-        """Forget the plays pushed so far: they can no longer be popped (nor recorded).
-        For adapters that never take back, to keep memory flat."""
-        self._stack.clear()
-        self._shared = 0
+    def clear_stack(self, keep: int = 0) -> None:
+        """Forget the plays pushed so far but the last ``keep``: they can no longer be popped
+        (nor recorded). For adapters that never take back, or only within a turn, to keep
+        memory flat."""
+        before = len(self._stack)
+        super().clear_stack(keep)
+        # The snapshots shared with a copy are the bottom ones: those dropped are no more.
+        self._shared = max(0, self._shared - (before - len(self._stack)))
 
     def _snapshot(self) -> Snapshot:
         # tuple.__new__ skips the NamedTuple's Python-level constructor: this is per play.

@@ -106,7 +106,7 @@ def _server(ns: argparse.Namespace) -> int:
     )
     print(
         f"bytes per message {r['bytes_per_message']:,.0f}, messages per move"
-        f" {r['messages_per_move']}"
+        f" {r['messages_per_move']}; the pages' socket extensions: {r['ws_extensions'] or 'none'}"
     )
     print(
         f"echo, same clients: {r['echo_moves_per_s']:,.1f} messages/s, p50 {r['echo_p50_ms']} ms,"

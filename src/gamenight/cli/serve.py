@@ -66,7 +66,7 @@ def listening(
 def run(ns: argparse.Namespace) -> int:
     import uvicorn
 
-    from gamenight.web.app import create_app
+    from gamenight.web.app import create_app, serving_options
     from gamenight.web.settings import Settings
 
     if not 0 <= ns.port <= 65535:
@@ -82,8 +82,6 @@ def run(ns: argparse.Namespace) -> int:
         host=host,
         port=ns.port,
         log_level="warning",
-        # A frame over the message limit is refused by the protocol itself, before the
-        # whole of it is held (the app refuses the rest with its own coded answer).
-        ws_max_size=settings.limits.message_bytes,
+        **serving_options(settings),
     )
     return 0

@@ -18,7 +18,7 @@ from gamenight.colorcity.actions import Decision, Pitch
 from gamenight.colorcity.state import ColorCityState
 from gamenight.colorcity.table import Table
 from gamenight.core.errors import GamenightError, RecordError
-from gamenight.core.record import GameRecord
+from gamenight.core.record import GameRecord, check_whole
 from gamenight.core.replay import replay_record
 
 GAME = "colorcity"
@@ -28,8 +28,10 @@ def to_record(state: ColorCityState, names: Sequence[str] | None = None) -> Game
     """The record of ``state``'s game so far, with each seat's name from ``names`` if given.
 
     Raises RecordError for a game not started with ``ColorCityState.new`` (the record needs
-    its seed), ValueError if ``names`` does not give one name per seat.
+    its seed) or one that has forgotten actions (``clear_stack``), ValueError if ``names``
+    does not give one name per seat.
     """
+    check_whole(state.forgotten)
     if state.seed is None:
         raise RecordError("only a game set up from a seed can be recorded")
     if state.first is None:

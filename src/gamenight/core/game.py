@@ -164,8 +164,14 @@ class GameState(Protocol):
         """Take back the last action, restoring the state exactly; returns it."""
         ...
 
-    def clear_stack(self) -> None:
-        """Forget the actions pushed so far (they can no longer be popped)."""
+    @property
+    def forgotten(self) -> int:
+        """How many actions were made before the first of ``actions`` and forgotten."""
+        ...
+
+    def clear_stack(self, keep: int = 0) -> None:
+        """Forget the actions pushed so far but the last ``keep`` (they can no longer be
+        popped, and the state writes no record)."""
         ...
 
     def view(self, seat: int | None) -> View:

@@ -18,6 +18,17 @@ from gamenight.core.outcome import Outcome
 FORMAT_VERSION = 1
 
 
+def check_whole(forgotten: int) -> None:
+    """A record holds every action from the set-up: refuse to write one from a state that
+    has forgotten its first ``forgotten`` (``clear_stack``), rather than a record that does
+    not replay."""
+    if forgotten:
+        raise RecordError(
+            f"the game's first {forgotten} actions were forgotten (clear_stack): this state"
+            " cannot write its record"
+        )
+
+
 @dataclass
 class GameRecord:
     """One game as data: its rules, seed, seats and set-up, every action, and how it ended.

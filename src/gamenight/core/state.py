@@ -32,6 +32,9 @@ class StackedState(Generic[A, S, P]):
     # ("text module", "svg module"), each with the function drawing a state of this game.
     _RENDERERS: ClassVar[tuple[tuple[str, str], tuple[str, str]]]
     _stack: list[tuple[A, S]]
+    # How many actions were made before the stack's first and forgotten (clear_stack). A
+    # class default, so that states built without __init__ start from none.
+    _forgotten = 0
 
     def to_position(self) -> P:
         """The position as a value (``position()`` gives it as a string)."""
@@ -57,6 +60,8 @@ class StackedState(Generic[A, S, P]):
         clone.__dict__.update(self.__dict__)  # the immutable parts are shared ...
         clone._load(self.to_position())  # ... the mutable ones made anew
         clone._stack = list(self._stack) if history else []
+        if not history:  # the copy has forgotten them
+            clone._forgotten = self._forgotten + len(self._stack)
         self._copied(clone, history)
         return clone
 
@@ -69,10 +74,23 @@ class StackedState(Generic[A, S, P]):
         """The last action pushed, or None before the first."""
         return self._stack[-1][0] if self._stack else None
 
-    def clear_stack(self) -> None:
-        """Forget the actions pushed so far: they can no longer be popped (nor recorded).
-        For adapters that never take back, to keep memory flat."""
-        self._stack.clear()
+    @property
+    def forgotten(self) -> int:
+        """How many actions were made before the first one on the stack and forgotten
+        (``clear_stack``, ``copy(history=False)``): ``forgotten + len(actions)`` have been
+        made in all. A state that has forgotten any writes no record."""
+        return self._forgotten
+
+    def clear_stack(self, keep: int = 0) -> None:
+        """Forget the actions pushed so far but the last ``keep``: they can no longer be
+        popped (nor recorded). For adapters that never take back, or only the latest few
+        (a table's undo within a turn), to keep memory flat; python-chess's ``clear_stack``
+        with ``copy(stack=N)``'s count."""
+        if keep < 0:
+            raise ValueError(f"keep is a count, not {keep}")
+        dropped = max(0, len(self._stack) - keep)
+        del self._stack[:dropped]
+        self._forgotten += dropped
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StackedState):

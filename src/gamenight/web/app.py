@@ -84,6 +84,21 @@ async def json_body(request: Request) -> dict[str, Any]:
 Body = Annotated[dict[str, Any], Depends(json_body)]
 
 
+def serving_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for the app, as ``gamenight serve`` and the server benchmark (its
+    server processes) start it: one place, so the benchmark measures what is served."""
+    return {
+        # A frame over the message limit is refused by the protocol itself, before the
+        # whole of it is held (the app refuses the rest with its own coded answer).
+        "ws_max_size": settings.limits.message_bytes,
+        # No permessage-deflate (issue 20, docs/benchmarks.md): each page's compressor and
+        # decompressor cost the server some 46 KB for as long as the page is open (23 of
+        # the 52 MB that 500 open pages took), and CPU on every message, to save a few
+        # hundred bytes of ~1 KB changes.
+        "ws_per_message_deflate": False,
+    }
+
+
 def create_app(settings: Settings | None = None, bot_executor: Executor | None = None) -> FastAPI:
     """The app. ``bot_executor`` replaces the bots' process pool (tests use threads)."""
     settings = settings or Settings.from_env()
@@ -383,7 +398,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                 ),
             )
         async with table.lock:
-            record = table.game.record(table.state, table.referee.seats.to_dicts())
+            record = table.referee.record()
             # A game the table ended (resigned, out of time, abandoned): its outcome, which
             # the record replays to (core.endings).
             record.outcome = table.referee.outcome

@@ -15,7 +15,9 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from dataclasses import dataclass
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 from gamenight.bots.registry import game_bots
@@ -40,11 +42,26 @@ class SeatSpec:
     skill: str = "normal"  # Color City: the seat's hand
 
 
+@dataclass
+class Kept:
+    """A live state's log entries, and the actions still on its stack whose entries are the
+    last ones (as they were when written: an action taken back and another made is told
+    from them)."""
+
+    state: weakref.ref[Any]
+    entries: list[JSON] = field(default_factory=list)
+    tail: Sequence[Any] = ()
+
+
 class WebGame(Generic[S]):
     """The interface the server drives, for states of type ``S``; one subclass per game.
 
     A table keeps its state with the adapter that set it up or replayed it, so each adapter
     only ever receives its own game's states.
+
+    A live table keeps only what undo and reconnection need (issue 20): once an action is
+    stored, ``settle`` has the engine forget every action that can no longer be taken back;
+    the log a page is sent whole is kept here, as entries, one per action.
     """
 
     state_type: type[S]
@@ -52,6 +69,8 @@ class WebGame(Generic[S]):
 
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
+        # Each live state's log so far, by the state's id (a state is not hashable).
+        self._logs: dict[int, Kept] = {}
 
     @property
     def name(self) -> str:
@@ -94,15 +113,20 @@ class WebGame(Generic[S]):
     ) -> S:
         """The state a stored table reaches: the engine's own record replay, so the web app
         keeps no second way of rebuilding a game."""
-        record = GameRecord(
+        return self.engine_replay(self.stored_record(rules, seed, setup, seats, actions))
+
+    def stored_record(
+        self, rules: JSON, seed: int, setup: JSON, seats: list[JSON], actions: list[Any]
+    ) -> GameRecord:
+        """A stored table's game as the engine's record (without its ending)."""
+        return GameRecord(
             game=self.name,
             rules=rules,
             seed=seed,
             seats=[self.record_seat(seat) for seat in seats],
-            actions=actions,
+            actions=list(actions),
             setup={"first": setup["first"]},
         )
-        return self.engine_replay(record)
 
     def record_seat(self, seat: JSON) -> JSON:
         """A stored seat as the game's record writes it."""
@@ -111,8 +135,21 @@ class WebGame(Generic[S]):
     def engine_replay(self, record: GameRecord) -> S:
         return self.own(self.game.replay(record))
 
-    def record(self, state: S, seats: list[JSON]) -> GameRecord:
-        return state.record([s.get("name", "") for s in seats])
+    def record(
+        self,
+        state: S,
+        rules: JSON,
+        seed: int,
+        setup: JSON,
+        seats: list[JSON],
+        actions: list[Any],
+    ) -> GameRecord:
+        """The record of the game a table stored (its ``actions``, as ``replay`` reads them)
+        that has reached ``state``: the engine's own record as ``state.record`` writes it,
+        which a live state cannot, having forgotten its earlier actions."""
+        record = self.stored_record(rules, seed, setup, seats, actions)
+        record.outcome, record.final_position = state.outcome, state.position()
+        return record
 
     def role(self, state: S, seat: int) -> str:
         """The seat's part in the game: a pawn colour, a gang."""
@@ -153,6 +190,49 @@ class WebGame(Generic[S]):
 
     def can_undo(self, state: S, seat: int) -> bool:
         return False
+
+    def undoable(self, state: S) -> int:
+        """How many of the latest actions may still be taken back (by anyone): what the
+        engine keeps once the table has stored them."""
+        return 0
+
+    def settle(self, state: S) -> None:
+        """The table has stored ``state``'s latest action (or loaded it): the log is written
+        while the actions are there, then the engine forgets those that can no longer be
+        taken back. Never before the store has it: a refused write pops the action."""
+        self.log(state)
+        state.clear_stack(keep=self.undoable(state))
+
+    def log(self, state: S) -> list[JSON]:
+        """One entry per action so far (the pages word them): kept for each live state and
+        extended by the actions made since, those taken back dropped. The entries of the
+        actions the state has forgotten were written before it forgot them."""
+        key = id(state)
+        kept = self._logs.get(key)
+        if kept is None or kept.state() is not state:
+            ref = weakref.ref(state, lambda _: self._logs.pop(key, None))
+            kept = self._logs[key] = Kept(ref)
+        entries, tail = kept.entries, kept.tail
+        forgotten = state.forgotten
+        # The tail's actions forgotten since: their entries stay as they are.
+        gone = forgotten - (len(entries) - len(tail))
+        if gone > len(tail) or gone < 0:
+            raise RuntimeError("a state forgot actions before their log entries were written")
+        actions = state.actions
+        same = 0
+        for then, now in zip(tail[gone:], actions, strict=False):
+            if then is not now:
+                break
+            same += 1
+        del entries[forgotten + same :]
+        if same < len(actions):
+            entries += self.entries(state, len(actions) - same)
+        kept.tail = actions
+        return entries
+
+    def entries(self, state: S, count: int) -> list[JSON]:
+        """The log entries of the last ``count`` actions on ``state``'s stack."""
+        raise NotImplementedError
 
     def bot_action(self, view: View, level: int, seed: int) -> str:
         """A bot's action for ``view``, in notation (runs in a worker process)."""

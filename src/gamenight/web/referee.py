@@ -15,6 +15,7 @@ A message id makes a resent message harmless: it is answered as the original was
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import OrderedDict
@@ -27,6 +28,7 @@ from gamenight.core.bounds import Bound
 from gamenight.core.endings import TABLE_REASONS, table_outcome
 from gamenight.core.game import GameState
 from gamenight.core.outcome import Outcome
+from gamenight.core.record import GameRecord
 from gamenight.web.games import WebGame, get_game
 from gamenight.web.protocol import ClockIn
 from gamenight.web.refusals import Code, RefusedError, no_table
@@ -246,6 +248,8 @@ class Referee:
         # The latest action, as the pages animate and draw it: derived from the state (so a
         # reloaded table shows it as the live one did), once per change.
         self.last: dict[str, Any] | None = self.game.last(state)
+        # A replayed state holds every play: it keeps only those undo may take back.
+        self.game.settle(state)
         self.lock = asyncio.Lock()
         self._accepted: OrderedDict[str, Accepted] = OrderedDict()
 
@@ -416,6 +420,7 @@ class Referee:
                 return await self._refused(exc, seat)
             self.actions.append(payload)
             self.last = last
+            self.game.settle(self.state)  # stored: what can no longer be taken back goes
             return self._remember(Accepted(message_id, "act", number, self.revision))
 
     async def undo(
@@ -505,6 +510,23 @@ class Referee:
             "the action could not be saved; nothing changed", Code.NOT_SAVED
         ) from None
 
+    def record(self) -> GameRecord:
+        """The game's record: the stored actions, replaying to the state the table is in
+        (whose engine has forgotten all but the turn's plays)."""
+        stored = self.stored
+        return self.game.record(
+            self.state, stored.rules, stored.seed, stored.setup, self.seats.to_dicts(), self.actions
+        )
+
+    def history(self) -> Callable[[], Any]:
+        """A call that rebuilds the table's state from its actions so far, every one on the
+        engine's stack (the live state keeps only the turn's plays): for the replay's steps,
+        to run off the event loop. The actions are read now."""
+        stored, actions = self.stored, list(self.actions)
+        return functools.partial(
+            self.game.replay, stored.rules, stored.seed, stored.setup, stored.seats, actions
+        )
+
     # ---------------------------------------------------------------- the store
 
     async def reload(self) -> bool:
@@ -520,6 +542,7 @@ class Referee:
             state = await asyncio.to_thread(replay, self.game, stored)
             self.state, self.actions = state, list(stored.actions)
             self.last = self.game.last(state)
+            self.game.settle(state)
         self.stored, self.revision = stored, stored.revision
         self.seats = SeatBook.from_dicts(stored.seats)
         self.ending = self._ending(stored)
@@ -563,8 +586,12 @@ class Referee:
                     return False
                 self.actions.append(payload)
                 self.last = last
+                self.game.settle(self.state)  # (as for an act made here)
             elif kind == "undo" and 0 <= number == self.version - 1:
-                self.state.pop()
+                try:
+                    self.state.pop()
+                except IndexError:  # a play this table had let go of: the store knows
+                    return False
                 self.actions.pop()
                 self.last = self.game.last(self.state)
             else:

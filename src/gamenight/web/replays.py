@@ -1,12 +1,13 @@
 """The steps of a table's replay, served without replaying the game for each (issue 14,
 finding 7: a replay autoplays one request per step, and each replayed the whole game).
 
-A live table's state holds its history: the engine's own undo (``pop``) steps a copy of it
-back exactly, as an undo does at the table. The first request for a table at a revision
-copies its state (under the table's lock: an action may be changing it) and walks it back
-once, keeping a copy every ``EVERY`` steps; a step is then a copy of the nearest later mark
-stepped back at most ``EVERY - 1`` plays. All of it runs off the event loop. The views asked
-for lately are kept too (several spectators watch one replay).
+A live table's state keeps only the plays undo may take back (issue 20): the first request
+for a table at a revision replays its stored actions (read under the table's lock: an
+action may be changing them) into a state that holds them all, and the engine's own undo
+(``pop``) walks it back exactly, once, keeping a copy every ``EVERY`` steps; a step is then
+a copy of the nearest later mark stepped back at most ``EVERY - 1`` plays. All of it runs
+off the event loop. The views asked for lately are kept too (several spectators watch one
+replay).
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ class Replays:
             marks = self._marks.get(key[:2])
             if marks is None:
                 async with table.lock:
-                    base, version = table.state.copy(), referee.version
+                    history, version = referee.history(), referee.version
                     key, finished = (table.id, referee.revision, step), referee.finished
-                marks = await asyncio.to_thread(mark, base, version)
+                marks = await asyncio.to_thread(lambda: mark(history(), version))
                 self._marks[key[:2]] = marks
                 while len(self._marks) > TABLES_KEPT:
                     self._marks.popitem(last=False)

@@ -8,36 +8,18 @@ moved, the moving one first, then the bump chain), so that a new play is one ent
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from gamenight.centrix import CentrixState, Play, square_name
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Layout
-from gamenight.centrix.plays import parse_rotation
+from gamenight.centrix.plays import parse_play, parse_rotation
 from gamenight.centrix.record import read_action
-from gamenight.centrix.state import PLAYS_PER_TURN
-from gamenight.core.game import Game, registry
+from gamenight.core.game import registry
 from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
-
-
-@dataclass
-class Kept:
-    """A live state's log entries, and when they were last brought up to date."""
-
-    state: weakref.ref[CentrixState]
-    entries: list[JSON] = field(default_factory=list)
-    at: tuple[int, int] | None = None  # (turn, plays made in it)
-    last: Play | None = None
 
 
 class CentrixGame(WebGame[CentrixState]):
     state_type = CentrixState
-
-    def __init__(self, game: Game[CentrixState]) -> None:
-        super().__init__(game)
-        # Each live state's log entries so far, by the state's id (a state is not hashable).
-        self._logs: dict[int, Kept] = {}
 
     def new(
         self, seats: list[SeatSpec], first: int | str, rules: JSON, seed: int
@@ -67,59 +49,41 @@ class CentrixGame(WebGame[CentrixState]):
         state.push(play)
         last = self.last(state)
         assert last is not None
-        return str(play), last
+        return last["notation"], last  # (the log's text of the play: one string for both)
 
     def push_stored(self, state: CentrixState, payload: Payload) -> None:
         state.push(read_action(payload))
 
     def last(self, state: CentrixState) -> JSON | None:
-        """The last play as the page animates and marks it: its log entry, told in full."""
+        """The last play as the page animates and marks it: its log entry, told in full
+        (from the log: the engine may have forgotten the play, at the turn before's end)."""
         log = self.log(state)
-        play = state.peek()
-        if not log or play is None:
+        if not log:
             return None
+        last = log[-1]
+        play = parse_play(last["notation"])
         return {
-            "seat": log[-1]["seat"],
-            "notation": log[-1]["notation"],
+            "seat": last["seat"],
+            "notation": last["notation"],
             "card": str(play.card),
             "rotation": (
                 {"ring": play.rotation.ring, "amount": play.rotation.amount}
                 if play.rotation
                 else None
             ),
-            "moves": [{"seat": s, "from": f, "to": t} for s, f, t in log[-1]["moves"]],
+            "moves": [{"seat": s, "from": f, "to": t} for s, f, t in last["moves"]],
         }
 
-    def log(self, state: CentrixState) -> list[JSON]:
-        """One entry per play so far, with its effects. Kept for each live state and
-        extended by the plays made since (an undo, within a turn, takes back at most the
-        turn's plays before it: those are checked again)."""
-        key = id(state)
-        kept = self._logs.get(key)
-        if kept is None or kept.state() is not state:
-            ref = weakref.ref(state, lambda _: self._logs.pop(key, None))
-            kept = self._logs[key] = Kept(ref)
-        entries = kept.entries
-        # Unchanged since last asked (the usual case: one state, a view for each page): the
-        # same last play object, at the same point of the same turn (undo stays in a turn).
-        now = (state.turn, state.plays_done)
-        if kept.at == now and kept.last is state.peek():
-            return entries
-        kept.at, kept.last = now, state.peek()
-        plays, movers = state.plays, state.movers
-        del entries[len(plays) :]
-        start = max(0, len(entries) - PLAYS_PER_TURN)
-        for i in range(start, len(entries)):
-            if entries[i]["notation"] != str(plays[i]) or entries[i]["seat"] != movers[i]:
-                del entries[i:]
-                break
-        if len(entries) < len(plays):
-            entries += play_entries(state, len(plays) - len(entries))
-        return entries
+    def entries(self, state: CentrixState, count: int) -> list[JSON]:
+        return play_entries(state, count)
 
     def can_undo(self, state: CentrixState, seat: int) -> bool:
         # Within one's own turn only: nothing hidden is revealed before the draw at its end.
         return state.to_move == seat and state.plays_done > 0
+
+    def undoable(self, state: CentrixState) -> int:
+        # The plays of the turn in progress, the mover's own (a new turn has made none).
+        return 0 if state.to_move is None else state.plays_done
 
     def view(self, state: CentrixState, seat: int | None) -> JSON:
         v = state.view(seat)

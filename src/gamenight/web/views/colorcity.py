@@ -67,16 +67,21 @@ class ColorCityGame(WebGame[ColorCityState]):
         state.push(read_action(payload))
 
     def last(self, state: ColorCityState) -> JSON | None:
-        action = state.peek()
-        if action is None:
+        """The last action as the page animates and marks it: its log entry (the engine
+        forgets each action once it is stored), and a pitch's flight."""
+        log = self.log(state)
+        if not log:
             return None
-        entry = log_entries(state)[-1]
-        if isinstance(action, Decision):
+        entry = log[-1]
+        if "covered" not in entry:  # a decision
             return entry
         # A replayed state re-simulates its last flick, identical to the live one (D17).
         flick = state.last_flick
         poses = flight([] if flick is None else flick.trajectory.tolist(), FLIGHT_POSES)
         return {**entry, "flight": poses}
+
+    def entries(self, state: ColorCityState, count: int) -> list[JSON]:
+        return log_entries(state, count)
 
     def view(self, state: ColorCityState, seat: int | None) -> JSON:
         v = state.view(seat)
@@ -127,7 +132,7 @@ class ColorCityGame(WebGame[ColorCityState]):
                 "max_spin": t.max_spin,
                 "city_speeds": city_speeds(t),
             },
-            "log": log_entries(state),
+            "log": list(self.log(state)),  # a copy: the pages' last states hold theirs
         }
 
     def predict(self, state: ColorCityState, text: str) -> JSON:
@@ -196,15 +201,15 @@ def covered_by(table: Table, pose: Pose) -> tuple[int, ...]:
     return covered_squares(table, pose)
 
 
-def log_entries(state: ColorCityState) -> list[JSON]:
-    """Every action so far as the log shows it: the seat and the notation (a shot's rounded as
-    ``shot_text``, a decision's name), and for a pitch its effects: the squares the cube
-    covered and those of the other gang among them (lost if the pitch stands: Lucky Day may
-    void it, the next entry), and ``fell`` if it fell off the table. An entry never changes
-    once written, so that a new play is one more entry."""
+def log_entries(state: ColorCityState, count: int) -> list[JSON]:
+    """The last ``count`` actions as the log shows them: the seat and the notation (a shot's
+    rounded as ``shot_text``, a decision's name), and for a pitch its effects: the squares the
+    cube covered and those of the other gang among them (lost if the pitch stands: Lucky Day
+    may void it, the next entry), and ``fell`` if it fell off the table. An entry never
+    changes once written, so that a new play is one more entry."""
     t = state.table
-    actions = state.actions
-    movers = state.movers
+    actions = state.actions[len(state.actions) - count :]
+    movers = state.movers[len(state.movers) - count :]
     before: list[list[int]] = []
     back = state.copy()
     for _ in actions:
