@@ -445,3 +445,25 @@ def test_a_meter_forgets_the_sockets_it_no_longer_hears_from(clock: Clock) -> No
     clock.tick(61)
     gate.message(gate.open_socket("last", "127.0.0.1"), 100)
     assert gate.meters_held() <= 3
+
+
+def test_a_finished_game_leaves_memory_when_its_last_page_closes(database: str) -> None:
+    """A game that is over and that nobody is at is dead weight in memory: it goes when its
+    last socket closes, not an idle quarter of an hour later (the store has it, and it
+    comes back on demand); a game in play stays for its idle time."""
+    with server(database) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        over, playing = create(client, CENTRIX_2), create(client, CENTRIX_2)
+        for made in (over, playing):
+            tokens = [seat["token"] for seat in made["seats"]]
+            with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+                hello(page, *tokens)
+                if made is over:
+                    page.send_json({"type": "resign", "seat": 1})
+                    while receive(page, "state")["view"].get("status") != "resigned":
+                        pass
+            assert made["id"] in manager.tables or made is over
+        assert set(manager.tables) == {playing["id"]}
+        info = client.get(f"/api/tables/{over['id']}")
+        assert info.status_code == 200
+        assert info.json()["status"] == "resigned"

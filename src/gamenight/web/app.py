@@ -466,6 +466,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             await visit(socket, table_id, ticket)
         finally:
             gate.close_socket(ticket)
+            manager.closed(table_id)
 
     async def visit(socket: WebSocket, table_id: str, ticket: Ticket) -> None:
         try:

@@ -200,6 +200,14 @@ class TableManager:
             self._drop(table_id)
         return gone
 
+    def closed(self, table_id: str) -> None:
+        """A socket at ``table_id`` has closed: a game that is over and that nobody is at
+        leaves memory now rather than after ``idle_seconds`` (the store has it; it comes
+        back on demand), since nothing will change it."""
+        table = self.tables.get(table_id)
+        if table is not None and table.referee.finished and self.idle(table):
+            self._drop(table_id)
+
     def _make_room(self) -> None:
         """Before another table comes into memory: at the live-table limit, the least
         recently used idle table goes; if every one is in use, refuse."""
