@@ -95,14 +95,15 @@ MEASURE_CITY = """() => {
     const r = node.getBoundingClientRect();
     return { x: r.x, y: r.y, width: r.width, height: r.height };
   });
-  return [boxes("#board svg rect.square"), boxes("#board svg text")];
+  return [boxes("#board svg rect.square"), boxes("#board svg text"), boxes("#board svg")[0]];
 }"""
 
 
 def assert_legible_and_apart(page: Page) -> None:
-    squares, words = page.evaluate(MEASURE_CITY)
+    # The drawing as it was when its words were measured (one evaluation: the page may move
+    # the board meanwhile, as a status line comes or goes above it).
+    squares, words, drawing = page.evaluate(MEASURE_CITY)
     assert len(words) == 9 + 9 + 1, "the files, the ranks and the shot's speed"
-    drawing = box(page, "#board svg")
     for i, word in enumerate(words):
         assert word["height"] >= LEGIBLE_PX, f"a word {word['height']:.1f} px high"
         assert not any(overlap(word, square) for square in squares), "a word over a square"
@@ -193,6 +194,7 @@ MEASURE_CENTRIX = """() => {
   const m = svg.getScreenCTM();
   return {
     scale: m.a, x: m.e, y: m.f,
+    svg: rect(svg),
     slots: all('.slot-labels text'),
     rings: [...svg.querySelectorAll('.ring-labels [data-ring]')].map((g) => ({
       ring: Number(g.dataset.ring),
@@ -230,7 +232,7 @@ def assert_centrix_words_legible_and_apart(page: Page) -> None:
     centre = screen(CX, CY)
     words = drawn["words"]
     assert len(words) == NUM_SLOTS + NUM_RINGS + 1, "the slots, the rings and the top"
-    drawing = box(page, "#board svg")
+    drawing = drawn["svg"]  # (measured with the words: the page may move the board meanwhile)
     for i, word in enumerate(words):
         assert word["height"] >= LEGIBLE_PX, f"a word {word['height']:.1f} px high"
         assert not any(overlap(word, other) for other in words[i + 1 :]), "words over each other"
