@@ -268,40 +268,8 @@ def test_settling_the_cube_is_held_to_the_step_cap_too() -> None:
     assert rest_height(tiny) > 0
 
 
-# D24's candidate: 3 ms steps (half the steps of 1.5 ms) with the half-step start.
-LEAD = T.with_(timestep_s=0.003, start_lead_steps=0.5)
-
-
-def test_d24_the_half_step_start_at_3_ms_is_within_half_a_percent_of_textbook() -> None:
-    # The bench's metric: spin-free straight slides of 0.5–1.8 m/s against v²/(2μg).
-    for i in range(14):
-        speed = round(0.5 + 0.1 * i, 10)
-        assert slide(Shot(0.0, 0.0, speed, 0.0), LEAD) == pytest.approx(
-            stopping_distance(T, speed), rel=0.005
-        )
-
-
-def test_d24_without_the_lead_the_slide_falls_half_a_step_short() -> None:
-    # Why the lead: semi-implicit Euler slides about v·Δt/2 short, and the lead is exactly that.
-    old = LEAD.with_(start_lead_steps=0.0)
-    for speed in (0.6, 1.2, 1.8):
-        short = slide(Shot(0.0, 0.0, speed, 0.0), old) - slide(Shot(0.0, 0.0, speed, 0.0), LEAD)
-        assert short == pytest.approx(-speed * LEAD.timestep_s / 2 * 1000, rel=0.15)
-
-
-def test_d24_the_default_table_starts_the_cube_where_it_lies() -> None:
-    assert T.timestep_s == 0.0015
-    assert T.start_lead_steps == 0.0  # the default physics is unchanged (D24)
-
-
-def test_d24_the_first_frame_is_where_the_cube_lay() -> None:
-    flick = predict(LEAD, Gang.GREEN, Shot(10.0, 0.0, 1.3, 20.0))  # straight, spinning
-    assert flick.trajectory[0, 1:3].tolist() == pytest.approx([10.0, -T.launch_y])
-    assert flick.trajectory[0, 4:8].tolist() == [1.0, 0.0, 0.0, 0.0]  # not yet turned
-
-
 def test_the_flags_turned_off_change_no_flick() -> None:
-    # Island discovery and Euler's implicit damping are off for speed only (D24's study):
+    # Island discovery and Euler's implicit damping are off for speed only (issue 17's study):
     # with MuJoCo's defaults the same flick is bit-identical.
     import mujoco
 

@@ -222,16 +222,3 @@ def test_any_text_replays_or_gives_a_record_error(text: str | bytes) -> None:
     if state is not None:
         assert replay(to_record(state).to_json()).position() == state.position()
     assert to_record(replay(json.dumps(RECORD)), ["Ann", "Bo"]).to_dict() == RECORD
-
-
-def test_a_record_without_the_lead_field_replays_from_its_poses() -> None:
-    state = played(seed=8, turns=6)
-    record = to_record(state)
-    # What a record written before D24 held: no start_lead_steps.
-    record.rules = {k: v for k, v in record.rules.items() if k != "start_lead_steps"}
-    again = replay(GameRecord.from_json(record.to_json()))
-    assert again.table == state.table
-    assert again.table.start_lead_steps == 0.0  # the cube started where it lay, as then
-    pitches = [a for a in again.actions if isinstance(a, Pitch)]
-    assert pitches == [a for a in state.actions if isinstance(a, Pitch)]
-    assert again.position() == state.position()

@@ -194,27 +194,11 @@ def simulate(
     model, data = sim.model, sim.data()
     mujoco.mj_resetData(model, data)
     qpos, qvel = data.qpos, data.qvel
-    start = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
-    # D24: semi-implicit Euler moves the cube by each step's *new* velocity, so under a
-    # constant friction deceleration the slide falls v·Δt/2 short (and the turn ω·Δt/2).
-    # Starting the cube half a step ahead cancels that first-order error, which lets the
-    # time step be twice as long at the same accuracy. The first frame is still where it
-    # lay: the lead is the integrator's start, not a place the cube visits.
-    lead = table.start_lead_steps * table.timestep_s
-    turned = yaw + spin * lead
-    qpos[:] = (
-        x / _MM + vx * lead,
-        y / _MM + vy * lead,
-        sim.rest_z,
-        math.cos(turned / 2),
-        0.0,
-        0.0,
-        math.sin(turned / 2),
-    )
+    qpos[:] = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
     # The free joint's angular velocity is in the body frame; the cube starts flat, so its
     # body z axis is the world's vertical and the spin can be written straight into it.
     qvel[:] = (vx, vy, 0.0, 0.0, 0.0, spin)
-    frames = [[0.0, *start]]
+    frames = [[0.0, *qpos.tolist()]]
     n = sim.steps_per_frame
     max_steps = math.ceil(table.max_flick_s / table.timestep_s)
     rest_v2 = table.rest_speed * table.rest_speed

@@ -77,8 +77,6 @@ class Table:
     cubes_per_gang: int = 4
     max_turns: int | None = None
     timestep_s: float = 0.0015
-    # How many time steps' worth of its start velocity and spin the cube starts ahead (D24).
-    start_lead_steps: float = 0.0
     frame_rate: float = 60.0
     max_flick_s: float = 10.0
     max_flick_steps: int = 10_000
@@ -258,12 +256,6 @@ BOUNDS: dict[str, Bound] = {
     "cubes_per_gang": Bound("a game of a sensible length", 1, 20),
     "max_turns": Bound("a game of a sensible length", 1, 10_000, optional=True),
     "timestep_s": Bound(_PHYSICS + "; finer steps only cost time", 0.0001, 0.005),
-    "start_lead_steps": Bound(
-        "0 starts the cube where it lies; ½ cancels the integrator's first-order"
-        " shortfall of v·Δt/2 (D24)",
-        0,
-        1,
-    ),
     "frame_rate": Bound(
         "enough frames to draw a path; the cube is checked for rest once a frame", 10, 240
     ),
