@@ -14,12 +14,25 @@ from gamenight.cli.colorcity import _describe
 from gamenight.colorcity import ColorCityState, Gang, Shot, replay
 
 
-def test_bench_json_prints_the_two_figures(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_json_prints_the_issues_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["colorcity", "bench", "--json", "--repeat", "1"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert set(figures) == {"flicks_per_s", "distance_error_pct"}
+    # Issue 17's keys; ``pure.`` is the settings before it, timed in the same run.
+    assert set(figures) == {"flicks_per_s", "distance_error_pct", "pure.flicks_per_s", "ratio"}
     assert figures["flicks_per_s"] > 0
+    assert figures["pure.flicks_per_s"] > 0
+    ratio = figures["flicks_per_s"] / figures["pure.flicks_per_s"]
+    assert figures["ratio"] == pytest.approx(ratio, abs=0.01)
     assert 0 <= figures["distance_error_pct"] < 1.0
+
+
+def test_bench_workers_times_the_flicks_over_processes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["colorcity", "bench", "--json", "--repeat", "1", "--workers", "2"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["workers.2.flicks_per_s"] > 0
+    assert figures["workers.2.ratio"] > 0
 
 
 def test_bench_steps_measures_the_step_cap_margin(capsys: pytest.CaptureFixture[str]) -> None:

@@ -266,3 +266,22 @@ def test_settling_the_cube_is_held_to_the_step_cap_too() -> None:
     tiny = T.with_(timestep_s=1e-8)  # 50 million steps to settle, uncapped
     assert settle_steps(tiny) == MOST_FLICK_STEPS == BOUNDS["max_flick_steps"].high
     assert rest_height(tiny) > 0
+
+
+def test_the_flags_turned_off_change_no_flick() -> None:
+    # Island discovery and Euler's implicit damping are off for speed only (issue 17's study):
+    # with MuJoCo's defaults the same flick is bit-identical.
+    import mujoco
+
+    xml = model_xml(T)
+    assert '<flag island="disable" eulerdamp="disable"/>' in xml
+    plain = xml.replace('<flag island="disable" eulerdamp="disable"/>', "")
+    ends = []
+    for text in (xml, plain):
+        model = mujoco.MjModel.from_xml_string(text)
+        data = mujoco.MjData(model)
+        data.qpos[:] = (0.0, -0.27, rest_height(T) / 1000, 1.0, 0.0, 0.0, 0.0)
+        data.qvel[:] = (0.3, 1.3, 0.0, 0.0, 0.0, 25.0)
+        mujoco.mj_step(model, data, nstep=300)
+        ends.append(data.qpos.tolist())
+    assert ends[0] == ends[1]

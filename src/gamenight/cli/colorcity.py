@@ -78,6 +78,12 @@ def register(games: Any) -> None:
         help="also flick N random legal shots with shaky hands: the most steps a flick took"
         " (the step cap's margin, D21) and what a fresh MjData costs against a flick",
     )
+    bench.add_argument(
+        "--workers",
+        type=count,
+        default=1,
+        help="also time the benchmark's flicks spread over this many processes (default 1)",
+    )
     bench.set_defaults(run=_bench)
 
     aims = commands.add_parser(
@@ -395,30 +401,74 @@ def flick_steps(count: int, seed: int = 7) -> dict[str, float]:
     }
 
 
+def pure_table() -> Any:
+    """The table of the flicks before issue 17 ("today's settings": Euler, 1.5 ms, D19).
+    ``pure.flicks_per_s`` is timed on it in the same run as the default table's
+    ``flicks_per_s``; the default is still these settings (no setting met issue 17's bar,
+    docs/benchmarks.md), so both time the same flicks and their ratio is about 1."""
+    from gamenight.colorcity import DEFAULT_TABLE
+
+    return DEFAULT_TABLE.with_(timestep_s=0.0015)
+
+
+def time_flicks(runs: list[tuple[Any, int]], shots: list[Any], repeat: int) -> list[float]:
+    """Flicks per second (wall clock, best of ``repeat``) of the benchmark's shots, the gangs
+    alternating, for each (table, workers) of ``runs`` (over that many processes when 2 or
+    more). The runs take turns round by round, so that whatever else loads the machine
+    weighs on each alike: their ratios are what count."""
+    from gamenight.colorcity import Gang
+    from gamenight.colorcity.pool import poses
+
+    pitches = [
+        [(Gang(i % 2), shot.check(table)) for i, shot in enumerate(shots)] for table, _ in runs
+    ]
+    for (table, workers), todo in zip(runs, pitches, strict=True):
+        poses(table, todo, workers)  # build and cache the models (in every worker too)
+    best = [math.inf] * len(runs)
+    for _ in range(max(1, repeat)):
+        for k, ((table, workers), todo) in enumerate(zip(runs, pitches, strict=True)):
+            start = time.perf_counter()
+            poses(table, todo, workers)
+            best[k] = min(best[k], time.perf_counter() - start)
+    return [len(shots) / b for b in best]
+
+
 def _bench(ns: argparse.Namespace) -> int:
-    from gamenight.colorcity import DEFAULT_TABLE, Gang, predict
+    from gamenight.colorcity import DEFAULT_TABLE
 
     shots = bench_shots()
-    predict(DEFAULT_TABLE, Gang.GREEN, shots[0])  # build and cache the model
-    best = math.inf
-    for _ in range(max(1, ns.repeat)):
-        start = time.perf_counter()
-        for i, shot in enumerate(shots):
-            predict(DEFAULT_TABLE, Gang(i % 2), shot)
-        best = min(best, time.perf_counter() - start)
-    flicks_per_s = len(shots) / best
+    runs = [(DEFAULT_TABLE, 1), (pure_table(), 1)]
+    if ns.workers > 1:
+        runs.append((DEFAULT_TABLE, ns.workers))
+    rates = time_flicks(runs, shots, ns.repeat)
+    flicks_per_s, pure_per_s = rates[0], rates[1]
+    parallel = rates[2] if ns.workers > 1 else None
     errors = distance_errors()
     worst = max(abs(slid - ref) / ref * 100 for _, slid, ref in errors)
     steps = flick_steps(ns.steps) if ns.steps else None
     if ns.json:
         figures: dict[str, Any] = {"flicks_per_s": round(flicks_per_s, 1)}
         figures["distance_error_pct"] = worst
+        figures["pure.flicks_per_s"] = round(pure_per_s, 1)
+        figures["ratio"] = round(flicks_per_s / pure_per_s, 3)
+        if parallel is not None:
+            figures[f"workers.{ns.workers}.flicks_per_s"] = round(parallel, 1)
+            figures[f"workers.{ns.workers}.ratio"] = round(parallel / flicks_per_s, 3)
         print(json.dumps({**figures, **({"steps": steps} if steps else {})}))
         return 0
     print(
         f"flicks/s (one core, {len(shots)} exact flicks 1.0–1.7 m/s, best of"
         f" {max(1, ns.repeat)}): {flicks_per_s:.0f}"
     )
+    print(
+        f"pure (the settings before issue 17, same run): {pure_per_s:.0f} flicks/s,"
+        f" ratio {flicks_per_s / pure_per_s:.2f}"
+    )
+    if parallel is not None:
+        print(
+            f"over {ns.workers} processes: {parallel:.0f} flicks/s,"
+            f" {parallel / flicks_per_s:.2f}× one process"
+        )
     print("spin-free stopping distance vs v²/(2μg):")
     print("  speed m/s   simulated mm   v²/(2μg) mm   error %")
     for v, slid, ref in errors:

@@ -117,8 +117,12 @@ def model_xml(table: Table) -> str:
         f"{table.rolling_friction_mm / _MM!r}"
     )
     # Both geoms carry the same friction: MuJoCo combines a contact's two geoms by max.
+    # Island discovery (one body: one island) and Euler's implicit joint damping (there is
+    # none) only cost time here: off, every flick is bit-identical and about 6 % cheaper.
     return f"""<mujoco model="colorcity">
-  <option timestep="{table.timestep_s!r}" cone="elliptic" gravity="0 0 {-table.gravity!r}"/>
+  <option timestep="{table.timestep_s!r}" cone="elliptic" gravity="0 0 {-table.gravity!r}">
+    <flag island="disable" eulerdamp="disable"/>
+  </option>
   <worldbody>
     <geom name="board" type="box" pos="0 0 -0.01"
           size="{table.board_width_mm / 2 / _MM!r} {table.board_length_mm / 2 / _MM!r} 0.01"

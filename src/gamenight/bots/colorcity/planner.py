@@ -5,6 +5,7 @@ Carlo value over its own hand's noise (docs/ai.md, "Color City")."""
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -16,6 +17,7 @@ from gamenight.bots.colorcity.simple import wobbled
 from gamenight.colorcity.actions import Decision
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.frame import from_board, to_board
+from gamenight.colorcity.pool import PitchedShot, poses
 from gamenight.colorcity.shots import SIGMAS, Shot, Skill, executed, flick, noise_from, normals
 from gamenight.colorcity.state import ColorCityView, Phase
 from gamenight.colorcity.table import Gang, Table
@@ -55,6 +57,10 @@ class PlannerBot(SeededBot):
     the noise-free physics and keeps the shot with the best mean value over Monte Carlo
     flicks with its own hand's noise (drawn from the bot's generator).
 
+    ``workers`` ≥ 2 flicks each round's Monte Carlo shots in that many processes; the
+    values, and so the choice, are the serial ones (a time budget may then be overrun by
+    up to one round's flicks, which are computed before they are counted).
+
     The budget's iterations are the noisy flicks per pitch decision, shared among the
     ``placements`` × ``spins`` candidates by sequential halving (each round halves the
     candidates; every candidate sees the same noise draws, so they are compared on equal
@@ -80,6 +86,7 @@ class PlannerBot(SeededBot):
         weights: Weights | None = None,
         target_bonus: float = 40.0,
         aim: Skill = Skill.EXACT,
+        workers: int = 1,
     ) -> None:
         super().__init__(seed, budget or Budget(iterations=160))
         if placements is None:
@@ -98,6 +105,11 @@ class PlannerBot(SeededBot):
         # reading of the city true (and the issue's bar is on exactly that).
         self.target_bonus = target_bonus
         self.aim = Skill(aim)  # the lower levels' handicap: see ``wobbled``
+        if not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a whole number ≥ 1, not {workers!r}")
+        # Processes for the Monte Carlo flicks (gamenight.colorcity.pool); the choice is
+        # the serial one whatever the number, under an iteration budget.
+        self.workers = workers
         self.last_plan: Plan | None = None
 
     # ------------------------------------------------------------------ decisions
@@ -155,13 +167,28 @@ class PlannerBot(SeededBot):
             per = max(1, (total // rounds) // len(alive))
             if r == rounds - 1:
                 per = max(per, (total - flicks) // len(alive))
+            ready = None
+            if self.workers > 1:
+                # The round's flicks at once, over processes, from a copy of the generator:
+                # the loop below draws the same noises from the bot's own, so the generator
+                # ends where the serial loop leaves it, even when the time runs out.
+                probe = random.Random()
+                probe.setstate(rng.getstate())
+                pitches: list[PitchedShot] = []
+                for _ in range(per):
+                    noise = noise_from(sigma, normals(probe))
+                    pitches.extend((gang, executed(shots[i], noise)) for i in alive)
+                ready = iter(poses(table, pitches, self.workers))
             for _ in range(per):
                 noise = noise_from(sigma, normals(rng))  # the same draw for every candidate
                 for i in alive:
                     if not clock.tick():
                         out_of_time = True
                         break
-                    pose = flick(table, gang, executed(shots[i], noise)).pose
+                    if ready is not None:
+                        pose = next(ready)
+                    else:
+                        pose = flick(table, gang, executed(shots[i], noise)).pose
                     covered = covered_squares(table, pose)
                     value = evaluator.value(covered)
                     values[i] += value
