@@ -75,64 +75,26 @@ class ColorCityGame(WebGame[ColorCityState]):
         entry = log[-1]
         if "covered" not in entry:  # a decision
             return entry
-        # A replayed state re-simulates its last flick, identical to the live one (D17).
-        flick = state.last_flick
-        poses = flight([] if flick is None else flick.trajectory.tolist(), FLIGHT_POSES)
-        return {**entry, "flight": poses}
+        return self.shared(state, "last", lambda: {**entry, "flight": last_flight(state)})
 
     def entries(self, state: ColorCityState, count: int) -> list[JSON]:
         return log_entries(state, count)
 
     def view(self, state: ColorCityState, seat: int | None) -> JSON:
-        v = state.view(seat)
-        t = v.table
-        pose = state.pending or (state.last_pitch.pose if state.last_pitch else None)
-        flick = state.last_flick
+        state.view(seat)  # ValueError for a seat that does not exist
         acting = state.pitcher
+        mine = seat is not None and seat == acting
         return {
             "game": "colorcity",
             "seat": seat,
-            "seats": [{"gang": g.label, "skill": s.value} for g, s in v.seats],
-            "to_move": v.to_move.label if v.to_move is not None else None,
-            "actor": acting,
-            "phase": v.phase.value,
-            "expects": state.expects() if seat is not None and seat == acting else None,
-            "decisions": (
-                [d.value for d in state.legal_decisions()]
-                if seat is not None and seat == acting
-                else []
-            ),
-            "cells": list(v.cells),
-            "cubes": {"green": v.cubes[0], "purple": v.cubes[1]},
-            "powers": {"green": v.powers[0], "purple": v.powers[1]},
-            "squares": {"green": v.cells.count(0), "purple": v.cells.count(1)},
-            "threats": {
-                gang.label: sorted(t.square_name(q) for q in squares)
-                for gang, squares in v.threats().items()
-            },
-            "stop": quantised(pose) if pose is not None else None,
-            "trail": trail(flick.trajectory.tolist()) if flick is not None else [],
-            "covered": [t.square_name(q) for q in state.covered(pose)] if pose else [],
-            "turn": v.turn,
-            "status": "playing" if v.outcome is None else v.outcome.reason,
-            "outcome": v.outcome.to_dict() if v.outcome else None,
-            "table": {
-                "board_width": t.board_width_mm,
-                "board_length": t.board_length_mm,
-                "city_mm": t.city_mm,
-                "square_mm": t.square_mm,
-                "city_size": t.city_size,
-                "cube_mm": t.cube_mm,
-                "cubes_per_gang": t.cubes_per_gang,
-                "launch_y": t.launch_y,
-                "launch_half_width": t.launch_half_width,
-                "max_direction": t.max_direction_deg,
-                "min_speed": t.min_speed,
-                "max_speed": t.max_speed,
-                "max_spin": t.max_spin,
-                "city_speeds": city_speeds(t),
-            },
-            "log": list(self.log(state)),  # a copy: the pages' last states hold theirs
+            **self.shared(state, "head", lambda: head(state)),
+            "expects": state.expects() if mine else None,
+            "decisions": [d.value for d in state.legal_decisions()] if mine else [],
+            # The city (threats, the trail, the squares covered) once per change, for every
+            # seat's view alike.
+            **self.shared(state, "city", lambda: city(state)),
+            # A copy, once per change: the pages' last states hold it, and the kept log grows.
+            "log": self.shared(state, "log", lambda: list(self.log(state))),
         }
 
     def predict(self, state: ColorCityState, text: str) -> JSON:
@@ -146,6 +108,65 @@ class ColorCityGame(WebGame[ColorCityState]):
             "covered": [state.table.square_name(q) for q in state.covered(flick.pose)],
             "path": [[round(r[1], 1), round(r[2], 1)] for r in flick.trajectory.tolist()[::3]],
         }
+
+
+def last_flight(state: ColorCityState) -> JSON:
+    """The last pitch's flight as the page animates it."""
+    # A replayed state re-simulates its last flick, identical to the live one (D17).
+    flick = state.last_flick
+    return flight([] if flick is None else flick.trajectory.tolist(), FLIGHT_POSES)
+
+
+def head(state: ColorCityState) -> JSON:
+    """The view's parts before the acting seat's choices that every seat sees alike."""
+    v = state.view(None)
+    return {
+        "seats": [{"gang": g.label, "skill": s.value} for g, s in v.seats],
+        "to_move": v.to_move.label if v.to_move is not None else None,
+        "actor": state.pitcher,
+        "phase": v.phase.value,
+    }
+
+
+def city(state: ColorCityState) -> JSON:
+    """The view's parts after the acting seat's choices that every seat sees alike: the
+    city, the last cube and the table's measures."""
+    v = state.view(None)
+    t = v.table
+    pose = state.pending or (state.last_pitch.pose if state.last_pitch else None)
+    flick = state.last_flick
+    return {
+        "cells": list(v.cells),
+        "cubes": {"green": v.cubes[0], "purple": v.cubes[1]},
+        "powers": {"green": v.powers[0], "purple": v.powers[1]},
+        "squares": {"green": v.cells.count(0), "purple": v.cells.count(1)},
+        "threats": {
+            gang.label: sorted(t.square_name(q) for q in squares)
+            for gang, squares in v.threats().items()
+        },
+        "stop": quantised(pose) if pose is not None else None,
+        "trail": trail(flick.trajectory.tolist()) if flick is not None else [],
+        "covered": [t.square_name(q) for q in state.covered(pose)] if pose else [],
+        "turn": v.turn,
+        "status": "playing" if v.outcome is None else v.outcome.reason,
+        "outcome": v.outcome.to_dict() if v.outcome else None,
+        "table": {
+            "board_width": t.board_width_mm,
+            "board_length": t.board_length_mm,
+            "city_mm": t.city_mm,
+            "square_mm": t.square_mm,
+            "city_size": t.city_size,
+            "cube_mm": t.cube_mm,
+            "cubes_per_gang": t.cubes_per_gang,
+            "launch_y": t.launch_y,
+            "launch_half_width": t.launch_half_width,
+            "max_direction": t.max_direction_deg,
+            "min_speed": t.min_speed,
+            "max_speed": t.max_speed,
+            "max_spin": t.max_spin,
+            "city_speeds": city_speeds(t),
+        },
+    }
 
 
 def city_speeds(table: Table) -> list[float]:
