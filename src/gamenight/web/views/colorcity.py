@@ -14,6 +14,9 @@ import math
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, Table
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.frame import aim
@@ -28,6 +31,7 @@ from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
 # the page moves the cube straight between two), and this many points of its trail.
 FLIGHT_POSES = 80
 TRAIL_POINTS = 40
+NO_FRAMES = np.zeros((0, 8))  # the flight before the first pitch
 
 
 class ColorCityGame(WebGame[ColorCityState]):
@@ -114,7 +118,7 @@ def last_flight(state: ColorCityState) -> JSON:
     """The last pitch's flight as the page animates it."""
     # A replayed state re-simulates its last flick, identical to the live one (D17).
     flick = state.last_flick
-    return flight([] if flick is None else flick.trajectory.tolist(), FLIGHT_POSES)
+    return flight(NO_FRAMES if flick is None else flick.trajectory, FLIGHT_POSES)
 
 
 def head(state: ColorCityState) -> JSON:
@@ -145,8 +149,9 @@ def city(state: ColorCityState) -> JSON:
             for gang, squares in v.threats().items()
         },
         "stop": quantised(pose) if pose is not None else None,
-        "trail": trail(flick.trajectory.tolist()) if flick is not None else [],
-        "covered": [t.square_name(q) for q in state.covered(pose)] if pose else [],
+        "trail": trail(flick.trajectory) if flick is not None else [],
+        # The rules' own function, kept: the pitch's log entry asked it for this pose.
+        "covered": [t.square_name(q) for q in covered_by(t, pose)] if pose else [],
         "turn": v.turn,
         "status": "playing" if v.outcome is None else v.outcome.reason,
         "outcome": v.outcome.to_dict() if v.outcome else None,
@@ -184,20 +189,23 @@ def quantised(pose: Pose) -> list[int]:
     return [round(pose.x), round(pose.y), z, round(pose.yaw_deg)]
 
 
-def flight(rows: list[list[float]], most: int) -> JSON:
-    """A flick's trajectory as the page animates it: ``dt`` milliseconds between poses, each
-    ``quantised``, at most ``most`` of them (every ``k``-th frame, and the last)."""
-    if not rows:
+def flight(rows: npt.NDArray[np.float64], most: int) -> JSON:
+    """A flick's trajectory (one row per frame) as the page animates it: ``dt`` milliseconds
+    between poses, each ``quantised``, at most ``most`` of them (every ``k``-th frame, and the
+    last)."""
+    n = len(rows)
+    if not n:
         return {"dt": 0, "poses": []}
-    k = max(1, math.ceil((len(rows) - 1) / (most - 1)))
-    picked = rows[::k]
-    if picked[-1] is not rows[-1]:
-        picked.append(rows[-1])
-    dt = round(1000 * (rows[min(k, len(rows) - 1)][0] - rows[0][0]))
+    k = max(1, math.ceil((n - 1) / (most - 1)))
+    # Only the frames shown become Python lists: a trajectory has hundreds or thousands.
+    picked: list[list[float]] = rows[::k].tolist()
+    if (n - 1) % k:
+        picked.append(rows[-1].tolist())
+    dt = round(1000 * (float(rows[min(k, n - 1), 0]) - float(rows[0, 0])))
     return {"dt": dt, "poses": [quantised(Pose(*row[1:8])) for row in picked]}
 
 
-def trail(rows: list[list[float]]) -> list[list[int]]:
+def trail(rows: npt.NDArray[np.float64]) -> list[list[int]]:
     """The path the last cube took, as the board shows it: at most ``TRAIL_POINTS`` points in
     whole millimetres."""
     return [pose[:2] for pose in flight(rows, TRAIL_POINTS)["poses"]]
