@@ -85,18 +85,22 @@ def test_a_play_taken_back_and_another_made_drops_the_shared_parts() -> None:
     assert adapter.view(state, 0) != seen or first == other
 
 
-def test_a_centrix_act_checks_its_play_once(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("listed", [False, True])
+def test_a_centrix_act_checks_its_play_once(listed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     # parse → check → push → the log entry's effects: the play is explained once, not four
-    # times (it was legal when checked; the state has not changed since).
+    # times (it was legal when checked; the state has not changed since); not at all once
+    # the mover's view has listed the legal plays.
     adapter = fresh("centrix")
     state, _ = adapter.new([SeatSpec("human", "a"), SeatSpec("human", "b")], 0, {}, seed=2)
-    adapter.view(state, 0)
     calls = counting(monkeypatch, explain, "problem")
     for move in range(6):
+        text = bot_move("centrix", state, move)
+        if listed:
+            adapter.view(state, state.actor)
         before = len(calls)
-        adapter.act(state, bot_move("centrix", state, move))
+        adapter.act(state, text)
         adapter.settle(state)
-        assert len(calls) - before == 1
+        assert len(calls) - before == (0 if listed else 1)
 
 
 def test_an_illegal_centrix_act_is_refused_as_before_and_changes_nothing() -> None:
