@@ -85,15 +85,19 @@ class CentrixGame(WebGame[CentrixState]):
         if seat is not None and v.to_move == seat:
             # Once per position: keyed on the engine's own tuple, the same until it changes.
             legal = self.shared(state, "legal", lambda: grouped(state.legal_play_tuple()))
+        # Once per change, for every seat's view alike; the log as a copy: the pages' last
+        # states hold it, and the kept log grows.
+        before, after, log = self.shared(
+            state, "view", lambda: (public(state), table(state), list(self.log(state)))
+        )
         return {
             "game": "centrix",
             "seat": seat,
-            **self.shared(state, "public", lambda: public(state)),
+            **before,
             "hand": [str(c) for c in v.hand] if v.hand is not None else None,
-            **self.shared(state, "table", lambda: table(state)),
+            **after,
             "legal": legal,
-            # A copy, once per change: the pages' last states hold it, and the kept log grows.
-            "log": self.shared(state, "log", lambda: list(self.log(state))),
+            "log": log,
         }
 
 

@@ -88,17 +88,20 @@ class ColorCityGame(WebGame[ColorCityState]):
         state.view(seat)  # ValueError for a seat that does not exist
         acting = state.pitcher
         mine = seat is not None and seat == acting
+        # The city (threats, the trail, the squares covered) once per change, for every
+        # seat's view alike; the log as a copy: the pages' last states hold it, and the kept
+        # log grows.
+        before, after, log = self.shared(
+            state, "view", lambda: (head(state), city(state), list(self.log(state)))
+        )
         return {
             "game": "colorcity",
             "seat": seat,
-            **self.shared(state, "head", lambda: head(state)),
+            **before,
             "expects": state.expects() if mine else None,
             "decisions": [d.value for d in state.legal_decisions()] if mine else [],
-            # The city (threats, the trail, the squares covered) once per change, for every
-            # seat's view alike.
-            **self.shared(state, "city", lambda: city(state)),
-            # A copy, once per change: the pages' last states hold it, and the kept log grows.
-            "log": self.shared(state, "log", lambda: list(self.log(state))),
+            **after,
+            "log": log,
         }
 
     def predict(self, state: ColorCityState, text: str) -> JSON:
