@@ -180,8 +180,15 @@ def city(state: ColorCityState) -> JSON:
 def city_speeds(table: Table) -> list[float]:
     """The textbook speeds of a straight flick to the city's near and far edges: the drag
     control spends most of its pull between them, where a shot can paint something."""
+    return list(edge_speeds(table))  # a list of its own: a view's parts are lists
+
+
+@lru_cache(maxsize=64)
+def edge_speeds(table: Table) -> tuple[float, ...]:
+    """``city_speeds``, kept: they depend on the table's measures alone, and every change's
+    view shows them."""
     edges = (-table.city_half, table.city_half)
-    return [round(aim(table, Gang.GREEN, 0.0, y).speed, 3) for y in edges]
+    return tuple(round(aim(table, Gang.GREEN, 0.0, y).speed, 3) for y in edges)
 
 
 def quantised(pose: Pose) -> list[int]:
