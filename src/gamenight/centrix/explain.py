@@ -123,7 +123,11 @@ def problem(state: CentrixState, play: object) -> str | None:
 def whole_numbers(values: tuple[object, ...]) -> bool:
     """Whether every value is an int and none a bool."""
     # A Play built by hand may hold anything; bools are ints but never mean a ring or square.
-    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    # A loop, not a generator: every play checked asks this (an exact int passes at once).
+    for v in values:
+        if type(v) is not int and (not isinstance(v, int) or isinstance(v, bool)):
+            return False
+    return True
 
 
 def hand_text(hand: Sequence[Card]) -> str:

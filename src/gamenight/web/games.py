@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 import random
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
@@ -26,6 +26,7 @@ from gamenight.core.game import Game, GameState, SeatSetup, View, registry
 from gamenight.core.record import GameRecord
 
 S = TypeVar("S", bound=GameState)
+T = TypeVar("T")
 
 JSON = dict[str, Any]  # a JSON object as pages and the store exchange it
 Payload = str | JSON  # an action as the store keeps it: its notation, or a pitch's record
@@ -51,6 +52,9 @@ class Kept:
     state: weakref.ref[Any]
     entries: list[JSON] = field(default_factory=list)
     tail: Sequence[Any] = ()
+    # The state's seat-independent parts as the views show them (``WebGame.shared``), for
+    # the position the entries end at: dropped whenever an action is made or taken back.
+    parts: dict[str, Any] = field(default_factory=dict)
 
 
 class WebGame(Generic[S]):
@@ -207,11 +211,7 @@ class WebGame(Generic[S]):
         """One entry per action so far (the pages word them): kept for each live state and
         extended by the actions made since, those taken back dropped. The entries of the
         actions the state has forgotten were written before it forgot them."""
-        key = id(state)
-        kept = self._logs.get(key)
-        if kept is None or kept.state() is not state:
-            ref = weakref.ref(state, lambda _: self._logs.pop(key, None))
-            kept = self._logs[key] = Kept(ref)
+        kept = self.kept(state)
         entries, tail = kept.entries, kept.tail
         forgotten = state.forgotten
         # The tail's actions forgotten since: their entries stay as they are.
@@ -224,11 +224,51 @@ class WebGame(Generic[S]):
             if then is not now:
                 break
             same += 1
+        if same == len(actions) == len(tail) - gone:
+            kept.tail = actions
+            return entries  # no action made or taken back: the parts stand too
+        kept.parts.clear()
         del entries[forgotten + same :]
         if same < len(actions):
             entries += self.entries(state, len(actions) - same)
         kept.tail = actions
         return entries
+
+    def kept(self, state: S) -> Kept:
+        """What is kept for the live ``state`` (made on first use, dropped with the state)."""
+        key = id(state)
+        kept = self._logs.get(key)
+        if kept is None or kept.state() is not state:
+            ref = weakref.ref(state, lambda _: self._logs.pop(key, None))
+            kept = self._logs[key] = Kept(ref)
+        return kept
+
+    def logged(self, state: S, entries: list[JSON]) -> None:
+        """The entries of the actions just made on ``state``, written as they were made (the
+        act path knows each one's effects then): the log extended without stepping back on a
+        copy. Only when the log was in step just before them; otherwise ``log`` writes them."""
+        kept = self.kept(state)
+        actions = state.actions
+        before = len(actions) - len(entries)
+        if (
+            before >= 0
+            and len(kept.entries) == state.forgotten + before
+            and len(kept.tail) == before
+            and all(then is now for then, now in zip(kept.tail, actions, strict=False))
+        ):
+            kept.parts.clear()
+            kept.entries += entries
+            kept.tail = actions
+
+    def shared(self, state: S, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``, a part of ``state``'s views that no seat changes, once per change of
+        the state: every page's view (one per seat looking) shares it until an action is made
+        or taken back (the change ``log`` sees)."""
+        self.log(state)  # in step with the state: a change drops the parts
+        parts = self.kept(state).parts
+        if name not in parts:
+            parts[name] = compute()
+        return cast(T, parts[name])
 
     def entries(self, state: S, count: int) -> list[JSON]:
         """The log entries of the last ``count`` actions on ``state``'s stack."""

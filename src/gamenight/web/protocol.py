@@ -289,7 +289,8 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> Diff:
             out[key] = ["=", value]
             continue
         before = old[key]
-        if before == value:
+        # The same object (a part the views share until the table changes) is equal.
+        if before is value or before == value:
             continue
         if isinstance(before, dict) and isinstance(value, dict):
             out[key] = ["~", diff(before, value)]

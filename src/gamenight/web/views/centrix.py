@@ -11,8 +11,9 @@ import functools
 from collections.abc import Iterable
 
 from gamenight.centrix import CentrixState, Play, square_name
-from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, Layout
-from gamenight.centrix.plays import parse_play, parse_rotation
+from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, SQUARE_NAMES, Layout
+from gamenight.centrix.cards import Card
+from gamenight.centrix.plays import Rotation, parse_play, parse_rotation
 from gamenight.centrix.record import read_action
 from gamenight.core.game import registry
 from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
@@ -45,8 +46,13 @@ class CentrixGame(WebGame[CentrixState]):
         return {"rotation": rotation, **board(state, view.cells, view.offsets)}
 
     def act(self, state: CentrixState, text: str) -> tuple[str, JSON]:
-        play = state.parse_play(text)  # refused with the rule that forbids it
-        state.push(play)
+        play = state.parse_play(text)  # refused with the rule that forbids it: the one check
+        self.log(state)  # in step before the play, so that its entry is one more
+        seat = state.to_move
+        assert seat is not None  # a legal play has a mover
+        effects = state.effects_unchecked(play)  # read before the play is made
+        state.push_unchecked(play)
+        self.logged(state, [entry(seat, play, effects)])
         last = self.last(state)
         assert last is not None
         return last["notation"], last  # (the log's text of the play: one string for both)
@@ -60,19 +66,7 @@ class CentrixGame(WebGame[CentrixState]):
         log = self.log(state)
         if not log:
             return None
-        last = log[-1]
-        play = parse_play(last["notation"])
-        return {
-            "seat": last["seat"],
-            "notation": last["notation"],
-            "card": str(play.card),
-            "rotation": (
-                {"ring": play.rotation.ring, "amount": play.rotation.amount}
-                if play.rotation
-                else None
-            ),
-            "moves": [{"seat": s, "from": f, "to": t} for s, f, t in last["moves"]],
-        }
+        return self.shared(state, "last", lambda: told(log[-1]))
 
     def entries(self, state: CentrixState, count: int) -> list[JSON]:
         return play_entries(state, count)
@@ -87,39 +81,75 @@ class CentrixGame(WebGame[CentrixState]):
 
     def view(self, state: CentrixState, seat: int | None) -> JSON:
         v = state.view(seat)
-        players = []
-        for s, colour in enumerate(v.players):
-            players.append(
-                {
-                    "colour": colour.name.lower(),
-                    "letter": colour.letter,
-                    "top": v.top[s],
-                    "off": v.pawns_off(s),
-                    "hand_size": v.hand_sizes[s],
-                    "place": v.places[s] or None,
-                    "levels": v.level_sum(s),
-                }
-            )
         legal: JSON | None = None
         if seat is not None and v.to_move == seat:
-            legal = grouped(state.legal_plays())
+            # Once per position: keyed on the engine's own tuple, the same until it changes.
+            legal = self.shared(state, "legal", lambda: grouped(state.legal_play_tuple()))
+        # Once per change, for every seat's view alike; the log as a copy: the pages' last
+        # states hold it, and the kept log grows.
+        before, after, log = self.shared(
+            state, "view", lambda: (public(state), table(state), list(self.log(state)))
+        )
         return {
             "game": "centrix",
             "seat": seat,
-            "players": players,
-            "to_move": v.to_move,
-            "plays_left": state.plays_left,
-            "turn": v.turn,
-            "status": v.status,
-            "outcome": state.outcome.to_dict() if state.outcome else None,
+            **before,
             "hand": [str(c) for c in v.hand] if v.hand is not None else None,
-            "draw_size": v.draw_size,
-            "discard": [str(c) for c in v.discard[-5:]],
-            "discard_size": len(v.discard),
-            **board(state, v.cells, v.offsets),
+            **after,
             "legal": legal,
-            "log": list(self.log(state)),  # a copy: the pages' last states hold theirs
+            "log": log,
         }
+
+
+def public(state: CentrixState) -> JSON:
+    """The view's parts before the hand that every seat sees alike, in the view's order."""
+    v = state.view(None)
+    players = []
+    for s, colour in enumerate(v.players):
+        players.append(
+            {
+                "colour": colour.name.lower(),
+                "letter": colour.letter,
+                "top": v.top[s],
+                "off": v.pawns_off(s),
+                "hand_size": v.hand_sizes[s],
+                "place": v.places[s] or None,
+                "levels": v.level_sum(s),
+            }
+        )
+    return {
+        "players": players,
+        "to_move": v.to_move,
+        "plays_left": state.plays_left,
+        "turn": v.turn,
+        "status": v.status,
+        "outcome": state.outcome.to_dict() if state.outcome else None,
+    }
+
+
+def table(state: CentrixState) -> JSON:
+    """The view's parts after the hand that every seat sees alike: the piles and the board."""
+    v = state.view(None)
+    return {
+        "draw_size": v.draw_size,
+        "discard": [str(c) for c in v.discard[-5:]],
+        "discard_size": len(v.discard),
+        **board(state, v.cells, v.offsets),
+    }
+
+
+def told(last: JSON) -> JSON:
+    """A log entry told in full, as the page animates and marks the play."""
+    play = parse_play(last["notation"])
+    return {
+        "seat": last["seat"],
+        "notation": last["notation"],
+        "card": str(play.card),
+        "rotation": (
+            {"ring": play.rotation.ring, "amount": play.rotation.amount} if play.rotation else None
+        ),
+        "moves": [{"seat": s, "from": f, "to": t} for s, f, t in last["moves"]],
+    }
 
 
 def board(state: CentrixState, cells: Iterable[int], offsets: Iterable[int]) -> JSON:
@@ -148,7 +178,8 @@ def play_entries(state: CentrixState, count: int) -> list[JSON]:
     first = len(probe.plays)
     out = []
     for i, play in enumerate(reversed(undone)):
-        effects = probe.effects(play)  # the pawns the play moved, bumped ones included
+        # The pawns the play moved, bumped ones included (it was legal: it was made).
+        effects = probe.effects_unchecked(play)
         probe.push(play)
         out.append(entry(state.movers[first + i], play, effects))
     return out
@@ -171,27 +202,37 @@ def grouped(plays: Iterable[Play]) -> JSON:
     rotation (``""``: none) the numbers of its moves in that list, and ``*`` where the card
     (and rotation) may be played without a move. Most of a wild's rotations leave most
     pawns' moves as they are: each is listed once."""
-    by_play: dict[str, dict[str, dict[str, list[str]]]] = {}
-    for play in plays:
-        rotation = str(play.rotation) if play.rotation else ""
-        froms = by_play.setdefault(str(play.card), {}).setdefault(rotation, {})
-        if play.move is None:
-            froms.setdefault("*", [])
+    # Keyed by the plays' own parts (ints and tuples of ints hash in C), worded once each
+    # at the end: the same groups in the same order as keyed by their words.
+    by_play: dict[Card, dict[Rotation | None, dict[int | None, list[str]]]] = {}
+    for card, rotation, move in plays:
+        rotations = by_play.get(card)
+        if rotations is None:
+            rotations = by_play[card] = {}
+        froms = rotations.get(rotation)
+        if froms is None:
+            froms = rotations[rotation] = {}
+        if move is None:
+            froms.setdefault(None, [])
         else:
-            tos = froms.setdefault(square_name(play.move.from_square), [])
-            tos.append(square_name(play.move.to_square))
+            frm, to = move
+            tos = froms.get(frm)
+            if tos is None:
+                tos = froms[frm] = []
+            tos.append(SQUARE_NAMES[to])
     moves: dict[str, int] = {}
     out: dict[str, dict[str, str]] = {}
     for card, rotations in by_play.items():
+        worded = out[str(card)] = {}
         for rotation, froms in rotations.items():
             numbers = []
             for origin, tos in froms.items():
-                if origin == "*":
+                if origin is None:
                     numbers.append("*")
                     continue
-                move = " ".join([origin, *tos])
-                numbers.append(str(moves.setdefault(move, len(moves))))
-            out.setdefault(card, {})[rotation] = " ".join(numbers)
+                move_text = " ".join([SQUARE_NAMES[origin], *tos])
+                numbers.append(str(moves.setdefault(move_text, len(moves))))
+            worded[str(rotation) if rotation else ""] = " ".join(numbers)
     return {"moves": list(moves), "plays": out}
 
 

@@ -14,6 +14,9 @@ import math
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, Table
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.frame import aim
@@ -28,6 +31,7 @@ from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
 # the page moves the cube straight between two), and this many points of its trail.
 FLIGHT_POSES = 80
 TRAIL_POINTS = 40
+NO_FRAMES = np.zeros((0, 8))  # the flight before the first pitch
 
 
 class ColorCityGame(WebGame[ColorCityState]):
@@ -75,64 +79,29 @@ class ColorCityGame(WebGame[ColorCityState]):
         entry = log[-1]
         if "covered" not in entry:  # a decision
             return entry
-        # A replayed state re-simulates its last flick, identical to the live one (D17).
-        flick = state.last_flick
-        poses = flight([] if flick is None else flick.trajectory.tolist(), FLIGHT_POSES)
-        return {**entry, "flight": poses}
+        return self.shared(state, "last", lambda: {**entry, "flight": last_flight(state)})
 
     def entries(self, state: ColorCityState, count: int) -> list[JSON]:
         return log_entries(state, count)
 
     def view(self, state: ColorCityState, seat: int | None) -> JSON:
-        v = state.view(seat)
-        t = v.table
-        pose = state.pending or (state.last_pitch.pose if state.last_pitch else None)
-        flick = state.last_flick
+        state.view(seat)  # ValueError for a seat that does not exist
         acting = state.pitcher
+        mine = seat is not None and seat == acting
+        # The city (threats, the trail, the squares covered) once per change, for every
+        # seat's view alike; the log as a copy: the pages' last states hold it, and the kept
+        # log grows.
+        before, after, log = self.shared(
+            state, "view", lambda: (head(state), city(state), list(self.log(state)))
+        )
         return {
             "game": "colorcity",
             "seat": seat,
-            "seats": [{"gang": g.label, "skill": s.value} for g, s in v.seats],
-            "to_move": v.to_move.label if v.to_move is not None else None,
-            "actor": acting,
-            "phase": v.phase.value,
-            "expects": state.expects() if seat is not None and seat == acting else None,
-            "decisions": (
-                [d.value for d in state.legal_decisions()]
-                if seat is not None and seat == acting
-                else []
-            ),
-            "cells": list(v.cells),
-            "cubes": {"green": v.cubes[0], "purple": v.cubes[1]},
-            "powers": {"green": v.powers[0], "purple": v.powers[1]},
-            "squares": {"green": v.cells.count(0), "purple": v.cells.count(1)},
-            "threats": {
-                gang.label: sorted(t.square_name(q) for q in squares)
-                for gang, squares in v.threats().items()
-            },
-            "stop": quantised(pose) if pose is not None else None,
-            "trail": trail(flick.trajectory.tolist()) if flick is not None else [],
-            "covered": [t.square_name(q) for q in state.covered(pose)] if pose else [],
-            "turn": v.turn,
-            "status": "playing" if v.outcome is None else v.outcome.reason,
-            "outcome": v.outcome.to_dict() if v.outcome else None,
-            "table": {
-                "board_width": t.board_width_mm,
-                "board_length": t.board_length_mm,
-                "city_mm": t.city_mm,
-                "square_mm": t.square_mm,
-                "city_size": t.city_size,
-                "cube_mm": t.cube_mm,
-                "cubes_per_gang": t.cubes_per_gang,
-                "launch_y": t.launch_y,
-                "launch_half_width": t.launch_half_width,
-                "max_direction": t.max_direction_deg,
-                "min_speed": t.min_speed,
-                "max_speed": t.max_speed,
-                "max_spin": t.max_spin,
-                "city_speeds": city_speeds(t),
-            },
-            "log": list(self.log(state)),  # a copy: the pages' last states hold theirs
+            **before,
+            "expects": state.expects() if mine else None,
+            "decisions": [d.value for d in state.legal_decisions()] if mine else [],
+            **after,
+            "log": log,
         }
 
     def predict(self, state: ColorCityState, text: str) -> JSON:
@@ -148,11 +117,78 @@ class ColorCityGame(WebGame[ColorCityState]):
         }
 
 
+def last_flight(state: ColorCityState) -> JSON:
+    """The last pitch's flight as the page animates it."""
+    # A replayed state re-simulates its last flick, identical to the live one (D17).
+    flick = state.last_flick
+    return flight(NO_FRAMES if flick is None else flick.trajectory, FLIGHT_POSES)
+
+
+def head(state: ColorCityState) -> JSON:
+    """The view's parts before the acting seat's choices that every seat sees alike."""
+    v = state.view(None)
+    return {
+        "seats": [{"gang": g.label, "skill": s.value} for g, s in v.seats],
+        "to_move": v.to_move.label if v.to_move is not None else None,
+        "actor": state.pitcher,
+        "phase": v.phase.value,
+    }
+
+
+def city(state: ColorCityState) -> JSON:
+    """The view's parts after the acting seat's choices that every seat sees alike: the
+    city, the last cube and the table's measures."""
+    v = state.view(None)
+    t = v.table
+    pose = state.pending or (state.last_pitch.pose if state.last_pitch else None)
+    flick = state.last_flick
+    return {
+        "cells": list(v.cells),
+        "cubes": {"green": v.cubes[0], "purple": v.cubes[1]},
+        "powers": {"green": v.powers[0], "purple": v.powers[1]},
+        "squares": {"green": v.cells.count(0), "purple": v.cells.count(1)},
+        "threats": {
+            gang.label: sorted(t.square_name(q) for q in squares)
+            for gang, squares in v.threats().items()
+        },
+        "stop": quantised(pose) if pose is not None else None,
+        "trail": trail(flick.trajectory) if flick is not None else [],
+        # The rules' own function, kept: the pitch's log entry asked it for this pose.
+        "covered": [t.square_name(q) for q in covered_by(t, pose)] if pose else [],
+        "turn": v.turn,
+        "status": "playing" if v.outcome is None else v.outcome.reason,
+        "outcome": v.outcome.to_dict() if v.outcome else None,
+        "table": {
+            "board_width": t.board_width_mm,
+            "board_length": t.board_length_mm,
+            "city_mm": t.city_mm,
+            "square_mm": t.square_mm,
+            "city_size": t.city_size,
+            "cube_mm": t.cube_mm,
+            "cubes_per_gang": t.cubes_per_gang,
+            "launch_y": t.launch_y,
+            "launch_half_width": t.launch_half_width,
+            "max_direction": t.max_direction_deg,
+            "min_speed": t.min_speed,
+            "max_speed": t.max_speed,
+            "max_spin": t.max_spin,
+            "city_speeds": city_speeds(t),
+        },
+    }
+
+
 def city_speeds(table: Table) -> list[float]:
     """The textbook speeds of a straight flick to the city's near and far edges: the drag
     control spends most of its pull between them, where a shot can paint something."""
+    return list(edge_speeds(table))  # a list of its own: a view's parts are lists
+
+
+@lru_cache(maxsize=64)
+def edge_speeds(table: Table) -> tuple[float, ...]:
+    """``city_speeds``, kept: they depend on the table's measures alone, and every change's
+    view shows them."""
     edges = (-table.city_half, table.city_half)
-    return [round(aim(table, Gang.GREEN, 0.0, y).speed, 3) for y in edges]
+    return tuple(round(aim(table, Gang.GREEN, 0.0, y).speed, 3) for y in edges)
 
 
 def quantised(pose: Pose) -> list[int]:
@@ -163,20 +199,23 @@ def quantised(pose: Pose) -> list[int]:
     return [round(pose.x), round(pose.y), z, round(pose.yaw_deg)]
 
 
-def flight(rows: list[list[float]], most: int) -> JSON:
-    """A flick's trajectory as the page animates it: ``dt`` milliseconds between poses, each
-    ``quantised``, at most ``most`` of them (every ``k``-th frame, and the last)."""
-    if not rows:
+def flight(rows: npt.NDArray[np.float64], most: int) -> JSON:
+    """A flick's trajectory (one row per frame) as the page animates it: ``dt`` milliseconds
+    between poses, each ``quantised``, at most ``most`` of them (every ``k``-th frame, and the
+    last)."""
+    n = len(rows)
+    if not n:
         return {"dt": 0, "poses": []}
-    k = max(1, math.ceil((len(rows) - 1) / (most - 1)))
-    picked = rows[::k]
-    if picked[-1] is not rows[-1]:
-        picked.append(rows[-1])
-    dt = round(1000 * (rows[min(k, len(rows) - 1)][0] - rows[0][0]))
+    k = max(1, math.ceil((n - 1) / (most - 1)))
+    # Only the frames shown become Python lists: a trajectory has hundreds or thousands.
+    picked: list[list[float]] = rows[::k].tolist()
+    if (n - 1) % k:
+        picked.append(rows[-1].tolist())
+    dt = round(1000 * (float(rows[min(k, n - 1), 0]) - float(rows[0, 0])))
     return {"dt": dt, "poses": [quantised(Pose(*row[1:8])) for row in picked]}
 
 
-def trail(rows: list[list[float]]) -> list[list[int]]:
+def trail(rows: npt.NDArray[np.float64]) -> list[list[int]]:
     """The path the last cube took, as the board shows it: at most ``TRAIL_POINTS`` points in
     whole millimetres."""
     return [pose[:2] for pose in flight(rows, TRAIL_POINTS)["poses"]]
