@@ -313,3 +313,65 @@ def test_making_a_table_leaves_the_event_loop_free_while_its_group_commits(url: 
         assert asyncio.run(run())
     finally:
         store.engine.dispose()
+
+
+def test_a_group_s_answers_reach_an_event_loop_in_one_hand_over(tmp_path: Path) -> None:
+    """The writer thread hands a group's answers to each waiting event loop at once: one
+    ``call_soon_threadsafe`` (one wake-up of the loop, a system call made with the GIL held
+    on its way) for the group, not one a write; the refused write is answered too."""
+    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", linger=1.0)
+    made = [new_table(store) for _ in range(5)]
+    timing = Timing({"left": [1.0, 2.0]}, None)
+
+    async def run() -> tuple[list[Any], list[Any]]:
+        loop = asyncio.get_running_loop()
+        handed: list[Any] = []
+        hand = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any, **options: Any) -> Any:
+            if threading.current_thread().name == "gamenight-commits":
+                handed.append(callback)
+            return hand(callback, *args, **options)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        results = await asyncio.gather(
+            *(store.write(store.timing_in, table, timing) for table in [*made, "missing"]),
+            return_exceptions=True,
+        )
+        return handed, results
+
+    try:
+        store.commits.figures(reset=True)
+        handed, results = asyncio.run(run())
+        assert results[:-1] == [None] * 5
+        assert isinstance(results[-1], KeyError)
+        assert store.commits.figures()["groups"] == 1
+        assert len(handed) == 1
+        assert all(store.load(table).clock == timing.clock for table in made)  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+def test_a_write_whose_caller_stopped_waiting_before_its_group_began_is_not_made(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", linger=1.0)
+    dropped, kept = new_table(store), new_table(store)
+    timing = Timing({"left": [1.0, 2.0]}, None)
+
+    async def run() -> None:
+        waiting = asyncio.create_task(store.write(store.timing_in, dropped, timing))
+        await asyncio.sleep(0)  # (it is handed to the writer, whose group lingers)
+        waiting.cancel()
+        await store.write(store.timing_in, kept, timing)  # (in the same group)
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+
+    try:
+        store.commits.figures(reset=True)
+        asyncio.run(run())
+        assert store.commits.figures()["groups"] == 1
+        assert store.load(dropped).clock is None  # type: ignore[union-attr]
+        assert store.load(kept).clock == timing.clock  # type: ignore[union-attr]
+    finally:
+        store.close()

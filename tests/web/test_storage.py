@@ -33,6 +33,7 @@ from gamenight.web.games import get_game
 from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
 from gamenight.web.storage import (
+    FORGET_EVERY,
     MIGRATIONS,
     Base,
     DuplicateError,
@@ -280,11 +281,85 @@ def test_a_message_id_belongs_to_its_table(stores: Callable[..., Store]) -> None
 def test_receipts_are_kept_for_a_table_s_latest_writes_only(
     stores: Callable[..., Store],
 ) -> None:
+    """The latest ``receipts_kept`` revisions' receipts are always there, and fewer than
+    ``receipts_kept + FORGET_EVERY`` in all: the old ones go every FORGET_EVERY revisions."""
     store = stores(receipts_kept=3)
     table = new_table(store)
-    for i in range(6):
+    most = 0
+    for i in range(2 * FORGET_EVERY + 5):
         play(store, table, f"a{i}", message_id=f"m{i}")
-    assert [store.receipt(table, f"m{i}") is not None for i in range(6)] == [False] * 3 + [True] * 3
+        kept = [j for j in range(i + 1) if store.receipt(table, f"m{j}") is not None]
+        assert kept[-3:] == list(range(max(0, i - 2), i + 1))
+        assert kept == list(range(kept[0], i + 1))  # (the oldest go first)
+        most = max(most, len(kept))
+    assert most == 3 + FORGET_EVERY - 1
+    # (a forgetting at revision 2 × FORGET_EVERY, none since)
+    assert kept == list(range(2 * FORGET_EVERY - 3, 2 * FORGET_EVERY + 5))
+
+
+def test_refused_writes_leave_no_trace_and_their_group_s_other_writes_stand(
+    stores: Callable[..., Store],
+) -> None:
+    """An act or undo refused in a group (moved on, seat lost, resent, no such table) leaves
+    its table's row, actions and receipts as they were — the store moves the row on before
+    it checks, and the write's savepoint takes that back — while the group's others commit."""
+    store = stores(linger=1.0)  # (every write below in one group)
+    ok, stale, lost, resent, undone = (new_table(store) for _ in range(5))
+    for table in (resent, undone):
+        play(store, table, "x0", message_id="m-first")
+    before = {table: store.load(table) for table in (stale, lost, resent, undone)}
+    timing = Timing({"left": [9.0, 9.0]}, datetime(2030, 1, 1, tzinfo=UTC))
+
+    def append(table: str, number: int, revision: int, **checks: Any) -> Any:
+        return store.commits.submit(
+            lambda connection: store.append_in(
+                connection,
+                table,
+                number=number,
+                revision=revision,
+                payload="p",
+                status="won",
+                outcome={"winner": 0},
+                timing=timing,
+                **checks,
+            ),
+            table,
+        )
+
+    store.commits.figures(reset=True)
+    futures = [
+        append(ok, 0, 0, seat=0, token_hash=hash_token("ann"), message_id="m-ok"),
+        append(stale, 0, 5, message_id="m-stale"),
+        append(lost, 0, 0, seat=0, token_hash=hash_token("not ann"), message_id="m-lost"),
+        append(resent, 1, 1, message_id="m-first"),
+        append("no-such-table", 0, 0),
+        store.commits.submit(
+            lambda connection: store.undo_in(
+                connection, undone, number=0, revision=0, message_id="m-undo"
+            ),
+            undone,
+        ),
+    ]
+    assert futures[0].result() == 1
+    refusals = [MovedOnError, SeatLostError, DuplicateError, KeyError, MovedOnError]
+    for future, refusal in zip(futures[1:], refusals, strict=True):
+        with pytest.raises(refusal):
+            future.result()
+    assert store.commits.figures()["groups"] == 1
+    for table, was in before.items():
+        assert store.load(table) == was
+    for table, message in [(stale, "m-stale"), (lost, "m-lost"), (undone, "m-undo")]:
+        assert store.receipt(table, message) is None
+    made = store.load(ok)
+    assert made is not None
+    assert (made.revision, made.actions, made.status, made.outcome) == (
+        1,
+        ["p"],
+        "won",
+        {"winner": 0},
+    )
+    assert (made.clock, made.deadline) == (timing.clock, timing.deadline)
+    assert store.receipt(ok, "m-ok") == Receipt("m-ok", "act", 0, 1)
 
 
 def test_a_bad_message_id_is_refused_and_stores_nothing(stores: Callable[..., Store]) -> None:

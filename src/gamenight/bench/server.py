@@ -604,7 +604,13 @@ async def measure(
         "writes_per_commit": max(c["writes_per_group"] for c in moves.commits),
         **{
             key: max(c[key] for c in moves.commits)
-            for key in ("commit_p50_ms", "commit_p99_ms", "write_p50_ms", "write_p99_ms")
+            for key in (
+                "commit_p50_ms",
+                "commit_p99_ms",
+                "write_p50_ms",
+                "write_p99_ms",
+                "writer_cpu_us_per_write",
+            )
         },
     }
     if len(servers_) > 1:
