@@ -4,6 +4,7 @@ screen."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,18 @@ def box(page: Page, selector: str) -> FloatRect:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, f"{selector} is not on screen"
     return found
+
+
+def settled_box(page: Page, selector: str, seconds: float = 5) -> FloatRect:
+    """``selector``'s box once the page has stopped moving it (the same at three readings
+    0.1 s apart): the plays that came before the turn may still be being shown."""
+    readings = [box(page, selector)]
+    deadline = time.monotonic() + seconds
+    while len(readings) < 3 or readings[-1] != readings[-2] or readings[-2] != readings[-3]:
+        assert time.monotonic() < deadline, f"{selector} never stopped moving: {readings[-3:]}"
+        page.wait_for_timeout(100)
+        readings.append(box(page, selector))
+    return readings[-1]
 
 
 def bottom(rect: FloatRect) -> float:
@@ -65,7 +78,7 @@ def test_centrix_board_hand_and_trays_are_all_in_the_first_screen(
     page = new_page(locale=locale, width=width, height=height)
     page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
     wait_my_turn(page)
-    before = box(page, "#board svg")
+    before = settled_box(page, "#board svg")
     # Choosing a card makes Ann's tray a button: the pawn that enters is picked there (and
     # the board, which takes the room the trays leave, does not move).
     page.locator(".play-card:not([disabled])").first.click()
