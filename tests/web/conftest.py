@@ -12,6 +12,18 @@ from starlette.testclient import WebSocketTestSession
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
+from .postgres import postgres_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database, on each backend (a PostgreSQL one named after the test's file)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"
+    else:
+        with postgres_database(f"gn_{request.module.__name__.rsplit('.', 1)[-1]}_") as database:
+            yield database
+
 
 @pytest.fixture
 def database(tmp_path: Path) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,15 +33,6 @@ from .bodies import CENTRIX_2
 from .postgres import postgres_database
 
 TABLES = 6  # the first is the plug, the last goes stale
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"
-    else:
-        with postgres_database("gn_commits_") as database:
-            yield database
 
 
 @dataclass(eq=False)  # (hashable: SQLAlchemy keeps its listeners by identity)

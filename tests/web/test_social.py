@@ -4,9 +4,8 @@ the table chat (web.chat)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -179,15 +178,6 @@ def test_a_table_stored_before_there_were_hosts_is_its_makers(client: TestClient
     assert mine(client, {made["id"]: [made["watch"]]})["tables"][0]["host"] is True
     for maker in (made["seats"][0]["token"], made["seats"][1]["renew"], made["watch"]):
         assert client.post(url, json={"keys": [maker]}).status_code == 200
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"
-    else:
-        with postgres_database("gn_social_") as database:
-            yield database
 
 
 def test_the_host_and_archive_migration_goes_up_and_down(url: str) -> None:

@@ -54,16 +54,6 @@ PREFIX = "gn_store_"  # (this file's databases)
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database, on each backend."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"
-    else:
-        with postgres_database(PREFIX) as database:
-            yield database
-
-
 @pytest.fixture
 def stores(url: str) -> Iterator[Callable[..., Store]]:
     """Open Store objects on ``url`` (each as one server would), closed at the end."""
