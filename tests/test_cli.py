@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -358,3 +359,22 @@ def test_the_presence_ttl_comes_from_the_environment(monkeypatch: pytest.MonkeyP
     assert Settings.from_env().presence_ttl == 15.0
     monkeypatch.setenv("GAMENIGHT_PRESENCE_TTL", "4.5")
     assert Settings.from_env().presence_ttl == 4.5
+
+
+def test_bench_measures_each_peer_beside_the_figure_it_is_compared_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ratio to a peer is of two figures measured one after the other, as the two paths'
+    are: a peer measured at the run's end meets another machine load than its figure."""
+    from gamenight.bench import centrix as bench
+
+    order: list[str] = []
+    for name in ("generation", "random_play", "greedy_game", "ismcts", "bots"):
+        monkeypatch.setattr(bench, name, lambda *_, n=name, **__: order.append(n) or {})
+    for name in ("python_chess", "backgammon"):
+        monkeypatch.setattr(bench, name, lambda *_, n=name, **__: order.append(n) or 1.0)
+    with contextlib.suppress(KeyError):  # (the ratios of the stand-ins' empty figures)
+        bench.run(peer_scale=0)
+    runs = [name for i, name in enumerate(order) if i == 0 or order[i - 1] != name]
+    peers_beside = ["generation", "python_chess", "random_play", "backgammon"]
+    assert runs == [*peers_beside, "greedy_game", "ismcts", "bots"]

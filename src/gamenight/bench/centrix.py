@@ -260,19 +260,24 @@ def run(
             "bots": lambda: bots(bot_positions, think),
         }
 
+    # Each peer is measured next to the figure it is compared with, as both paths are to
+    # each other: a change of the machine's speed during the run falls on all three alike.
+    beside: dict[str, tuple[str, Callable[[int], float | None]]] = {
+        "generation": ("python_chess_moves_per_s", python_chess),
+        "random_play": ("backgammon_plays_per_s", backgammon),
+    }
     result: dict[str, Any] = {"compiled": native.COMPILED}
     pure: dict[str, Any] = {}
+    peers: dict[str, float | None] = {}
     for name, measure in measures().items():
-        # Interleaved, so that a change of machine speed during the run falls on both paths.
         with _on(True):
             result[name] = measure()
         with _on(False):
             pure[name] = measure()
+        if name in beside:
+            key, peer = beside[name]
+            peers[key] = peer(peer_scale)
     result["pure"] = pure
-    peers = {
-        "python_chess_moves_per_s": python_chess(peer_scale),
-        "backgammon_plays_per_s": backgammon(peer_scale),
-    }
     result["peers"] = peers
 
     def ratio(a: float | None, b: float | None) -> float | None:
