@@ -418,9 +418,7 @@ class Referee:
                 self.state.pop()
                 self.clock = before
                 return await self._refused(exc, seat)
-            self.actions.append(payload)
-            self.last = last
-            self.game.settle(self.state)  # stored: what can no longer be taken back goes
+            self._made(payload, last)
             return self._remember(Accepted(message_id, "act", number, self.revision))
 
     async def undo(
@@ -448,10 +446,22 @@ class Referee:
                 )
             except BaseException as exc:
                 return await self._refused(exc, seat)
-            self.state.pop()
-            self.actions.pop()
-            self.last = self.game.last(self.state)
+            self._taken_back()
             return self._remember(Accepted(message_id, "undo", number, self.revision))
+
+    def _made(self, payload: Any, last: dict[str, Any] | None) -> None:
+        """An act the store has (here or, followed, elsewhere): the table's from now on, and
+        what can no longer be taken back let go of."""
+        self.actions.append(payload)
+        self.last = last
+        self.game.settle(self.state)
+
+    def _taken_back(self) -> None:
+        """An undo the store has: the latest play gone (IndexError, nothing changed, if the
+        state no longer holds it)."""
+        self.state.pop()
+        self.actions.pop()
+        self.last = self.game.last(self.state)
 
     def _known(self, message_id: str | None) -> Accepted | None:
         return None if message_id is None else self._accepted.get(message_id)
@@ -584,16 +594,12 @@ class Referee:
                 if status is not None and self.status()[0] != status:
                     self.state.pop()
                     return False
-                self.actions.append(payload)
-                self.last = last
-                self.game.settle(self.state)  # (as for an act made here)
+                self._made(payload, last)
             elif kind == "undo" and 0 <= number == self.version - 1:
                 try:
-                    self.state.pop()
+                    self._taken_back()
                 except IndexError:  # a play this table had let go of: the store knows
                     return False
-                self.actions.pop()
-                self.last = self.game.last(self.state)
             else:
                 return False
             self.revision = revision
