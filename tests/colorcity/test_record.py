@@ -12,6 +12,7 @@ from gamenight.bots.colorcity import SimpleBot
 from gamenight.colorcity import ColorCityState, Gang, Pitch, Shot, flick, replay, to_record
 from gamenight.colorcity.shots import executed
 from gamenight.colorcity.svg import board_svg as svg_of
+from gamenight.colorcity.table import D19_PHYSICS, DEFAULT_TABLE
 from gamenight.core.errors import RecordError
 from gamenight.core.record import GameRecord
 from tests.parsing import (
@@ -52,6 +53,20 @@ def test_a_record_replays_to_the_identical_position() -> None:
     assert data["seats"][1] == {"gang": "purple", "skill": "shaky"}
     pitch = next(a for a in data["actions"] if isinstance(a, dict))
     assert set(pitch) == {"shot", "noise", "pose"}
+
+
+def test_a_record_from_before_d24_replays_and_plays_on_with_d19s_physics() -> None:
+    old = DEFAULT_TABLE.with_(**D19_PHYSICS, powers="none")  # no power phase between pitches
+    state = ColorCityState.new(seed=8, seats=[("green", "exact"), ("purple", "exact")], table=old)
+    state.push("0 0 1.3 0")
+    data = to_record(state).to_dict()
+    for name in ("integrator", "start_lead", "warmstart"):  # as a release before D24 wrote it
+        del data["rules"][name]
+    again = replay(json.dumps(data))
+    assert again.table == old
+    assert again.position() == state.position()
+    shot = Shot(5.0, -3.0, 1.4, 10.0)
+    assert again.push(shot) == state.push(shot)  # the next flick too, exactly
 
 
 def test_records_round_trip() -> None:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamenight.colorcity import DEFAULT_TABLE, Gang, Table
-from gamenight.colorcity.table import BOUNDS
+from gamenight.colorcity.table import BOUNDS, D19_PHYSICS
 from gamenight.core.bounds import check_bounds
 from gamenight.core.errors import RulesError
 from tests.parsing import SETTINGS, any_text, json_like, mutated_text, mutated_value, only_raises
@@ -164,6 +164,21 @@ def test_nan_and_infinity_are_refused_naming_the_field() -> None:
 def test_a_record_without_the_step_cap_takes_the_default() -> None:
     old = {k: v for k, v in T.to_dict().items() if k != "max_flick_steps"}
     assert Table.from_dict(old).max_flick_steps == 10_000
+
+
+def test_a_table_stored_before_d24_keeps_d19s_physics() -> None:
+    # A record or a stored web table holds every field its table then had (to_dict).
+    old = T.with_(**D19_PHYSICS, max_turns=30)
+    stored = {k: v for k, v in old.to_dict().items() if k not in ("integrator", "start_lead")}
+    del stored["warmstart"]
+    assert Table.from_stored(stored) == old
+    assert Table.from_dict(stored) != old  # read as set-up rules: D24's lead and warm start
+    assert Table.from_stored(T.to_dict()) == T  # stored since D24: as it is
+    # Rules a user gives are read as today's, whatever the physics fields they name.
+    assert Table.from_dict({"max_turns": 60}) == T.with_(max_turns=60)
+    assert Table.from_dict({"timestep_s": 0.0015}).start_lead == T.start_lead
+    with pytest.raises(RulesError, match="warmstart"):
+        Table.from_stored({**stored, "warmstart": "yes"})
 
 
 @pytest.mark.parametrize("page", ["colorcity.md", "colorcity.ko.md"])

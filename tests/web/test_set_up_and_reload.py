@@ -10,7 +10,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from gamenight.colorcity import DEFAULT_TABLE
+from gamenight.colorcity import DEFAULT_TABLE, Gang, Shot, predict
+from gamenight.colorcity.table import D19_PHYSICS
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
@@ -18,6 +19,7 @@ from .bodies import COLORCITY
 from .test_api import create, receive
 
 HOSTILE = {"frame_rate": 0.01, "rest_speed": 0, "rest_spin": 0, "max_flick_s": 1e9}
+NEW_IN_D24 = ("integrator", "start_lead", "warmstart")
 
 
 def server(database: str) -> TestClient:
@@ -75,6 +77,25 @@ def test_a_stored_table_outside_todays_bounds_still_loads_and_replays(database: 
         replayed = client.get(f"/api/tables/{made['id']}/replay/1")
         assert replayed.status_code == 200
         assert replayed.json()["view"]["cells"] == live["view"]["cells"]
+
+
+def test_a_table_stored_before_d24_plays_on_with_its_physics(database: str) -> None:
+    """A game in progress when the server is upgraded past D24 keeps flicking as it did:
+    its stored rules lack D24's fields, which must not take today's defaults."""
+    with server(database) as client:
+        made = create(client, COLORCITY)
+    # As a release before D24 stored it: D19's physics, without the fields D24 added.
+    old = DEFAULT_TABLE.with_(**D19_PHYSICS)
+    stored = {k: v for k, v in old.to_dict().items() if k not in NEW_IN_D24}
+    with sqlite3.connect(database.removeprefix("sqlite:///")) as db:
+        db.execute("UPDATE tables SET rules = ? WHERE id = ?", (json.dumps(stored), made["id"]))
+    with server(database) as client:
+        pitch(client, made, "0 0 1.3 0")  # exact hands: the flick lands where predicted
+    with sqlite3.connect(database.removeprefix("sqlite:///")) as db:
+        (payload,) = db.execute("SELECT payload FROM actions").fetchone()
+    pose = tuple(json.loads(payload)["pose"])
+    assert pose == tuple(predict(old, Gang.GREEN, Shot(0.0, 0.0, 1.3, 0.0)).pose)
+    assert pose != tuple(predict(DEFAULT_TABLE, Gang.GREEN, Shot(0.0, 0.0, 1.3, 0.0)).pose)
 
 
 def test_the_last_shot_is_drawn_the_same_after_a_restart(database: str) -> None:

@@ -65,7 +65,9 @@ def register(games: Any) -> None:
     bench = commands.add_parser("bench", help="flicks per second and physics accuracy")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument(
-        "--convergence", action="store_true", help="also print the time-step convergence table"
+        "--convergence",
+        action="store_true",
+        help="also print the convergence table (integrators, start leads, time steps)",
     )
     bench.add_argument(
         "--repeat", type=count, default=3, help="timing rounds, the best is kept (default 3)"
@@ -343,20 +345,37 @@ def distance_errors() -> list[tuple[float, float, float]]:
     return rows
 
 
-def convergence(speed: float = 1.3) -> list[tuple[float, float, float, float]]:
-    """(time step s, slide mm, v²/(2μg) mm, flicks/s) for a spin-free straight shot."""
+CONVERGENCE_STEPS = (0.005, 0.004, 0.003, 0.002, 0.0015, 0.001, 0.0005, 0.00025, 0.0001)
+"""The time steps of the convergence table, in seconds."""
+
+CONVERGENCE_SETTINGS = (("euler", 0.0), ("euler", 0.45), ("euler", 0.5), ("rk4", 0.0))
+"""The (integrator, start lead) rows of the convergence table: D19's Euler, D24's lead and
+the principled ½, and RK4 (implicitfast slides as Euler here: there is no damping to treat
+implicitly, docs/benchmarks.md)."""
+
+
+def convergence(speed: float = 1.3) -> list[tuple[str, float, float, float, float, float, float]]:
+    """(integrator, start lead, time step s, slide mm, v²/(2μg) mm, converged slide mm,
+    flicks/s) for a spin-free straight shot on the default table with the integrator, lead
+    and time step changed; the converged slide is Euler's at 0.05 ms (no lead)."""
     from gamenight.colorcity import DEFAULT_TABLE, Gang, Shot, predict, stopping_distance
 
-    rows = []
-    for dt in (0.003, 0.002, 0.0015, 0.001, 0.0005, 0.00025, 0.0001):
-        table = DEFAULT_TABLE.with_(timestep_s=dt)
+    def slide(table: Any) -> tuple[float, float]:
         predict(table, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0))  # build the model first
         start = time.perf_counter()
         flick = predict(table, Gang.GREEN, Shot(0.0, 0.0, speed, 0.0))
-        elapsed = time.perf_counter() - start
-        rows.append(
-            (dt, flick.pose.y + table.launch_y, stopping_distance(table, speed), 1 / elapsed)
-        )
+        return flick.pose.y + table.launch_y, 1 / (time.perf_counter() - start)
+
+    fine = DEFAULT_TABLE.with_(timestep_s=0.00005, start_lead=0.0, max_flick_steps=20_000)
+    converged = slide(fine)[0]
+    rows = []
+    for integrator, lead in CONVERGENCE_SETTINGS:
+        for dt in CONVERGENCE_STEPS:
+            table = DEFAULT_TABLE.with_(timestep_s=dt, integrator=integrator, start_lead=lead)
+            slid, rate = slide(table)
+            rows.append(
+                (integrator, lead, dt, slid, stopping_distance(table, speed), converged, rate)
+            )
     return rows
 
 
@@ -402,13 +421,14 @@ def flick_steps(count: int, seed: int = 7) -> dict[str, float]:
 
 
 def pure_table() -> Any:
-    """The table of the flicks before issue 17 ("today's settings": Euler, 1.5 ms, D19).
-    ``pure.flicks_per_s`` is timed on it in the same run as the default table's
-    ``flicks_per_s``; the default is still these settings (no setting met issue 17's bar,
-    docs/benchmarks.md), so both time the same flicks and their ratio is about 1."""
+    """The table of the flicks before issue 17 ("today's settings", D19: Euler at 1.5 ms,
+    the cube starting where it lies, the solver's warm start on, rest below 1 mm/s and
+    0.05 rad/s). ``pure.flicks_per_s`` is timed on it in the same run as the default
+    table's (D24) ``flicks_per_s``, and ``ratio`` is theirs."""
     from gamenight.colorcity import DEFAULT_TABLE
+    from gamenight.colorcity.table import D19_PHYSICS
 
-    return DEFAULT_TABLE.with_(timestep_s=0.0015)
+    return DEFAULT_TABLE.with_(**D19_PHYSICS)
 
 
 def time_flicks(runs: list[tuple[Any, int]], shots: list[Any], repeat: int) -> list[float]:
@@ -461,7 +481,7 @@ def _bench(ns: argparse.Namespace) -> int:
         f" {max(1, ns.repeat)}): {flicks_per_s:.0f}"
     )
     print(
-        f"pure (the settings before issue 17, same run): {pure_per_s:.0f} flicks/s,"
+        f"pure (D19, the settings before issue 17, same run): {pure_per_s:.0f} flicks/s,"
         f" ratio {flicks_per_s / pure_per_s:.2f}"
     )
     if parallel is not None:
@@ -475,12 +495,16 @@ def _bench(ns: argparse.Namespace) -> int:
         print(f"  {v:9.1f}   {slid:12.2f}   {ref:11.2f}   {(slid - ref) / ref * 100:+7.3f}")
     print(f"worst error: {worst:.3f} %")
     if ns.convergence:
-        print("time-step convergence (1.3 m/s, spin-free):")
-        print("  time step ms   slide mm   v²/(2μg) mm   error %   flicks/s")
-        for dt, slid, ref, rate in convergence():
+        print("time-step convergence (1.3 m/s, spin-free; converged: Euler at 0.05 ms):")
+        print(
+            "  integrator  lead  time step ms   slide mm   v²/(2μg) mm   error %"
+            "   vs converged %   flicks/s"
+        )
+        for integrator, lead, dt, slid, ref, converged, rate in convergence():
             print(
-                f"  {dt * 1000:12.2f}   {slid:8.2f}   {ref:11.2f}"
-                f"   {(slid - ref) / ref * 100:+7.3f}   {rate:8.0f}"
+                f"  {integrator:10s} {lead:5.2f}  {dt * 1000:12.2f}   {slid:8.2f}   {ref:11.2f}"
+                f"   {(slid - ref) / ref * 100:+7.3f}"
+                f"   {(slid - converged) / converged * 100:+14.3f}   {rate:8.0f}"
             )
     if steps:
         print(

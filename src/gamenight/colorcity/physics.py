@@ -109,6 +109,40 @@ class Flick(NamedTuple):
         return not self.pose.on_table
 
 
+_MJCF_INTEGRATORS = {"euler": "Euler", "implicitfast": "implicitfast", "implicit": "implicit"}
+_MJCF_INTEGRATORS["rk4"] = "RK4"
+
+NO_OP_FLAGS = " ".join(
+    f'{name}="disable"'
+    for name in (
+        # One body: one island; no joint damping for Euler to treat implicitly.
+        "island",
+        "eulerdamp",
+        # Nothing in the model for these: no actuators, springs, dampers, equality
+        # constraints, joint friction or limits, sensors; two geoms, the board being the
+        # world's (no parent to filter, no midphase to prune); box–box contact has its own
+        # collider rather than the CCD ones.
+        "actuation",
+        "clampctrl",
+        "spring",
+        "damper",
+        "equality",
+        "frictionloss",
+        "limit",
+        "sensor",
+        "autoreset",
+        "midphase",
+        "filterparent",
+        "refsafe",
+        "nativeccd",
+        "multiccd",
+    )
+)
+"""MuJoCo's pipeline stages this model never uses, turned off: every flick is bit-identical
+with them on (``test_physics::test_the_flags_turned_off_change_no_flick``); issue 17's
+study measured island and Euler damping 6 % and the rest about 3 % (docs/benchmarks.md)."""
+
+
 def model_xml(table: Table) -> str:
     """The MuJoCo model (MJCF) of ``table``'s board and one cube."""
     half = table.cube_mm / 2 / _MM
@@ -116,12 +150,14 @@ def model_xml(table: Table) -> str:
         f"{table.friction!r} {table.torsional_friction_mm / _MM!r} "
         f"{table.rolling_friction_mm / _MM!r}"
     )
+    warmstart = "enable" if table.warmstart else "disable"
     # Both geoms carry the same friction: MuJoCo combines a contact's two geoms by max.
-    # Island discovery (one body: one island) and Euler's implicit joint damping (there is
-    # none) only cost time here: off, every flick is bit-identical and about 6 % cheaper.
+    # The flags turned off in NO_OP_FLAGS only cost time here: off, every flick is
+    # bit-identical. The warm start is the table's (D24): it moves a flick by under a µm.
     return f"""<mujoco model="colorcity">
-  <option timestep="{table.timestep_s!r}" cone="elliptic" gravity="0 0 {-table.gravity!r}">
-    <flag island="disable" eulerdamp="disable"/>
+  <option timestep="{table.timestep_s!r}" integrator="{_MJCF_INTEGRATORS[table.integrator]}"
+          cone="elliptic" gravity="0 0 {-table.gravity!r}">
+    <flag {NO_OP_FLAGS} warmstart="{warmstart}"/>
   </option>
   <worldbody>
     <geom name="board" type="box" pos="0 0 -0.01"
@@ -194,11 +230,21 @@ def simulate(
     model, data = sim.model, sim.data()
     mujoco.mj_resetData(model, data)
     qpos, qvel = data.qpos, data.qvel
+    start = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
+    frames = [[0.0, *start]]
+    # The start lead (D24): semi-implicit Euler moves the cube by the velocity *after* each
+    # step, so under friction's constant deceleration it slides v·Δt/2 short of the true
+    # path whatever the step count; starting it ``start_lead`` steps ahead along its motion
+    # (and turned as far along its spin) cancels that term at ½. The trajectory's first row
+    # is where the cube lay.
+    lead = table.start_lead * table.timestep_s
+    if lead:
+        yaw += spin * lead
+        x, y = x + vx * lead * _MM, y + vy * lead * _MM
     qpos[:] = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
     # The free joint's angular velocity is in the body frame; the cube starts flat, so its
     # body z axis is the world's vertical and the spin can be written straight into it.
     qvel[:] = (vx, vy, 0.0, 0.0, 0.0, spin)
-    frames = [[0.0, *qpos.tolist()]]
     n = sim.steps_per_frame
     max_steps = math.ceil(table.max_flick_s / table.timestep_s)
     rest_v2 = table.rest_speed * table.rest_speed

@@ -63,7 +63,7 @@ def replay(record: GameRecord | str | bytes) -> ColorCityState:
 
 def _set_up(record: GameRecord) -> ColorCityState:
     try:
-        table = Table.from_dict(record.rules)
+        table = Table.from_stored(record.rules)
         seats = []
         for seat in record.seats:
             if not isinstance(seat, dict) or set(seat) - {"name"} != {"gang", "skill"}:

@@ -76,12 +76,15 @@ class Table:
     coverage_margin_mm: float = 1.0
     cubes_per_gang: int = 4
     max_turns: int | None = None
-    timestep_s: float = 0.0015
+    timestep_s: float = 0.003
+    integrator: str = "euler"  # MuJoCo's integrator, by its name in lower case (D24)
+    start_lead: float = 0.45  # time steps the cube starts ahead along its motion (D24)
+    warmstart: bool = False  # MuJoCo's solver warm start (D24)
     frame_rate: float = 60.0
     max_flick_s: float = 10.0
     max_flick_steps: int = 10_000
-    rest_speed: float = 1e-3
-    rest_spin: float = 0.05
+    rest_speed: float = 0.005
+    rest_spin: float = 0.2
     max_direction_deg: float = 60.0
     min_speed: float = 0.1
     max_speed: float = 3.0
@@ -91,11 +94,16 @@ class Table:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "powers":
-                if value not in POWERS:
+            choices = _CHOICES.get(f.name)
+            if choices is not None:
+                if value not in choices:
                     raise RulesError(
-                        f"powers must be one of {', '.join(POWERS)}, not {shown(value)}"
+                        f"{f.name} must be one of {', '.join(choices)}, not {shown(value)}"
                     )
+                continue
+            if f.name == "warmstart":
+                if not isinstance(value, bool):
+                    raise RulesError(f"warmstart must be true or false, not {shown(value)}")
                 continue
             if f.name == "max_turns":
                 if value is not None and (
@@ -230,9 +238,38 @@ class Table:
             raise RulesError(f"unknown Color City table field(s): {names}")
         return cls(**data)
 
+    @classmethod
+    def from_stored(cls, data: Any) -> Table:
+        """The table a record or a stored game keeps (``to_dict``'s every field), as
+        ``from_dict``; but a table stored before D24 (it has no ``start_lead``) keeps the
+        physics it was played with: each of D24's fields it lacks takes D19's value, not
+        today's default, so that an old game neither mixes its old time step with the new
+        lead nor changes its flicks after an upgrade."""
+        if isinstance(data, dict) and "start_lead" not in data:
+            data = {**D19_PHYSICS, **data}
+        return cls.from_dict(data)
+
+
+D19_PHYSICS: dict[str, Any] = {
+    "timestep_s": 0.0015,
+    "integrator": "euler",
+    "start_lead": 0.0,
+    "warmstart": True,
+    "rest_speed": 1e-3,
+    "rest_spin": 0.05,
+}
+"""The physics fields D24 added or changed, as they were before it (D19): what a table
+stored without them was played with (``Table.from_stored``)."""
 
 POWERS = ("both", "green", "purple", "none")
 """The values of ``Table.powers``: which gangs start with their power (D22)."""
+
+INTEGRATORS = ("euler", "implicitfast", "implicit", "rk4")
+"""The values of ``Table.integrator``: MuJoCo's integrators, by their names in lower case
+(its MJCF spells them ``Euler``, ``implicitfast``, ``implicit``, ``RK4``; D24)."""
+
+_CHOICES: dict[str, tuple[str, ...]] = {"powers": POWERS, "integrator": INTEGRATORS}
+BOOLS = ("True", "False")  # how a Bound's choices name a true/false field's two values
 
 _SIZE = "a board that fits on a real table, and a cube a finger can flick"
 _PHYSICS = "a contact the simulation handles stably"
@@ -256,6 +293,15 @@ BOUNDS: dict[str, Bound] = {
     "cubes_per_gang": Bound("a game of a sensible length", 1, 20),
     "max_turns": Bound("a game of a sensible length", 1, 10_000, optional=True),
     "timestep_s": Bound(_PHYSICS + "; finer steps only cost time", 0.0001, 0.005),
+    "integrator": Bound(
+        "MuJoCo's integrators; Euler is the fastest here (D24)", choices=INTEGRATORS
+    ),
+    "start_lead": Bound(
+        "½ cancels the Euler step's half-step short slide (D24); beyond a step the cube jumps",
+        0,
+        1,
+    ),
+    "warmstart": Bound("MuJoCo's solver option: a rest moves under 0.001 mm (D24)", choices=BOOLS),
     "frame_rate": Bound(
         "enough frames to draw a path; the cube is checked for rest once a frame", 10, 240
     ),
