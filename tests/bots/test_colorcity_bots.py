@@ -165,14 +165,15 @@ def test_seeded_bots_with_an_iteration_budget_repeat_their_choices(index: int) -
 
 
 # What a seeded Planner chose on main before its set gaps became the engine's set_gaps
-# (issue 15): one piece of code counts them now, and the choices are the same.
+# (issue 15): one piece of code counts them now, and the choices are the same. Taken again
+# under D24's physics (its flicks land elsewhere, and so do the positions' own pitches).
 PLANNER_CHOICES = [
-    "24.99999999999999 0 1.0904523810484363 0",
-    "24.999999999999982 0 1.431410489395908 0",
-    "72.0320842365138 0 1.145901969470552 40",
-    "-74.99999999999999 0 1.30599978028473 0",
-    "-75.00000000000001 0 1.2382020846920705 0",
-    "25.00000000000001 0 1.166723201898939 0",
+    "49.99999999999999 0 1.0883479196657504 0",
+    "24.823845004084262 0 1.4090502976290682 40",
+    "-1.2093387141580113e-14 0 1.16478916051435 0",
+    "-49.999999999999986 0 1.3039064810432195 0",
+    "-50.000000000000014 0 1.2360131838955133 0",
+    "25.00000000000001 0 1.16478916051435 0",
 ]
 
 
