@@ -109,8 +109,12 @@ class Flick(NamedTuple):
         return not self.pose.on_table
 
 
-_MJCF_INTEGRATORS = {"euler": "Euler", "implicitfast": "implicitfast", "implicit": "implicit"}
-_MJCF_INTEGRATORS["rk4"] = "RK4"
+_MJCF_INTEGRATORS = {
+    "euler": "Euler",
+    "implicitfast": "implicitfast",
+    "implicit": "implicit",
+    "rk4": "RK4",
+}
 
 NO_OP_FLAGS = " ".join(
     f'{name}="disable"'
