@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import Connection, event, insert
 
 from gamenight.core.errors import RulesError
+from gamenight.web.app import create_app
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import RefusedError
@@ -366,3 +368,31 @@ def test_a_write_whose_caller_stopped_waiting_before_its_group_began_is_not_made
         assert store.load(kept).clock == timing.clock  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_the_app_s_shutdown_answers_the_writes_waiting_and_stops_the_writer(
+    tmp_path: Path,
+) -> None:
+    """At shutdown the app closes its store: a write waiting in the group commit is committed
+    and answered (not left to the daemon writer thread dying with the process), and the
+    writer thread stops; a write after that is refused."""
+    before = writers()
+    app = create_app(Settings(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"))
+    store: Store = app.state.manager.store
+    table = new_table(store)  # (its write starts the store's writer thread)
+    timing = Timing({"left": [1.0, 2.0]}, None)
+    store.commits.linger = 3600.0  # the group waits for more writes for longer than the test
+    assert len(writers() - before) == 1
+    with TestClient(app):
+        waiting = store.commits.submit(lambda connection: store.timing_in(connection, table, timing))
+    assert waiting.done()
+    assert waiting.result() is None
+    assert store.load(table).clock == timing.clock  # type: ignore[union-attr]
+    with pytest.raises(RuntimeError, match="closed"):
+        store.commits.submit(lambda connection: None)
+    assert writers() <= before
+
+
+def writers() -> set[threading.Thread]:
+    """The writer threads alive (other tests' stores may have theirs)."""
+    return {t for t in threading.enumerate() if t.name == "gamenight-commits"}
