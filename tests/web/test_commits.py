@@ -12,7 +12,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Connection, event, insert
 
 from gamenight.core.errors import RulesError
+from gamenight.web import commits
 from gamenight.web.app import create_app
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import Accepted, Referee
@@ -341,6 +342,35 @@ def test_a_group_s_answers_reach_an_event_loop_in_one_hand_over(tmp_path: Path) 
         assert store.commits.figures()["groups"] == 1
         assert len(handed) == 1
         assert all(store.load(table).clock == timing.clock for table in made)  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+def test_a_write_awaited_on_an_event_loop_makes_no_thread_s_future(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write awaited on the loop is answered on the loop's own future alone: a
+    ``concurrent.futures.Future`` beside it (a threading.Condition made and locked for every
+    write, there only to say whether it was cancelled) was about one object a move."""
+    made: list[Future[Any]] = []
+
+    class Counted(Future[Any]):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(commits, "Future", Counted)
+    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
+    tables_ = [new_table(store) for _ in range(3)]
+    made.clear()  # (a table is made through ``wait``, whose caller is a thread)
+    timing = Timing({"left": [1.0, 2.0]}, None)
+
+    async def run() -> list[None]:
+        return await asyncio.gather(*(store.write(store.timing_in, t, timing) for t in tables_))
+
+    try:
+        assert asyncio.run(run()) == [None] * 3
+        assert made == []
     finally:
         store.close()
 
