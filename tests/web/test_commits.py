@@ -414,7 +414,9 @@ def test_the_app_s_shutdown_answers_the_writes_waiting_and_stops_the_writer(
     store.commits.linger = 3600.0  # the group waits for more writes for longer than the test
     assert len(writers() - before) == 1
     with TestClient(app):
-        waiting = store.commits.submit(lambda connection: store.timing_in(connection, table, timing))
+        waiting = store.commits.submit(
+            lambda connection: store.timing_in(connection, table, timing)
+        )
     assert waiting.done()
     assert waiting.result() is None
     assert store.load(table).clock == timing.clock  # type: ignore[union-attr]
