@@ -45,6 +45,9 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["moves"] > 0
     assert result["echo_moves_per_s"] > 0
     assert result["cpu_ms_per_move"] > 0
+    # The event loop's thread alone (the rest: the writer, the threads off the loop).
+    assert 0 < result["loop_cpu_ms_per_move"] <= result["cpu_ms_per_move"]
+    assert 0 < result["echo_loop_cpu_ms_per_message"] <= result["echo_cpu_ms_per_message"]
     assert result["bytes_per_message"] > 0
     assert result["sqlite_synchronous"] == "FULL"
     # The play's writes, in the server's group commits (web.commits).
