@@ -119,6 +119,7 @@ def servers(
     profile: Path | None,
     logs: Path,
     synchronous: str = "FULL",
+    profile_clock: str = "wall",
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (and Redis), stopped at the end; what
     they print goes to ``logs`` (server-N.log), not among the figures. ``synchronous``:
@@ -139,6 +140,7 @@ def servers(
             command = [sys.executable, "-m", "gamenight.bench.serving", "--port", str(port)]
             if profile is not None:
                 command += ["--profile", str(profile if i == 0 else f"{profile}.{i}")]
+                command += ["--profile-clock", profile_clock]
             with (logs / f"server-{i}.log").open("wb") as log:
                 process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
             started.append(Server(process, port))
@@ -646,10 +648,12 @@ def run(
     profile: Path | None = None,
     seed: int = 2026,
     synchronous: str = "FULL",
+    profile_clock: str = "wall",
 ) -> dict[str, Any]:
     """The figures of one run (see the module's docstring); ``profile``: the first server's
-    cProfile statistics are written there; ``synchronous``: SQLite's PRAGMA synchronous
-    (FULL or NORMAL, docs/reliability.md)."""
+    cProfile statistics are written there, timed by ``profile_clock`` (bench.serving: wall
+    or cpu); ``synchronous``: SQLite's PRAGMA synchronous (FULL or NORMAL,
+    docs/reliability.md)."""
     if servers_ > 1 and not (redis_url and database_url and database_url.startswith("postgres")):
         raise RulesError(
             "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
@@ -659,7 +663,9 @@ def run(
     with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
         folder = Path(name)
         url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        with servers(servers_, url, redis_url, profile, folder, synchronous) as started:
+        with servers(
+            servers_, url, redis_url, profile, folder, synchronous, profile_clock
+        ) as started:
             result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
         # (the servers have stopped, and written all they will)
         logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
