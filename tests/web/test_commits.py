@@ -375,6 +375,38 @@ def test_a_write_awaited_on_an_event_loop_makes_no_thread_s_future(
         store.close()
 
 
+def test_the_writer_is_woken_for_a_group_not_for_every_write_that_joins_it(
+    tmp_path: Path,
+) -> None:
+    """While a group lingers for more writes, a write that joins it does not wake the writer
+    thread (each wake-up made it take the GIL from the event loop, to wait again): only the
+    first write of a group does, or one that fills it."""
+    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
+    made = [new_table(store) for _ in range(5)]
+    store.commits.linger = 1.0  # (the writes below make one group)
+    timing = Timing({"left": [1.0, 2.0]}, None)
+    wakes: list[int] = []
+    ready = store.commits._ready
+    notify = ready.notify
+
+    def counted(n: int = 1) -> None:
+        wakes.append(n)
+        notify(n)
+
+    ready.notify = counted  # type: ignore[method-assign]
+
+    async def run() -> list[None]:
+        return await asyncio.gather(*(store.write(store.timing_in, t, timing) for t in made))
+
+    try:
+        store.commits.figures(reset=True)
+        assert asyncio.run(run()) == [None] * 5
+        assert store.commits.figures()["groups"] == 1
+        assert len(wakes) == 1
+    finally:
+        store.close()
+
+
 def test_a_write_whose_caller_stopped_waiting_before_its_group_began_is_not_made(
     tmp_path: Path,
 ) -> None:

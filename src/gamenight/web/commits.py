@@ -100,13 +100,17 @@ class Committer:
             if self._closed:
                 raise RuntimeError("the store is closed")
             self._waiting.append(write)
-            if self._thread is None or not self._thread.is_alive():
+            if self._thread is None:
                 # (the first write; or the thread was stopped by a BaseException of a write)
                 self._thread = threading.Thread(
                     target=self._run, name="gamenight-commits", daemon=True
                 )
                 self._thread.start()
-            self._ready.notify()
+            if len(self._waiting) in (1, self.most):
+                # The writer waits for a group's first write, or lingers until its group is
+                # full: a write that joins a lingering group need not wake it (each wake-up
+                # took the GIL from the event loop, only to wait again).
+                self._ready.notify()
 
     def _withdraw(self, write: _Write[Any]) -> None:
         """``write``'s caller stopped waiting: a write still waiting for its group is not
@@ -168,13 +172,20 @@ class Committer:
     # ---------------------------------------------------------------- the writer thread
 
     def _run(self) -> None:
-        while (group := self._take()) is not None:
-            try:
-                self._commit(group)
-            except BaseException as exc:  # (never leave a caller waiting)
-                self._answer([(write, False, exc) for write in group])
-                if not isinstance(exc, Exception):
-                    raise
+        try:
+            while (group := self._take()) is not None:
+                if not group:
+                    continue  # (every write of it was withdrawn or cancelled meanwhile)
+                try:
+                    self._commit(group)
+                except BaseException as exc:  # (never leave a caller waiting)
+                    self._answer([(write, False, exc) for write in group])
+                    if not isinstance(exc, Exception):
+                        raise
+        finally:
+            with self._ready:  # (the next write starts another)
+                if self._thread is threading.current_thread():
+                    self._thread = None
 
     def _take(self) -> list[_Write[Any]] | None:
         """The next group, oldest first (None: closed, and nothing is waiting)."""
