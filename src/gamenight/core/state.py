@@ -75,7 +75,7 @@ class StackedState(Generic[A, S, P]):
         actions have been made in all, and the latest's own entry on the stack (None before
         the first). While it is held, an action made or taken back gives another entry, so
         the same count with the same entry (``is``) means no action changed since (forgetting
-        some, ``clear_stack``, changes neither)."""
+        all but the latest, ``clear_stack(keep >= 1)``, changes neither)."""
         return self._forgotten + len(self._stack), self._stack[-1] if self._stack else None
 
     def peek(self) -> A | None:

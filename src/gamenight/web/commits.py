@@ -59,7 +59,7 @@ class _Write(Generic[T]):
     came: float  # time.monotonic() when it was submitted
     # Where the answer goes: ``submit``'s future, or ``Committer.write``'s caller's on its
     # event loop (no thread's future for those: each holds a threading.Condition, made and
-    # locked once a write for nothing but a cancellation, which ``_withdraw`` handles).
+    # locked for every write only to tell a cancellation, which ``_withdraw`` handles).
     future: Future[T] | None = None
     waiter: asyncio.Future[T] | None = None
 
