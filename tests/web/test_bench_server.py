@@ -6,6 +6,7 @@ the command's figures, docs/benchmarks.md)."""
 from __future__ import annotations
 
 import json
+import pstats
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,9 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["moves"] > 0
     assert result["echo_moves_per_s"] > 0
     assert result["cpu_ms_per_move"] > 0
+    # The event loop's thread alone (the rest: the writer, the threads off the loop).
+    assert 0 < result["loop_cpu_ms_per_move"] <= result["cpu_ms_per_move"]
+    assert 0 < result["echo_loop_cpu_ms_per_message"] <= result["echo_cpu_ms_per_message"]
     assert result["bytes_per_message"] > 0
     assert result["sqlite_synchronous"] == "FULL"
     # The play's writes, in the server's group commits (web.commits).
@@ -106,3 +110,15 @@ def test_the_echo_is_on_the_benchmarks_servers_alone(tmp_path: Path) -> None:
         assert echo_once(bench) == "hello"
     with TestClient(create_app(settings)) as normal, pytest.raises(WebSocketDisconnect):
         echo_once(normal)
+
+
+def test_the_profile_may_time_the_loop_thread_s_cpu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = tmp_path / "loop.prof"
+    argv = ["bench", "server", "--tables", "2", "--seconds", "1", "--json"]
+    assert main([*argv, "--profile", str(profile), "--profile-clock", "cpu"]) == 0
+    assert json.loads(capsys.readouterr().out)["errors"] == 0
+    stats = pstats.Stats(str(profile))
+    assert stats.total_tt > 0  # type: ignore[attr-defined]
+    assert any("referee.py" in where[0] for where in stats.stats)  # type: ignore[attr-defined]

@@ -12,15 +12,18 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import Connection, event, insert
 
 from gamenight.core.errors import RulesError
+from gamenight.web import commits
+from gamenight.web.app import create_app
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import RefusedError
@@ -343,6 +346,67 @@ def test_a_group_s_answers_reach_an_event_loop_in_one_hand_over(tmp_path: Path) 
         store.close()
 
 
+def test_a_write_awaited_on_an_event_loop_makes_no_thread_s_future(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write awaited on the loop is answered on the loop's own future alone: a
+    ``concurrent.futures.Future`` beside it (a threading.Condition made and locked for every
+    write, there only to say whether it was cancelled) was about one object a move."""
+    made: list[Future[Any]] = []
+
+    class Counted(Future[Any]):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(commits, "Future", Counted)
+    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
+    tables_ = [new_table(store) for _ in range(3)]
+    made.clear()  # (a table is made through ``wait``, whose caller is a thread)
+    timing = Timing({"left": [1.0, 2.0]}, None)
+
+    async def run() -> list[None]:
+        return await asyncio.gather(*(store.write(store.timing_in, t, timing) for t in tables_))
+
+    try:
+        assert asyncio.run(run()) == [None] * 3
+        assert made == []
+    finally:
+        store.close()
+
+
+def test_the_writer_is_woken_for_a_group_not_for_every_write_that_joins_it(
+    tmp_path: Path,
+) -> None:
+    """While a group lingers for more writes, a write that joins it does not wake the writer
+    thread (each wake-up made it take the GIL from the event loop, to wait again): only the
+    first write of a group does, or one that fills it."""
+    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
+    made = [new_table(store) for _ in range(5)]
+    store.commits.linger = 1.0  # (the writes below make one group)
+    timing = Timing({"left": [1.0, 2.0]}, None)
+    wakes: list[int] = []
+    ready = store.commits._ready
+    notify = ready.notify
+
+    def counted(n: int = 1) -> None:
+        wakes.append(n)
+        notify(n)
+
+    ready.notify = counted  # type: ignore[method-assign]
+
+    async def run() -> list[None]:
+        return await asyncio.gather(*(store.write(store.timing_in, t, timing) for t in made))
+
+    try:
+        store.commits.figures(reset=True)
+        assert asyncio.run(run()) == [None] * 5
+        assert store.commits.figures()["groups"] == 1
+        assert len(wakes) == 1
+    finally:
+        store.close()
+
+
 def test_a_write_whose_caller_stopped_waiting_before_its_group_began_is_not_made(
     tmp_path: Path,
 ) -> None:
@@ -366,3 +430,33 @@ def test_a_write_whose_caller_stopped_waiting_before_its_group_began_is_not_made
         assert store.load(kept).clock == timing.clock  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_the_app_s_shutdown_answers_the_writes_waiting_and_stops_the_writer(
+    tmp_path: Path,
+) -> None:
+    """At shutdown the app closes its store: a write waiting in the group commit is committed
+    and answered (not left to the daemon writer thread dying with the process), and the
+    writer thread stops; a write after that is refused."""
+    before = writers()
+    app = create_app(Settings(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"))
+    store: Store = app.state.manager.store
+    table = new_table(store)  # (its write starts the store's writer thread)
+    timing = Timing({"left": [1.0, 2.0]}, None)
+    store.commits.linger = 3600.0  # the group waits for more writes for longer than the test
+    assert len(writers() - before) == 1
+    with TestClient(app):
+        waiting = store.commits.submit(
+            lambda connection: store.timing_in(connection, table, timing)
+        )
+    assert waiting.done()
+    assert waiting.result() is None
+    assert store.load(table).clock == timing.clock  # type: ignore[union-attr]
+    with pytest.raises(RuntimeError, match="closed"):
+        store.commits.submit(lambda connection: None)
+    assert writers() <= before
+
+
+def writers() -> set[threading.Thread]:
+    """The writer threads alive (other tests' stores may have theirs)."""
+    return {t for t in threading.enumerate() if t.name == "gamenight-commits"}

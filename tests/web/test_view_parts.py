@@ -158,3 +158,31 @@ def test_color_city_threats_once_per_change(monkeypatch: pytest.MonkeyPatch) -> 
         assert len(calls) == move + 1
         adapter.act(state, bot_move("colorcity", state, move))
         adapter.settle(state)
+
+
+@pytest.mark.parametrize("name", ["centrix", "colorcity"])
+def test_the_log_reads_the_actions_again_only_after_a_change(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``log`` runs some seven times a move (the act, ``last``, ``settle``, every shared part):
+    # once in step with the state, it tells it is still so from the stack's mark alone.
+    adapter = fresh(name)
+    seats = [SeatSpec("human", f"seat {i}") for i in range(2)]
+    state, _ = adapter.new(seats, 0, RULES[name], seed=5)
+    reads: list[int] = []
+    actions = type(state).actions
+
+    def counted(self: GameState) -> Any:
+        reads.append(1)
+        return actions.fget(self)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(type(state), "actions", property(counted))
+    for move in range(4):
+        adapter.act(state, bot_move(name, state, move))
+        adapter.settle(state)
+        adapter.view(state, state.actor)
+        reads.clear()
+        for seat in (None, 0, 1, state.actor):
+            adapter.view(state, seat)
+        adapter.last(state)
+        assert reads == []

@@ -23,7 +23,9 @@ an act's size on each socket in turn and waits for it to come back.
 The ratios to the echo are what the bars of issue 20 are set in (docs/benchmarks.md),
 because the machine's speed drifts.
 
-Server CPU and memory are read from /proc (Linux), for every server process.
+Server CPU and memory are read from /proc (Linux), for every server process; the CPU of
+its main thread (the event loop's) apart too, since the loop is what one process cannot
+spread over more cores.
 """
 
 from __future__ import annotations
@@ -87,9 +89,13 @@ class Server:
     def url(self) -> str:
         return f"http://{HOST}:{self.port}"
 
-    def cpu_seconds(self) -> float:
-        """User and system CPU time of the process so far."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+    def cpu_seconds(self, loop: bool = False) -> float:
+        """User and system CPU time of the process so far (``loop``: of its main thread
+        alone, where uvicorn runs the event loop; the rest is the writer thread's and the
+        threads' that work off the loop)."""
+        pid = self.process.pid
+        where = f"/proc/{pid}/task/{pid}/stat" if loop else f"/proc/{pid}/stat"
+        fields = Path(where).read_text().rpartition(")")[2].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_mb(self) -> float:
@@ -113,6 +119,7 @@ def servers(
     profile: Path | None,
     logs: Path,
     synchronous: str = "FULL",
+    profile_clock: str = "wall",
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (and Redis), stopped at the end; what
     they print goes to ``logs`` (server-N.log), not among the figures. ``synchronous``:
@@ -133,6 +140,7 @@ def servers(
             command = [sys.executable, "-m", "gamenight.bench.serving", "--port", str(port)]
             if profile is not None:
                 command += ["--profile", str(profile if i == 0 else f"{profile}.{i}")]
+                command += ["--profile-clock", profile_clock]
             with (logs / f"server-{i}.log").open("wb") as log:
                 process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
             started.append(Server(process, port))
@@ -461,6 +469,7 @@ class Phase:
     seconds: float  # from the start to the last answer (the moves sent before the deadline)
     in_window: int  # the moves answered before the deadline
     server_cpu: float  # seconds, every server process
+    loop_cpu: float  # seconds, every server process's event loop thread
     client_cpu: float  # seconds, this process
     rss_mb: float  # the servers' memory at the end of the phase
     sockets: list[int]  # the sockets open on each server as the measured seconds began
@@ -493,6 +502,7 @@ async def phase(
         for server in servers_:
             post(server.url + COMMITS_PATH, {})  # (reset: the set-up's writes are not play's)
     cpu = sum(s.cpu_seconds() for s in servers_)
+    loop = sum(s.cpu_seconds(loop=True) for s in servers_)
     own = time.process_time()
     sockets = [figures.sockets.get(server.port, 0) for server in servers_]
     began = time.perf_counter()
@@ -510,6 +520,7 @@ async def phase(
         elapsed,
         sum(1 for t in figures.answered if t <= start.deadline),
         sum(s.cpu_seconds() for s in servers_) - cpu,
+        sum(s.cpu_seconds(loop=True) for s in servers_) - loop,
         time.process_time() - own,
         sum(s.rss_mb() for s in servers_),
         sockets,
@@ -567,6 +578,7 @@ async def measure(
         "p99_ms": ms(percentile(play.latencies, 99)),
         "errors": play.errors,
         "cpu_ms_per_move": round(moves.server_cpu * 1000 / max(1, done), 3),
+        "loop_cpu_ms_per_move": round(moves.loop_cpu * 1000 / max(1, done), 3),
         "client_cpu_ms_per_move": round(moves.client_cpu * 1000 / max(1, done), 3),
         "rss_above_idle_mb": round(moves.rss_mb - idle, 1),
         "echo_moves_per_s": round(echo_rate, 1),
@@ -574,6 +586,9 @@ async def measure(
         "echo_p50_ms": ms(percentile(echo.latencies, 50)),
         "echo_errors": echo.errors,
         "echo_cpu_ms_per_message": round(echoed.server_cpu * 1000 / max(1, len(echo.latencies)), 3),
+        "echo_loop_cpu_ms_per_message": round(
+            echoed.loop_cpu * 1000 / max(1, len(echo.latencies)), 3
+        ),
         "moves": done,
         "games_finished": play.games,
         "tables_made": made.made,
@@ -633,10 +648,12 @@ def run(
     profile: Path | None = None,
     seed: int = 2026,
     synchronous: str = "FULL",
+    profile_clock: str = "wall",
 ) -> dict[str, Any]:
     """The figures of one run (see the module's docstring); ``profile``: the first server's
-    cProfile statistics are written there; ``synchronous``: SQLite's PRAGMA synchronous
-    (FULL or NORMAL, docs/reliability.md)."""
+    cProfile statistics are written there, timed by ``profile_clock`` (bench.serving: wall
+    or cpu); ``synchronous``: SQLite's PRAGMA synchronous (FULL or NORMAL,
+    docs/reliability.md)."""
     if servers_ > 1 and not (redis_url and database_url and database_url.startswith("postgres")):
         raise RulesError(
             "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
@@ -646,7 +663,9 @@ def run(
     with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
         folder = Path(name)
         url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        with servers(servers_, url, redis_url, profile, folder, synchronous) as started:
+        with servers(
+            servers_, url, redis_url, profile, folder, synchronous, profile_clock
+        ) as started:
             result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
         # (the servers have stopped, and written all they will)
         logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))

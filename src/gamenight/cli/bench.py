@@ -2,7 +2,8 @@
 ``gamenight centrix bench`` and ``gamenight colorcity bench``).
 
 - ``gamenight bench server --tables N --seconds S [--servers K] [--database-url URL]
-  [--redis-url URL] [--sqlite-synchronous FULL|NORMAL] [--json] [--profile FILE]``: the
+  [--redis-url URL] [--sqlite-synchronous FULL|NORMAL] [--json] [--profile FILE
+  [--profile-clock wall|cpu]]``: the
   table server's moves per second, latency and cost per move against its own stack's echo
   (gamenight.bench.server).
 """
@@ -63,6 +64,13 @@ def register(commands: Any) -> None:
         help="write the (first) server's cProfile statistics of the measured play here",
     )
     server.add_argument(
+        "--profile-clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="the profile's clock: wall (GIL waits counted in the call that waited) or cpu"
+        " (the event loop thread's own CPU) (default %(default)s)",
+    )
+    server.add_argument(
         "--seed", type=int, default=2026, help="seed of the run (default %(default)s)"
     )
     server.set_defaults(run=_server)
@@ -82,6 +90,7 @@ def _server(ns: argparse.Namespace) -> int:
         ns.profile.resolve() if ns.profile else None,
         ns.seed,
         ns.sqlite_synchronous,
+        ns.profile_clock,
     )
     if ns.json:
         print(json.dumps(result))

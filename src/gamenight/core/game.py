@@ -174,6 +174,11 @@ class GameState(Protocol):
         popped, and the state writes no record)."""
         ...
 
+    def mark(self) -> tuple[int, object]:
+        """Where the stack stands: the actions made in all, and the latest's entry; the same
+        (the entry by identity, while held) until an action is made or taken back."""
+        ...
+
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator)."""
         ...

@@ -70,6 +70,14 @@ class StackedState(Generic[A, S, P]):
         """The actions pushed so far, oldest first."""
         return [action for action, _ in self._stack]
 
+    def mark(self) -> tuple[int, object]:
+        """Where the stack stands, for a caller that keeps something per position: how many
+        actions have been made in all, and the latest's own entry on the stack (None before
+        the first). While it is held, an action made or taken back gives another entry, so
+        the same count with the same entry (``is``) means no action changed since (forgetting
+        all but the latest, ``clear_stack(keep >= 1)``, changes neither)."""
+        return self._forgotten + len(self._stack), self._stack[-1] if self._stack else None
+
     def peek(self) -> A | None:
         """The last action pushed, or None before the first."""
         return self._stack[-1][0] if self._stack else None

@@ -139,6 +139,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             if relay is not None:
                 await relay.stop()
             manager.close()
+            # Every write still waiting in the group commit is committed and answered (or
+            # refused), then the writer thread stops: a daemon thread would die with the
+            # process, its writes never answered. Off the loop, which delivers the answers.
+            await asyncio.to_thread(store.close)
 
     app = FastAPI(title="gamenight", version=__version__, lifespan=lifespan)
     app.state.manager = manager

@@ -52,14 +52,15 @@ class NotCommittedError(Exception):
     """The transaction that held the write did not commit: nothing of it was stored."""
 
 
-@dataclass
+@dataclass(eq=False)  # (one write is itself only: a withdrawn one is found by identity)
 class _Write(Generic[T]):
     work: Callable[[Connection], T]
     key: str  # the row the write holds (a table's id): groups take rows in this order
-    future: Future[T]
     came: float  # time.monotonic() when it was submitted
-    # ``Committer.write``'s: the caller's answer, on its event loop (then ``future`` only
-    # says whether the write was cancelled before it began, and is never resolved).
+    # Where the answer goes: ``submit``'s future, or ``Committer.write``'s caller's on its
+    # event loop (no thread's future for those: each holds a threading.Condition, made and
+    # locked for every write only to tell a cancellation, which ``_withdraw`` handles).
+    future: Future[T] | None = None
     waiter: asyncio.Future[T] | None = None
 
 
@@ -90,24 +91,32 @@ class Committer:
     def submit(self, work: Callable[[Connection], T], key: str = "") -> Future[T]:
         """Run ``work`` in the next group; its future is resolved once the group's COMMIT has
         returned (with what ``work`` returned or raised), or with a NotCommittedError."""
-        return self._submit(work, key, None)
-
-    def _submit(
-        self, work: Callable[[Connection], T], key: str, waiter: asyncio.Future[T] | None
-    ) -> Future[T]:
         future: Future[T] = Future()
+        self._submit(_Write(work, key, time.monotonic(), future=future))
+        return future
+
+    def _submit(self, write: _Write[Any]) -> None:
         with self._ready:
             if self._closed:
                 raise RuntimeError("the store is closed")
-            self._waiting.append(_Write(work, key, future, time.monotonic(), waiter))
-            if self._thread is None or not self._thread.is_alive():
+            self._waiting.append(write)
+            if self._thread is None:
                 # (the first write; or the thread was stopped by a BaseException of a write)
                 self._thread = threading.Thread(
                     target=self._run, name="gamenight-commits", daemon=True
                 )
                 self._thread.start()
-            self._ready.notify()
-        return future
+            if len(self._waiting) in (1, self.most):
+                # The writer waits for a group's first write, or lingers until its group is
+                # full: a write that joins a lingering group need not wake it (each wake-up
+                # took the GIL from the event loop, only to wait again).
+                self._ready.notify()
+
+    def _withdraw(self, write: _Write[Any]) -> None:
+        """``write``'s caller stopped waiting: a write still waiting for its group is not
+        made (one already taken into a group is made, and its answer goes nowhere)."""
+        with self._ready, contextlib.suppress(ValueError):
+            self._waiting.remove(write)
 
     def run(self, work: Callable[[Connection], T], key: str = "") -> T:
         """``work``'s result once committed, waiting for it in this thread."""
@@ -120,12 +129,12 @@ class Committer:
         """``work``'s result once committed; the event loop goes on meanwhile. (Answered on
         the loop with the group's other writes from it, in one hand-over: see ``_answer``.)"""
         waiter: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        future = self._submit(work, key, waiter)
+        write = _Write(work, key, time.monotonic(), waiter=waiter)
+        self._submit(write)
         try:
             return await waiter
         except asyncio.CancelledError:
-            # The caller stopped waiting: a write that has not begun is not made (``_take``).
-            future.cancel()
+            self._withdraw(write)
             raise
 
     def figures(self, reset: bool = False) -> dict[str, int | float]:
@@ -163,13 +172,20 @@ class Committer:
     # ---------------------------------------------------------------- the writer thread
 
     def _run(self) -> None:
-        while (group := self._take()) is not None:
-            try:
-                self._commit(group)
-            except BaseException as exc:  # (never leave a caller waiting)
-                self._answer([(write, False, exc) for write in group])
-                if not isinstance(exc, Exception):
-                    raise
+        try:
+            while (group := self._take()) is not None:
+                if not group:
+                    continue  # (every write of it was withdrawn or cancelled meanwhile)
+                try:
+                    self._commit(group)
+                except BaseException as exc:  # (never leave a caller waiting)
+                    self._answer([(write, False, exc) for write in group])
+                    if not isinstance(exc, Exception):
+                        raise
+        finally:
+            with self._ready:  # (the next write starts another)
+                if self._thread is threading.current_thread():
+                    self._thread = None
 
     def _take(self) -> list[_Write[Any]] | None:
         """The next group, oldest first (None: closed, and nothing is waiting)."""
@@ -186,9 +202,13 @@ class Committer:
                 self._ready.wait(left)
             count = min(len(self._waiting), self.most)
             group = [self._waiting.popleft() for _ in range(count)]
-        # A caller that stopped waiting (its task was cancelled) before the group began:
-        # its write is not made.
-        return [write for write in group if write.future.set_running_or_notify_cancel()]
+        # A caller of ``submit`` that cancelled its future before the group began: its write
+        # is not made. (``write``'s callers withdraw theirs from ``_waiting``.)
+        return [
+            write
+            for write in group
+            if write.future is None or write.future.set_running_or_notify_cancel()
+        ]
 
     def _commit(self, group: list[_Write[Any]]) -> None:
         # Stable: a table's own writes stay in the order they came.
@@ -240,7 +260,7 @@ class Committer:
         for write, ok, value in answers:
             if write.waiter is not None:
                 loops.setdefault(write.waiter.get_loop(), []).append((write.waiter, ok, value))
-            elif write.future.done():
+            elif write.future is None or write.future.done():
                 continue  # (answered already, before a BaseException stopped the group)
             elif ok:
                 write.future.set_result(value)

@@ -52,6 +52,9 @@ class Kept:
     state: weakref.ref[Any]
     entries: list[JSON] = field(default_factory=list)
     tail: Sequence[Any] = ()
+    # The state's ``mark()`` when the entries were last found in step with it: the same
+    # mark, nothing to look at again (``log`` runs some seven times a move).
+    mark: tuple[int, object] = (-1, None)
     # The state's seat-independent parts as the views show them (``WebGame.shared``), for
     # the position the entries end at: dropped whenever an action is made or taken back.
     parts: dict[str, Any] = field(default_factory=dict)
@@ -212,6 +215,9 @@ class WebGame(Generic[S]):
         extended by the actions made since, those taken back dropped. The entries of the
         actions the state has forgotten were written before it forgot them."""
         kept = self.kept(state)
+        mark = state.mark()
+        if mark[0] == kept.mark[0] and mark[1] is kept.mark[1]:
+            return kept.entries
         entries, tail = kept.entries, kept.tail
         forgotten = state.forgotten
         # The tail's actions forgotten since: their entries stay as they are.
@@ -225,13 +231,13 @@ class WebGame(Generic[S]):
                 break
             same += 1
         if same == len(actions) == len(tail) - gone:
-            kept.tail = actions
+            kept.tail, kept.mark = actions, mark
             return entries  # no action made or taken back: the parts stand too
         kept.parts.clear()
         del entries[forgotten + same :]
         if same < len(actions):
             entries += self.entries(state, len(actions) - same)
-        kept.tail = actions
+        kept.tail, kept.mark = actions, mark
         return entries
 
     def kept(self, state: S) -> Kept:
@@ -259,6 +265,7 @@ class WebGame(Generic[S]):
             kept.parts.clear()
             kept.entries += entries
             kept.tail = actions
+            kept.mark = state.mark()
 
     def shared(self, state: S, name: str, compute: Callable[[], T]) -> T:
         """``compute()``, a part of ``state``'s views that no seat changes, once per change of
