@@ -191,15 +191,17 @@ def test_the_mover_hears_one_message_for_its_act_the_change_that_accepts_it(
 ) -> None:
     made = create(client)
     ann, bob = (s["token"] for s in made["seats"])
-    page, other = join(made["id"], ann), join(made["id"], bob)
+    page, twin, other = join(made["id"], ann), join(made["id"], ann), join(made["id"], bob)
     state = receive(page, "state")
-    receive(other, "state")
-    heard(page), heard(other)  # who is online
+    receive(twin, "state"), receive(other, "state")
+    heard(page), heard(twin), heard(other)  # who is online
     act(page, legal(state), 0, "m-1")
     mine = heard(page)
     assert [(m["type"], m.get("accepted")) for m in mine] == [("change", "m-1")]
     assert mine[0]["diff"]["revision"] == ["=", 1]
-    # The other seat's page hears the same change, not that it accepts anything.
-    theirs = heard(other)
-    assert [m["type"] for m in theirs] == ["change"]
-    assert "accepted" not in theirs[0]
+    # The other pages, of the same seat and the other, hear the change, not that it
+    # accepts anything (the same seat's is the same change, but not the same text).
+    for someone in (twin, other):
+        theirs = heard(someone)
+        assert [m["type"] for m in theirs] == ["change"]
+        assert "accepted" not in theirs[0]
