@@ -2,9 +2,10 @@
 play back or send a message twice, and record every action they were told was accepted.
 
 A page speaks both forms of the table protocol: when the server's ``state`` messages carry a
-``revision``, an ``act``/``undo`` carries it and a message id, and ``accepted`` is the
-acknowledgement; otherwise (the older protocol) acceptance is read off the next state that
-shows the action in the table's log.
+``revision``, an ``act``/``undo`` carries it and a message id, and the acknowledgement is
+the change (or state) that says ``accepted`` (the id) or, where there is none (a resent
+message's answer), an ``accepted`` message; otherwise (the older protocol) acceptance is
+read off the next state that shows the action in the table's log.
 """
 
 from __future__ import annotations
@@ -194,11 +195,16 @@ class Page:
                 continue
             message = json.loads(raw)
             kind = message.get("type")
+            # The change (or state) that this page's act made says it is stored.
+            accepts = "accepted" in message and kind in ("state", "change")
+            message_id = message.pop("accepted", None)
             if kind == "change" and self.state is not None:
                 # Only what changed since the last (web.protocol): the whole state it makes.
                 message, kind = patch(self.state, message["diff"]), "state"
             if kind == "state":
                 await self.on_state(socket, message)
+                if accepts:
+                    self.on_accepted({"id": message_id, "revision": message.get("revision")})
             elif kind == "accepted":
                 self.on_accepted(message)
             elif kind == "error":

@@ -115,6 +115,22 @@ def test_with_revisions_a_move_carries_its_revision_and_id_and_counts_when_accep
     assert run.doubled == 1
 
 
+def test_with_revisions_the_change_that_says_accepted_counts_the_move_once() -> None:
+    async def scene(socket: Socket, me: Page) -> None:
+        socket.put(state(2, ["A off-a1", "B1 off-b1"], revision=7))
+        act = await socket.sent_kind("act")
+        after = state(3, ["A off-a1", "B1 off-b1", "R2 1+2"], revision=8)
+        socket.put({**after, "accepted": act["id"]})
+        await asyncio.sleep(0.05)
+        assert me.pending is None
+        socket.put({"type": "accepted", "id": act["id"], "revision": 8})  # a resend's answer
+        await asyncio.sleep(0.05)
+
+    run = asyncio.run(play(scene))
+    assert [(a.number, a.message_id) for a in run.accepted] == [(2, "p1-000001")]
+    assert run.doubled == 0
+
+
 def test_with_revisions_a_move_unanswered_when_the_connection_dropped_is_sent_again() -> None:
     async def scene(socket: Socket, me: Page) -> None:
         socket.put(state(2, ["A off-a1", "B1 off-b1"], revision=7))

@@ -40,12 +40,29 @@ def read(ws: WebSocketTestSession) -> dict[str, Any]:
 
 
 def rebuilt(ws: WebSocketTestSession, message: dict[str, Any]) -> dict[str, Any]:
-    """``message``, a ``change`` to ``ws`` as the whole ``state`` it makes."""
+    """``message``, a ``change`` to ``ws`` as the whole ``state`` it makes (with the id of
+    the page's act it accepts, if it does)."""
+    if message["type"] not in ("state", "change"):
+        return message
+    accepts = {"accepted": message.pop("accepted")} if "accepted" in message else {}
     if message["type"] == "state":
         SHOWN[ws] = message
-    elif message["type"] == "change":
+    else:
         message = SHOWN[ws] = patch(SHOWN[ws], message["diff"])
-    return message
+    return {**message, **accepts}
+
+
+def receipt(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next answer that an act or undo of ``ws`` is stored, as an ``accepted`` message:
+    the change it made (which says so for the page that sent it) or, where that page hears
+    no change for it, an ``accepted`` of its own."""
+    for _ in range(20):
+        message = read(ws)
+        if message["type"] == "accepted":
+            return message
+        if "accepted" in message:
+            return {"type": "accepted", "id": message["accepted"], "revision": message["revision"]}
+    raise AssertionError("no answer that an act is stored")
 
 
 def receive(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from gamenight.web.tables import TableManager
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
-from .test_api import Join, create, read, receive
+from .test_api import Join, create, read, receipt, receive
 
 
 def legal(state: dict[str, Any], index: int = 0) -> str:
@@ -38,14 +38,18 @@ def act(page: WebSocketTestSession, play: str, revision: int, message_id: str) -
 
 
 def accepted(page: WebSocketTestSession) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The page's ``accepted`` answer, and the latest state it was sent before it."""
+    """The page's answer that its act is stored (as ``receipt``), and the latest state it
+    was sent with or before it."""
     state: dict[str, Any] = {}
     for _ in range(20):
         message = read(page)
         if message["type"] == "state":
             state = message
-        elif message["type"] == "accepted":
+        if message["type"] == "accepted":
             return message, state
+        if "accepted" in message:  # the change that accepts it
+            answer = {"type": "accepted", "id": message["accepted"], "revision": state["revision"]}
+            return answer, state
     raise AssertionError("no accepted message")
 
 
@@ -60,7 +64,7 @@ def test_two_pages_of_one_seat_cannot_both_play_on_one_position(
     # Both pages send a different play for the position they both show (the second before
     # it has read of the first's).
     act(first, legal(state, 0), 0, "one-1")
-    assert receive(first, "accepted") == {"type": "accepted", "id": "one-1", "revision": 1}
+    assert receipt(first) == {"type": "accepted", "id": "one-1", "revision": 1}
     act(second, legal(state, 1), 0, "two-1")
     refused = receive(second, "error")
     assert refused["code"] == "moved_on"
@@ -82,12 +86,12 @@ def test_a_resent_message_is_answered_as_the_original_and_applied_once(
     state = receive(page, "state")
     play = legal(state)
     act(page, play, 0, "p-7")
-    answer = receive(page, "accepted")
+    answer = receipt(page)
     # The page did not hear the answer (its connection dropped): it reconnects and resends.
     again = join(made["id"], ann)
     receive(again, "state")
     act(again, play, 0, "p-7")
-    assert receive(again, "accepted") == answer
+    assert receipt(again) == answer
     info = client.get(f"/api/tables/{made['id']}").json()
     assert info["version"] == 1
 
@@ -170,3 +174,34 @@ def test_a_renewed_invite_opens_nothing_on_a_server_that_has_not_heard(tmp_path:
             assert receive(guest, "error")["code"] == "not_your_seat"
         info = one.get(f"/api/tables/{made['id']}").json()
         assert info["version"] == 0  # the old guest's play was not stored
+
+
+def heard(page: WebSocketTestSession) -> list[dict[str, Any]]:
+    """Every message the page is sent before the answer to a ping it sends now (a page's
+    messages are answered in order, so all that its earlier ones made come first)."""
+    page.send_json({"type": "ping"})
+    messages = []
+    while (message := page.receive_json())["type"] != "pong":
+        messages.append(message)
+    return messages
+
+
+def test_the_mover_hears_one_message_for_its_act_the_change_that_accepts_it(
+    client: TestClient, join: Join
+) -> None:
+    made = create(client)
+    ann, bob = (s["token"] for s in made["seats"])
+    page, twin, other = join(made["id"], ann), join(made["id"], ann), join(made["id"], bob)
+    state = receive(page, "state")
+    receive(twin, "state"), receive(other, "state")
+    heard(page), heard(twin), heard(other)  # who is online
+    act(page, legal(state), 0, "m-1")
+    mine = heard(page)
+    assert [(m["type"], m.get("accepted")) for m in mine] == [("change", "m-1")]
+    assert mine[0]["diff"]["revision"] == ["=", 1]
+    # The other pages, of the same seat and the other, hear the change, not that it
+    # accepts anything (the same seat's is the same change, but not the same text).
+    for someone in (twin, other):
+        theirs = heard(someone)
+        assert [m["type"] for m in theirs] == ["change"]
+        assert "accepted" not in theirs[0]

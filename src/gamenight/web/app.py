@@ -514,7 +514,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                         raise
                     await connection.finish(protocol.error(exc))
             elif isinstance(message, protocol.Act):
-                accepted = await manager.act(
+                # The manager tells the page it is stored (in the change it hears).
+                await manager.act(
                     table,
                     message.seat,
                     message.action,
@@ -522,12 +523,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                     seen=message.revision,
                     message_id=message.id,
                 )
-                connection.send(protocol.accepted(accepted.message_id, accepted.revision))
             elif isinstance(message, protocol.Undo):
-                accepted = await manager.undo(
+                await manager.undo(
                     table, message.seat, connection, seen=message.revision, message_id=message.id
                 )
-                connection.send(protocol.accepted(accepted.message_id, accepted.revision))
             elif isinstance(message, protocol.Resign):
                 await manager.resign(table, message.seat, connection)
             elif isinstance(message, protocol.Reclaim):

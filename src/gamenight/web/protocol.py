@@ -36,10 +36,13 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   its seats opened by the same tokens, and the state's ``seating.next`` names it (T10).
 - ``{"type": "ping"}``.
 
-Server → client: ``accepted`` (``id``, ``revision``: the act or undo with that id is stored,
-sent to the page that sent it), ``welcome`` (``seats``; ``tokens``, the token to keep for each seat;
-``taken``, seats whose invite link another device used first), ``revoked`` (a seat of yours
-was given a new invite link), ``state`` (your view, legal actions, the last action for
+Server → client: that an act or undo is stored, told to the page that sent it only after
+it is durable, in one message: the ``state`` or ``change`` it makes carries ``accepted`` (its
+``id``) for that page (the others' do not); where that page hears no change for it (a resent
+message, answered from the referee's memory or the store's receipts), an ``accepted``
+(``id``, ``revision``) of its own. ``welcome`` (``seats``; ``tokens``, the token to keep for
+each seat; ``taken``, seats whose invite link another device used first), ``revoked`` (a
+seat of yours was given a new invite link), ``state`` (your view, legal actions, the last action for
 animation, ``version``: the number of actions, ``revision``: up by one on every action and
 every undo, ``online``: the seats with a page open; ``clock``: null, or ``kind``, ``left``
 (each seat's time left in ms at ``at``, the server's time in ms since 1970; the actor's
@@ -270,7 +273,7 @@ class RenewIn(_Message):
 
 def accepted(message_id: str | None, revision: int) -> dict[str, Any]:
     """The ``accepted`` message: the act or undo ``message_id`` is stored, and the table is
-    at ``revision``."""
+    at ``revision`` (sent only where its page hears no change for it)."""
     return {"type": "accepted", "id": message_id, "revision": revision}
 
 

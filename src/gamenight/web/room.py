@@ -71,14 +71,18 @@ class Connection:
         if text is not None:
             self.send(text)
 
-    def state_text(self, message: dict[str, Any], *, whole: bool = False) -> str | None:
-        """What ``send_state`` sends (None: nothing changed), and ``message`` becomes the
-        one the page last saw."""
+    def state_text(
+        self, message: dict[str, Any], *, whole: bool = False, also: dict[str, Any] | None = None
+    ) -> str | None:
+        """What ``send_state`` sends (None: nothing changed), with the keys of ``also`` (the
+        acceptance of this page's act), and ``message`` becomes the one the page last saw."""
         before, self.shown = self.shown, message
         if before is None or whole:
-            return to_json(message)
+            return to_json({**message, **also} if also else message)
         changes = diff(before, message)
-        return to_json({"type": "change", "diff": changes}) if changes else None
+        if not changes:
+            return None
+        return to_json({"type": "change", "diff": changes, **(also or {})})
 
     def end(self, message: dict[str, Any], code: int = 1008) -> None:
         """Send ``message`` after those waiting, then close the socket with ``code`` (a
@@ -182,8 +186,14 @@ class Room:
         for connection in list(self.connections):
             connection.send(text)
 
-    def broadcast(self, message_for: Callable[[list[int]], dict[str, Any]]) -> None:
-        """Send every page ``message_for(its seats)``; pages that are gone are dropped."""
+    def broadcast(
+        self,
+        message_for: Callable[[list[int]], dict[str, Any]],
+        answer: tuple[Connection, dict[str, Any]] | None = None,
+    ) -> bool:
+        """Send every page ``message_for(its seats)``; pages that are gone are dropped.
+        ``answer``: a page and keys its message carries besides (``accepted``: its act is
+        stored), so that one message tells it both. True: that page was sent them."""
         for connection in [c for c in self.connections if c.gone]:
             self.leave(connection)
         # Pages holding the same seats (spectators, above all) get the same state, built
@@ -191,10 +201,18 @@ class Room:
         states: dict[tuple[int, ...], dict[str, Any]] = {}
         texts: dict[tuple[tuple[int, ...], int], str | None] = {}
         seen = [c.shown for c in self.connections]  # kept alive: their ids stay theirs
+        told = False
         for connection in list(self.connections):
             key = tuple(connection.seats)
             if key not in states:
                 states[key] = message_for(connection.seats)
+            if answer is not None and connection is answer[0]:
+                # Its own text, not shared: the others do not hear of its act's acceptance.
+                text = connection.state_text(states[key], also=answer[1])
+                if text is not None:
+                    connection.send(text)
+                    told = True
+                continue
             text_key = (key, id(connection.shown))
             if text_key in texts:
                 connection.shown = states[key]
@@ -204,6 +222,7 @@ class Room:
             if text is not None:
                 connection.send(text)
         del seen
+        return told
 
     def close_all(self, code: int = 1001) -> None:
         for connection in list(self.connections):

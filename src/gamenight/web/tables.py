@@ -26,6 +26,7 @@ from gamenight.web.chat import TableChat, clean, visible
 from gamenight.web.games import Payload, SeatSpec, get_game, new_seed
 from gamenight.web.privacy import may_watch
 from gamenight.web.protocol import Chat, ClockIn, SeatIn, TableIn, error
+from gamenight.web.protocol import accepted as accepted_message
 from gamenight.web.quotas import Limits
 from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall_ms
 from gamenight.web.refusals import Code, RefusedError, no_table, unlisted
@@ -570,7 +571,7 @@ class TableManager:
             seat, text, key=key, seen=seen, message_id=message_id, online=table.room.online()
         )
         try:
-            return await self._referee_call(table, call)
+            return await self._referee_call(table, call, page)
         except RefusedError as exc:
             if exc.code == Code.OUT_OF_TIME:
                 await self.tick(table)  # the timer has not fired yet: a stand-in takes over
@@ -587,11 +588,16 @@ class TableManager:
     ) -> Accepted:
         key = page.keys.get(seat, "")
         return await self._referee_call(
-            table, table.referee.undo(seat, key=key, seen=seen, message_id=message_id)
+            table, table.referee.undo(seat, key=key, seen=seen, message_id=message_id), page
         )
 
-    async def _referee_call(self, table: LiveTable, call: Awaitable[Accepted]) -> Accepted:
-        """The referee's answer to an act or undo; everyone hears of a change it made."""
+    async def _referee_call(
+        self, table: LiveTable, call: Awaitable[Accepted], page: Connection | None
+    ) -> Accepted:
+        """The referee's answer to an act or undo; everyone hears of a change it made, and
+        ``page`` (None: a bot's) that it is stored: in the change it hears (one message a
+        move), or in an ``accepted`` of its own where it hears none (a resent message's
+        answer, from the referee's memory)."""
         revision = table.referee.revision
         try:
             accepted = await call
@@ -599,8 +605,14 @@ class TableManager:
             if exc.code == Code.MOVED_ON and table.referee.revision != revision:
                 self.broadcast(table)  # the referee found the table changed elsewhere
             raise
+        # Told only now: the referee's answer comes once the action is durable.
+        answer = None if page is None else (page, {"accepted": accepted.message_id})
+        told = False
         if table.referee.revision != revision:  # (a resent message changes nothing)
-            await self.changed(table, self._news(table.referee, accepted, revision))
+            news = self._news(table.referee, accepted, revision)
+            told = await self.changed(table, news, answer)
+        if page is not None and not told:
+            page.send(accepted_message(accepted.message_id, accepted.revision))
         return accepted
 
     @staticmethod
@@ -620,13 +632,20 @@ class TableManager:
             return Change(revision, "undo", accepted.number, status=status)
         return Change(revision)
 
-    async def changed(self, table: LiveTable, change: Change | None = None) -> None:
+    async def changed(
+        self,
+        table: LiveTable,
+        change: Change | None = None,
+        answer: tuple[Connection, dict[str, Any]] | None = None,
+    ) -> bool:
         """Tell every page, and the other servers (``change``: what they follow; by default
-        they reload the table), and let the bot play."""
-        self.broadcast(table)
+        they reload the table), and let the bot play. ``answer``: as Room.broadcast's (True:
+        that page was sent it)."""
+        told = self.broadcast(table, answer)
         await self.events.changed(table.id, change or Change(table.referee.revision))
         self.schedule_bot(table)
         self.arm(table)
+        return told
 
     # ---------------------------------------------------------------- clocks, stand-ins, endings
 
@@ -885,9 +904,12 @@ class TableManager:
         if table.room.online() != before:
             self.presence(table)
 
-    def broadcast(self, table: LiveTable) -> None:
-        """Send every page the table's state as its seats see it."""
-        table.room.broadcast(lambda seats: self.state_message(table, seats))
+    def broadcast(
+        self, table: LiveTable, answer: tuple[Connection, dict[str, Any]] | None = None
+    ) -> bool:
+        """Send every page the table's state as its seats see it (``answer``: as
+        Room.broadcast's)."""
+        return table.room.broadcast(lambda seats: self.state_message(table, seats), answer)
 
     def state_message(self, table: LiveTable, seats: list[int]) -> dict[str, Any]:
         referee = table.referee

@@ -352,7 +352,9 @@ export class TableSocket {
       // An unlisted table this page may not watch, or one its host deleted: trying again
       // would be refused again.
       if (message.type === "error" && ["unlisted", "no_table"].includes(message.code)) this.stopped = true;
-      if (message.type === "accepted" || message.type === "error") this.pending = null;
+      // The act or undo is stored: its page's change (or state) says so ("accepted": its
+      // id), or, where that page hears no change for it (a resent message), an "accepted".
+      if (message.type === "accepted" || message.type === "error" || "accepted" in message) this.pending = null;
       this.onMessage(message);
     });
     ws.addEventListener("close", () => {
