@@ -73,6 +73,16 @@ def receive(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
+def until_pong(ws: WebSocketTestSession) -> list[dict[str, Any]]:
+    """Every message the page is sent before the answer to a ping it sends now (a page's
+    messages are answered in order, so all that its earlier ones made come first)."""
+    ws.send_json({"type": "ping"})
+    heard = []
+    while (message := ws.receive_json())["type"] != "pong":
+        heard.append(message)
+    return heard
+
+
 def test_create_list_and_inspect_tables(client: TestClient) -> None:
     made = create(client)
     assert [s["kind"] for s in made["seats"]] == ["human", "human"]

@@ -24,7 +24,7 @@ from gamenight.web.tables import TableManager
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
-from .test_api import Join, create, read, receipt, receive
+from .test_api import Join, create, read, receipt, receive, until_pong
 
 
 def legal(state: dict[str, Any], index: int = 0) -> str:
@@ -176,16 +176,6 @@ def test_a_renewed_invite_opens_nothing_on_a_server_that_has_not_heard(tmp_path:
         assert info["version"] == 0  # the old guest's play was not stored
 
 
-def heard(page: WebSocketTestSession) -> list[dict[str, Any]]:
-    """Every message the page is sent before the answer to a ping it sends now (a page's
-    messages are answered in order, so all that its earlier ones made come first)."""
-    page.send_json({"type": "ping"})
-    messages = []
-    while (message := page.receive_json())["type"] != "pong":
-        messages.append(message)
-    return messages
-
-
 def test_the_mover_hears_one_message_for_its_act_the_change_that_accepts_it(
     client: TestClient, join: Join
 ) -> None:
@@ -194,14 +184,14 @@ def test_the_mover_hears_one_message_for_its_act_the_change_that_accepts_it(
     page, twin, other = join(made["id"], ann), join(made["id"], ann), join(made["id"], bob)
     state = receive(page, "state")
     receive(twin, "state"), receive(other, "state")
-    heard(page), heard(twin), heard(other)  # who is online
+    until_pong(page), until_pong(twin), until_pong(other)  # who is online
     act(page, legal(state), 0, "m-1")
-    mine = heard(page)
+    mine = until_pong(page)
     assert [(m["type"], m.get("accepted")) for m in mine] == [("change", "m-1")]
     assert mine[0]["diff"]["revision"] == ["=", 1]
     # The other pages, of the same seat and the other, hear the change, not that it
     # accepts anything (the same seat's is the same change, but not the same text).
     for someone in (twin, other):
-        theirs = heard(someone)
+        theirs = until_pong(someone)
         assert [m["type"] for m in theirs] == ["change"]
         assert "accepted" not in theirs[0]

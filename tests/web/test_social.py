@@ -22,7 +22,7 @@ from gamenight.web.yours import MINE
 
 from .bodies import CENTRIX_2, CENTRIX_BOTS, CENTRIX_INVITE
 from .postgres import postgres_database
-from .test_api import create, receive
+from .test_api import create, receive, until_pong
 from .test_scale_out import two_servers
 
 Join = Callable[..., WebSocketTestSession]
@@ -42,15 +42,6 @@ def keys_of(made: dict[str, Any]) -> list[str]:
     for seat in made["seats"]:
         keys += [seat["renew"]] if seat["invite"] else [seat["token"]]
     return [k for k in keys if k]
-
-
-def until_pong(ws: WebSocketTestSession) -> list[dict[str, Any]]:
-    """Every message the page is sent before the answer to a ping (what it heard so far)."""
-    ws.send_json({"type": "ping"})
-    heard = []
-    while (message := ws.receive_json())["type"] != "pong":
-        heard.append(message)
-    return heard
 
 
 # ---------------------------------------------------------------- your tables

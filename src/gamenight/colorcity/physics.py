@@ -234,8 +234,12 @@ def simulate(
     model, data = sim.model, sim.data()
     mujoco.mj_resetData(model, data)
     qpos, qvel = data.qpos, data.qvel
-    start = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
-    frames = [[0.0, *start]]
+
+    def lying(x: float, y: float, yaw: float) -> tuple[float, ...]:
+        """The free joint's position: flat on the board at (x, y) mm, turned ``yaw``."""
+        return (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
+
+    frames = [[0.0, *lying(x, y, yaw)]]
     # The start lead (D24): semi-implicit Euler moves the cube by the velocity *after* each
     # step, so under friction's constant deceleration it slides v·Δt/2 short of the true
     # path whatever the step count; starting it ``start_lead`` steps ahead along its motion
@@ -243,9 +247,9 @@ def simulate(
     # is where the cube lay.
     lead = table.start_lead * table.timestep_s
     if lead:
-        yaw += spin * lead
-        x, y = x + vx * lead * _MM, y + vy * lead * _MM
-    qpos[:] = (x / _MM, y / _MM, sim.rest_z, math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
+        qpos[:] = lying(x + vx * lead * _MM, y + vy * lead * _MM, yaw + spin * lead)
+    else:
+        qpos[:] = lying(x, y, yaw)
     # The free joint's angular velocity is in the body frame; the cube starts flat, so its
     # body z axis is the world's vertical and the spin can be written straight into it.
     qvel[:] = (vx, vy, 0.0, 0.0, 0.0, spin)

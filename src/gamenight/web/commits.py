@@ -260,12 +260,9 @@ class Committer:
         for write, ok, value in answers:
             if write.waiter is not None:
                 loops.setdefault(write.waiter.get_loop(), []).append((write.waiter, ok, value))
-            elif write.future is None or write.future.done():
-                continue  # (answered already, before a BaseException stopped the group)
-            elif ok:
-                write.future.set_result(value)
-            else:
-                write.future.set_exception(value)
+            elif write.future is not None and not write.future.done():
+                # (done: answered already, before a BaseException stopped the group)
+                _resolve(write.future, ok, value)
         for loop, waiters in loops.items():
             # (RuntimeError: the loop is closed, nobody waits there any more)
             with contextlib.suppress(RuntimeError):
@@ -275,12 +272,16 @@ class Committer:
 def _settle(waiters: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
     """On the waiters' loop: give each its answer, unless its caller stopped waiting."""
     for waiter, ok, value in waiters:
-        if waiter.done():
-            continue
-        if ok:
-            waiter.set_result(value)
-        else:
-            waiter.set_exception(value)
+        if not waiter.done():
+            _resolve(waiter, ok, value)
+
+
+def _resolve(future: Future[Any] | asyncio.Future[Any], ok: bool, value: Any) -> None:
+    """Give ``future`` its answer: ``value`` (True) or the exception ``value`` (False)."""
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
 
 
 def _ms(ordered: list[float], p: float) -> float:
