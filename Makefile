@@ -27,11 +27,13 @@ play: $(STAMP)
 # Browser tests drive Debian's Chromium through Playwright (its own download cannot work here).
 CHROMIUM ?= /usr/bin/chromium
 
-# fonts-nanum: Chromium here has no Korean font, and the Korean screenshots need one.
-$(CHROMIUM):
+# fonts-nanum: Chromium here has no Korean font, and the Korean screenshots and reports
+# need one. Each is a target of its own: a machine with Chromium alone still gets the font.
+KOREAN_FONT ?= /usr/share/fonts/truetype/nanum/NanumGothic.ttf
+$(CHROMIUM) $(KOREAN_FONT):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null
 
-test: $(DEV_STAMP) $(CHROMIUM) lint typecheck unit
+test: $(DEV_STAMP) $(CHROMIUM) $(KOREAN_FONT) lint typecheck unit
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .

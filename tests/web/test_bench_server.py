@@ -58,6 +58,9 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["echo_loop_cpu_ms_per_message"] > 0
     assert result["echo_loop_cpu_ms_per_message"] <= result["echo_cpu_ms_per_message"] + echo_slack
     assert result["bytes_per_message"] > 0
+    # The memory of the tables and their pages alone, before the play (as the run's start
+    # reads it: every page connected), beside the memory after the play.
+    assert isinstance(result["pages_rss_above_idle_mb"], float)
     assert result["sqlite_synchronous"] == "FULL"
     # The play's writes, in the server's group commits (web.commits).
     assert result["commit_groups"] > 0

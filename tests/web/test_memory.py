@@ -6,6 +6,7 @@ replayed from the store shows, and the finished game's record still replays it."
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -19,7 +20,7 @@ from gamenight.centrix import native
 from gamenight.centrix.state import PLAYS_PER_TURN
 from gamenight.core.game import registry
 from gamenight.web.protocol import TableIn
-from gamenight.web.referee import Referee
+from gamenight.web.referee import Accepted, Referee
 from gamenight.web.room import Connection
 from gamenight.web.storage import Store
 from gamenight.web.tables import LiveTable, TableManager
@@ -60,12 +61,17 @@ class Game:
     def referee(self) -> Referee:
         return self.table.referee
 
-    async def play(self) -> None:
+    async def play(self, message_id: str | None = None) -> Accepted:
         actor = self.referee.actor
         assert actor is not None
         action = str(self.bot.choose(self.table.state.view(actor)))
-        await self.manager.act(
-            self.table, actor, action, self.pages[actor], seen=self.referee.revision
+        return await self.manager.act(
+            self.table,
+            actor,
+            action,
+            self.pages[actor],
+            seen=self.referee.revision,
+            message_id=message_id,
         )
 
     async def late_page(self) -> dict[str, Any]:
@@ -169,4 +175,42 @@ def test_a_color_city_table_keeps_no_history(tmp_path: Path) -> None:
     assert len(late["view"]["log"]) == game.referee.version
     record = game.referee.record()
     assert registry["colorcity"].replay(record).position() == game.table.state.position()
+    game.manager.close()
+
+
+def accepted_alive() -> int:
+    return sum(1 for o in gc.get_objects() if isinstance(o, Accepted))
+
+
+def test_a_table_remembers_its_latest_messages_alone_and_the_store_answers_older_ones(
+    tmp_path: Path,
+) -> None:
+    # A page resends only what it has not heard answered: the messages of just now. The
+    # live table remembers the latest few for a resend's answer; the store's receipts (of
+    # its latest receipts_kept revisions) answer an older one, as they do on another server.
+    game = Game(tmp_path, "centrix", 2, 5, {})
+
+    async def check() -> None:
+        await game.open()
+        before = accepted_alive()  # (other tests' tables may still hold theirs)
+        first = await game.play(message_id="m0")
+        for n in range(1, 120):
+            await game.play(message_id=f"m{n}")
+        # (+ 1: the first answer, held here)
+        remembered = accepted_alive() - before
+        assert remembered <= 32 + 1, f"{remembered} acceptances kept in memory after 120 acts"
+        # The first message sent again, as a page that reconnects late would: the same
+        # answer, and the table untouched.
+        revision = game.referee.revision
+        again = await game.manager.act(
+            game.table, 0, "anything", game.pages[0], seen=1, message_id="m0"
+        )
+        assert (again.kind, again.number, again.revision) == (
+            first.kind,
+            first.number,
+            first.revision,
+        )
+        assert game.referee.revision == revision
+
+    run_alone(check())
     game.manager.close()
