@@ -196,7 +196,8 @@ def test_a_table_remembers_its_latest_messages_alone_and_the_store_answers_older
         first = await game.play(message_id="m0")
         for n in range(1, 120):
             await game.play(message_id=f"m{n}")
-        # (+ 1: the first answer, held here)
+        # A bound on what a table holds whatever its length (the referee keeps 16); + 1: the
+        # first answer, held here.
         remembered = accepted_alive() - before
         assert remembered <= 32 + 1, f"{remembered} acceptances kept in memory after 120 acts"
         # The first message sent again, as a page that reconnects late would: the same

@@ -48,7 +48,7 @@ T = TypeVar("T")
 # Message ids a live table remembers, to answer a resent message at once. A page resends
 # only what it has not heard answered, the messages of just now; an older one is answered
 # from the store's receipts (Store.receipts_kept revisions), as on another server. Held for
-# every live table, about 0.3 KB a message id: 256 of them were some 70 KB a table.
+# every live table, at some 0.3 KB a message id.
 RECEIPTS_KEPT = 16
 
 
