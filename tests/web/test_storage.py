@@ -8,6 +8,7 @@ a database of its own, dropped at the end.
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -637,6 +638,30 @@ def test_servers_started_together_on_an_empty_database_all_start(
         for server in servers:
             server.kill()
             server.communicate()
+
+
+def test_a_store_starts_while_another_writes_to_a_file_not_yet_in_wal(tmp_path: Path) -> None:
+    """SQLite refuses the switch to WAL at once, without its busy wait, while another
+    connection writes to the file in the old journal mode (how servers started together on
+    a new file raced): the store waits its turn and starts."""
+    path = tmp_path / "new.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE early (x INTEGER)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO early VALUES (1)")
+    release = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    release.start()
+    try:
+        store = Store(f"sqlite:///{path}")
+    finally:
+        release.join()
+        other.close()
+    try:
+        with store.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert alembic_version(f"sqlite:///{path}") == head()
+    finally:
+        store.close()
 
 
 def test_a_load_reads_the_actions_of_the_revision_it_reads(stores: Callable[..., Store]) -> None:

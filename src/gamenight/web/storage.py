@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -900,6 +902,28 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
+WAL_PATIENCE = 5.0  # seconds; pysqlite's own busy timeout
+
+
+def _into_wal(cursor: Any) -> None:
+    """Switch the file to WAL. While another connection writes to a file still in the old
+    journal mode (servers started together on a new file), SQLite refuses the switch at
+    once, without its busy wait, so the wait is here."""
+    deadline = time.monotonic() + WAL_PATIENCE
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:  # or an extended BUSY_*
+                raise
+            if time.monotonic() > deadline:
+                raise sqlite3.OperationalError(
+                    f"the database stayed locked for {WAL_PATIENCE:g} s: could not switch it to WAL"
+                ) from error
+        time.sleep(0.01)
+
+
 def _serialise_sqlite_writes(engine: Engine, synchronous: str) -> None:
     """SQLAlchemy's recipe for pysqlite (its SQLite dialect documentation, "Serializable
     isolation / Savepoints / Transactional DDL"): pysqlite's own BEGIN is turned off, and
@@ -913,7 +937,7 @@ def _serialise_sqlite_writes(engine: Engine, synchronous: str) -> None:
         cursor = connection.cursor()
         # Several threads (the server's and the bots') share the file; WAL keeps readers
         # from blocking the writer.
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _into_wal(cursor)
         # FULL: a commit is on the disk when it returns; NORMAL: in WAL mode the last
         # commits may be lost to a power cut or an OS crash (docs/reliability.md).
         cursor.execute(f"PRAGMA synchronous={synchronous}")
