@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import weakref
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
@@ -216,3 +217,37 @@ def test_a_table_remembers_its_latest_messages_alone_and_the_store_answers_older
 
     run_alone(check())
     game.manager.close()
+
+
+@pytest.mark.parametrize("name", ["centrix", "colorcity"])
+def test_a_dropped_table_and_its_closed_pages_leave_memory_at_once(
+    tmp_path: Path, name: str
+) -> None:
+    # Without the cycle collector: a table or a page in a reference cycle would stay (with
+    # its game) until a collection found it, and those of a busy server's finished games
+    # piled up between collections, each of them longer for the pile.
+    game = Game(tmp_path, name, 2, 5, {})
+
+    async def check() -> tuple[weakref.ref[LiveTable], list[weakref.ref[Connection]]]:
+        await game.open()
+        for _ in range(6):
+            await game.play()
+        table, pages = weakref.ref(game.table), [weakref.ref(p) for p in game.pages.values()]
+        for page in game.pages.values():
+            game.manager.leave(game.table, page)
+            page.stop()
+        game.pages.clear()
+        await asyncio.sleep(0.05)  # (the pages' writers end)
+        game.manager.evict(now=float("inf"))
+        del game.table
+        return table, pages
+
+    gc.collect()
+    gc.disable()
+    try:
+        table, pages = run_alone(check())
+        assert table() is None, "the dropped table is still in memory"
+        assert [page() for page in pages] == [None, None], "a closed page is still in memory"
+    finally:
+        gc.enable()
+        game.manager.close()

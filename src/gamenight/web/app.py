@@ -33,6 +33,7 @@ from gamenight.web.links import InviteCheckIn, our_link, qr_svg
 from gamenight.web.privacy import may_watch, new_privacy, visibility_of
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
+from gamenight.web.reading import PilingProtocol
 from gamenight.web.refusals import Code, RefusedError, no_table, refusal, unlisted
 from gamenight.web.replays import Replays
 from gamenight.web.room import Connection
@@ -96,6 +97,9 @@ def serving_options(settings: Settings) -> dict[str, Any]:
         # the 52 MB that 500 open pages took), and CPU on every message, to save a few
         # hundred bytes of ~1 KB changes.
         "ws_per_message_deflate": False,
+        # uvicorn's protocol, taking a page's socket out of epoll only when its messages
+        # pile up (web.reading).
+        "ws": PilingProtocol,
     }
 
 

@@ -50,6 +50,7 @@ class Connection:
         self.shown: dict[str, Any] | None = None
         self._outbox: asyncio.Queue[str | int] = asyncio.Queue()  # an int: close with it
         self._writer = asyncio.create_task(self._write())
+        self._writer.add_done_callback(_let_go)
 
     @property
     def seats(self) -> list[int]:
@@ -116,11 +117,20 @@ class Connection:
         """Stop writing and close the socket (without waiting on a page that does not read)."""
         self.stop()
         task = asyncio.create_task(asyncio.wait_for(self.socket.close(code=code), 5))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        task.add_done_callback(_let_go)
 
     def stop(self) -> None:
         self.gone = True
         self._writer.cancel()
+
+
+def _let_go(task: asyncio.Task[Any]) -> None:
+    """Ask a finished task of the connection's for its exception: asyncio then neither logs
+    it as never retrieved nor keeps it. A cancelled task keeps its CancelledError until
+    asked, and for the writer, its traceback holds the writer's frame and so the connection
+    that holds the task: a cycle only the cycle collector would free."""
+    with contextlib.suppress(asyncio.CancelledError):
+        task.exception()
 
 
 class Room:

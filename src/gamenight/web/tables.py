@@ -13,6 +13,7 @@ import asyncio
 import functools
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -161,10 +162,15 @@ class TableManager:
 
     def _live(self, referee: Referee) -> LiveTable:
         table = LiveTable(referee)
+        # Weakly: the room keeps this, and a table in a cycle with its room would wait for
+        # the cycle collector to leave memory (with its game), not go when it is dropped.
+        ref = weakref.ref(table)
 
         def held() -> None:
-            self.events.held(table)
-            self.presence(table)
+            table = ref()
+            if table is not None:
+                self.events.held(table)
+                self.presence(table)
 
         table.room.on_held = held
         self.tables[referee.id] = table
