@@ -24,7 +24,7 @@ from types import FrameType
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from gamenight.web.app import create_app, serving_options
+from gamenight.web.app import create_app, serve
 from gamenight.web.settings import Settings
 
 ECHO_PATH = "/ws/bench/echo"
@@ -58,8 +58,6 @@ def bench_app(settings: Settings) -> FastAPI:
 
 
 def main() -> None:
-    import uvicorn
-
     parser = argparse.ArgumentParser(prog="python -m gamenight.bench.serving")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--profile", help="write cProfile statistics here (at SIGUSR2)")
@@ -93,14 +91,8 @@ def main() -> None:
         signal.signal(PROFILE_ON, on)
         signal.signal(PROFILE_OFF, off)
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.run(
-            bench_app(settings),
-            host="127.0.0.1",
-            port=ns.port,
-            log_level="warning",
-            # As ``gamenight serve`` runs it (cli.serve): the same stack, the same options.
-            **serving_options(settings),
-        )
+        # As ``gamenight serve`` runs it (cli.serve): the same stack, the same options.
+        serve(bench_app(settings), settings, "127.0.0.1", ns.port)
 
 
 if __name__ == "__main__":

@@ -64,9 +64,7 @@ def listening(
 
 
 def run(ns: argparse.Namespace) -> int:
-    import uvicorn
-
-    from gamenight.web.app import create_app, serving_options
+    from gamenight.web.app import create_app, serve
     from gamenight.web.settings import Settings
 
     if not 0 <= ns.port <= 65535:
@@ -77,11 +75,5 @@ def run(ns: argparse.Namespace) -> int:
         print(line, flush=True)
     if ns.open:
         webbrowser.open(f"http://{LOCAL if host == EVERYWHERE else host}:{ns.port}/")
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=ns.port,
-        log_level="warning",
-        **serving_options(settings),
-    )
+    serve(create_app(settings), settings, host, ns.port)
     return 0

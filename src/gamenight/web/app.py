@@ -27,7 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
-from gamenight.web import protocol
+from gamenight.web import collector, protocol
 from gamenight.web.guard import Guard
 from gamenight.web.links import InviteCheckIn, our_link, qr_svg
 from gamenight.web.privacy import may_watch, new_privacy, visibility_of
@@ -86,8 +86,7 @@ Body = Annotated[dict[str, Any], Depends(json_body)]
 
 
 def serving_options(settings: Settings) -> dict[str, Any]:
-    """uvicorn's options for the app, as ``gamenight serve`` and the server benchmark (its
-    server processes) start it: one place, so the benchmark measures what is served."""
+    """uvicorn's options for the app, as ``serve`` runs it."""
     return {
         # A frame over the message limit is refused by the protocol itself, before the
         # whole of it is held (the app refuses the rest with its own coded answer).
@@ -101,6 +100,15 @@ def serving_options(settings: Settings) -> dict[str, Any]:
         # pile up (web.reading).
         "ws": PilingProtocol,
     }
+
+
+def serve(app: FastAPI, settings: Settings, host: str, port: int) -> None:
+    """Serve ``app`` in this process until it is stopped: how ``gamenight serve`` and the
+    server benchmark's processes run it, so that the benchmark measures what is served."""
+    import uvicorn
+
+    collector.settle()
+    uvicorn.run(app, host=host, port=port, log_level="warning", **serving_options(settings))
 
 
 def create_app(settings: Settings | None = None, bot_executor: Executor | None = None) -> FastAPI:
