@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from gamenight.web.app import serving_options
-from gamenight.web.reading import PILE
+from gamenight.web.reading import PILE, PilingProtocol
 from gamenight.web.settings import Settings
 
 Scope = dict[str, Any]
@@ -55,9 +56,12 @@ class Counting(EpollSelector):
 
 
 @contextmanager
-def served(app: Echo) -> Iterator[str]:
-    """``app`` under uvicorn with the server's options, on 127.0.0.1: its ws:// URL."""
+def served(app: Any, ws: type[PilingProtocol] | None = None) -> Iterator[str]:
+    """``app`` under uvicorn with the server's options (or its protocol ``ws``), on
+    127.0.0.1: its ws:// URL."""
     options = serving_options(Settings(database_url="sqlite://"))
+    if ws is not None:
+        options["ws"] = ws
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **options)
     server = uvicorn.Server(config)
     loop = asyncio.SelectorEventLoop(Counting())
@@ -101,3 +105,52 @@ def test_a_page_that_floods_is_held_back_and_loses_nothing(sent: int) -> None:
         assert [page.recv(timeout=5) for _ in range(sent)] == [f"move {i}" for i in range(sent)]
     # Below the pile the socket is read on; above it, reading stops.
     assert stopped == (sent >= PILE)
+
+
+class Closing:
+    """An ASGI app that takes no message, and closes the socket (code 1008, as a page cut
+    off for flooding is) once ``told``."""
+
+    def __init__(self) -> None:
+        self.told = threading.Event()
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        while not self.told.is_set():
+            await asyncio.sleep(0.005)
+        await send({"type": "websocket.close", "code": 1008})
+
+
+def test_a_page_closed_with_its_messages_waiting_has_its_close_reply_read() -> None:
+    """Once the server has sent its close, it reads on until the page's close reply comes
+    (uvicorn's own rule): a socket whose messages had piled up was stopped again by the
+    next frame, and the page's reply went unread until uvicorn gave up after 10 s."""
+    stopped_after_close: list[PilingProtocol] = []
+
+    class Watched(PilingProtocol):
+        def connection_made(self, transport: Any) -> None:
+            pause = transport.pause_reading
+
+            def pause_reading() -> None:
+                if self.close_sent:
+                    stopped_after_close.append(self)
+                pause()
+
+            transport.pause_reading = pause_reading
+            super().connection_made(transport)
+
+    app = Closing()
+    with served(app, Watched) as url, connect(url) as page:
+        for i in range(PILE + 4):
+            page.send(f"move {i}")
+            threading.Event().wait(0.01)  # (frames of their own)
+        threading.Event().wait(0.2)
+        app.told.set()
+        with pytest.raises(ConnectionClosed) as closed:
+            page.recv(timeout=5)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1008
+    assert stopped_after_close == []

@@ -30,7 +30,9 @@ class PilingProtocol(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()
         finally:
             self.read_paused = stopped
-        if not stopped and self.queue.qsize() >= PILE:
+        # Once the server has sent its close, it reads on until the page's close reply
+        # comes, as uvicorn's does: the app takes no more messages to start it again.
+        if not stopped and not self.close_sent and self.queue.qsize() >= PILE:
             # (reading starts again when the app has taken every message: uvicorn's receive)
             self.read_paused = True
             self.transport.pause_reading()

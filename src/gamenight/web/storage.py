@@ -915,7 +915,8 @@ def _into_wal(cursor: Any) -> None:
             cursor.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:  # or an extended BUSY_*
+            # (or an extended BUSY_*; an error made in Python has no code)
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF != sqlite3.SQLITE_BUSY:
                 raise
             if time.monotonic() > deadline:
                 raise sqlite3.OperationalError(
