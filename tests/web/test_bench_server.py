@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import pstats
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,8 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert 0 < result["commit_p50_ms"] <= result["commit_p99_ms"]
     # No permessage-deflate: its contexts cost the server memory for every open page.
     assert result["ws_extensions"] == ""
+    # The server's loop, as ``gamenight serve`` runs it: uvloop, which is not on Windows.
+    assert result["event_loop"] == ("asyncio" if sys.platform == "win32" else "uvloop")
 
 
 def test_the_servers_sqlite_may_be_run_with_synchronous_normal(

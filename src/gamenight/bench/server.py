@@ -626,6 +626,7 @@ async def measure(
     # The servers' group commits in the play (web.commits): the groups, summed; the
     # timings, the slowest server's.
     result |= {
+        "event_loop": moves.commits[0]["event_loop"],  # (every server's is the same)
         "commit_groups": sum(c["groups"] for c in moves.commits),
         "writes_per_commit": max(c["writes_per_group"] for c in moves.commits),
         **{

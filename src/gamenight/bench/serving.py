@@ -16,6 +16,7 @@ out).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import cProfile
 import signal
@@ -47,10 +48,12 @@ def bench_app(settings: Settings) -> FastAPI:
         except WebSocketDisconnect:
             pass
 
-    async def commits() -> dict[str, int | float]:
+    async def commits() -> dict[str, int | float | str]:
         """web.commits.Committer.figures, reset: the benchmark asks as its play begins and
-        again as it ends."""
-        return app.state.manager.store.commits.figures(reset=True)  # type: ignore[no-any-return]
+        again as it ends; and the event loop's library (uvloop, or asyncio without it)."""
+        figures: dict[str, int | float] = app.state.manager.store.commits.figures(reset=True)
+        loop = type(asyncio.get_running_loop()).__module__.partition(".")[0]
+        return {**figures, "event_loop": loop}
 
     app.add_api_websocket_route(ECHO_PATH, echo)
     app.add_api_route(COMMITS_PATH, commits, methods=["POST"])
