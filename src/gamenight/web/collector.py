@@ -2,13 +2,13 @@
 
 With the collector's defaults a collection of the youngest objects ran every 700
 allocations, and a busy server allocates thousands a move (views, messages, the write's
-values) that its reference counts free anyway: the collections, each of them a pass over
-every young object still alive and, now and then, over every object of the process, took
-about a sixth of the event loop's time under load, and a full pass stopped the loop for
-about 0.2 s at 500 live tables (docs/benchmarks.md). The server makes no cycles as it plays
-(tests/web/test_memory.py), so its collector may run far less often; and what the process
-loaded before serving (some 150,000 objects: the app, the libraries, the engines) lives as
-long as the process, so no full pass need go over it again.
+values) that its reference counts free anyway. Each collection is a pass over every young
+object still alive, and now and then over every object of the process: a full pass stopped
+the loop for about 0.2 s at 500 live tables, and settling the collector took 18–27 % off
+the loop's CPU a move (docs/benchmarks.md). A table the server drops and a page that closes
+leave no cycle behind (tests/web/test_memory.py), so the collector may run far less often;
+and what the process loaded before serving (some 150,000 objects: the app, the libraries,
+the engines) lives as long as the process, so no full pass need go over it again.
 """
 
 from __future__ import annotations
