@@ -71,6 +71,22 @@ def test_a_brief_run_reports_every_figure_and_plays_without_errors(
     assert result["ws_extensions"] == ""
     # The server's loop, as ``gamenight serve`` runs it: uvloop, which is not on Windows.
     assert result["event_loop"] == ("asyncio" if sys.platform == "win32" else "uvloop")
+    # What the machine's cores allow, the bars being ratios to the echo: the moves/s at which
+    # the play's CPU a move, the servers' and the client's, would keep every core busy.
+    cores = len(os.sched_getaffinity(0))
+    assert result["cores"] == cores
+    spent = result["cpu_ms_per_move"] + result["client_cpu_ms_per_move"]
+    assert result["cpu_ceiling_moves_per_s"] == pytest.approx(cores * 1000 / spent, rel=0.01)
+    assert result["ceiling_ratio_moves_to_echo"] == pytest.approx(
+        result["cpu_ceiling_moves_per_s"] / result["echo_moves_per_s"], rel=0.01
+    )
+    assert result["echo_client_cpu_ms_per_message"] > 0
+    # How busy the machine's cores were in each phase, and how long the servers' event
+    # loops waited for a core when they had work.
+    assert 0 < result["machine_busy_pct"] <= 100
+    assert 0 < result["echo_machine_busy_pct"] <= 100
+    assert 0 <= result["loop_waiting_for_cpu_pct"] <= 100
+    assert 0 <= result["echo_loop_waiting_for_cpu_pct"] <= 100
 
 
 def test_the_servers_sqlite_may_be_run_with_synchronous_normal(

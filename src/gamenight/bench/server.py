@@ -25,7 +25,10 @@ because the machine's speed drifts.
 
 Server CPU and memory are read from /proc (Linux), for every server process; the CPU of
 its main thread (the event loop's) apart too, since the loop is what one process cannot
-spread over more cores.
+spread over more cores, and how long that thread waited for a core. How busy the machine's
+cores were in each phase comes from /proc/stat, and the play's CPU a move (servers' and
+client's) gives the most moves/s the cores allow: its ratio to the echo's rate is the best
+``moves/s ÷ echo`` this CPU a move can reach, whatever the scheduling.
 """
 
 from __future__ import annotations
@@ -98,11 +101,24 @@ class Server:
         fields = Path(where).read_text().rpartition(")")[2].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def waited_for_cpu(self) -> float:
+        """Seconds its main thread (the event loop's) has spent so far ready to run but waiting
+        for a core (the kernel's schedstat: another thread or process had every core)."""
+        pid = self.process.pid
+        return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
+
     def rss_mb(self) -> float:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         raise RulesError("no VmRSS in /proc: the server benchmark needs Linux")
+
+
+def machine_cpu() -> tuple[int, int]:
+    """The machine's busy and total clock ticks so far, every core's (/proc/stat); idle and
+    waiting for the disk are not busy."""
+    ticks = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
 
 
 def free_port() -> int:
@@ -474,6 +490,8 @@ class Phase:
     rss_mb: float  # the servers' memory at the end of the phase
     connected_rss_mb: float  # and as its measured seconds began, every page connected
     sockets: list[int]  # the sockets open on each server as the measured seconds began
+    machine_busy: float  # the share of the machine's cores busy in the phase (0–1)
+    loop_waited: float  # seconds the servers' event loops waited for a core, summed
     commits: list[dict[str, Any]] = field(default_factory=list)  # each server's, if asked
 
 
@@ -506,6 +524,8 @@ async def phase(
     cpu = sum(s.cpu_seconds() for s in servers_)
     loop = sum(s.cpu_seconds(loop=True) for s in servers_)
     own = time.process_time()
+    waited = sum(s.waited_for_cpu() for s in servers_)
+    busy, ticks = machine_cpu()
     sockets = [figures.sockets.get(server.port, 0) for server in servers_]
     began = time.perf_counter()
     if profiled:
@@ -522,6 +542,8 @@ async def phase(
     # process's (the echo's loop does nearly all of its process's work).
     loop = sum(s.cpu_seconds(loop=True) for s in servers_) - loop
     cpu = sum(s.cpu_seconds() for s in servers_) - cpu
+    waited = sum(s.waited_for_cpu() for s in servers_) - waited
+    busy_now, ticks_now = machine_cpu()
     return Phase(
         figures,
         elapsed,
@@ -532,6 +554,8 @@ async def phase(
         sum(s.rss_mb() for s in servers_),
         connected_rss,
         sockets,
+        (busy_now - busy) / max(1, ticks_now - ticks),
+        waited,
         [post(server.url + COMMITS_PATH, {}) for server in servers_] if commits else [],
     )
 
@@ -579,15 +603,22 @@ async def measure(
     echo_rate = echoed.in_window / seconds
     rate = moves.in_window / seconds
     echo_p99 = percentile(echo.latencies, 99)
+    cpu_per_move = moves.server_cpu * 1000 / max(1, done)
+    client_per_move = moves.client_cpu * 1000 / max(1, done)
+    cores = len(os.sched_getaffinity(0))
+    # The moves/s at which the servers' and the client's CPU a move would keep every core
+    # busy: no scheduling does better (PostgreSQL's and Redis's own CPU, not counted, only
+    # lowers it). Over the echo's rate, the best ratio to the echo this CPU a move allows.
+    ceiling = cores * 1000 / (cpu_per_move + client_per_move) if done else 0.0
     result: dict[str, Any] = {
         "moves_per_s": round(rate, 1),
         "p50_ms": ms(percentile(play.latencies, 50)),
         "p95_ms": ms(percentile(play.latencies, 95)),
         "p99_ms": ms(percentile(play.latencies, 99)),
         "errors": play.errors,
-        "cpu_ms_per_move": round(moves.server_cpu * 1000 / max(1, done), 3),
+        "cpu_ms_per_move": round(cpu_per_move, 3),
         "loop_cpu_ms_per_move": round(moves.loop_cpu * 1000 / max(1, done), 3),
-        "client_cpu_ms_per_move": round(moves.client_cpu * 1000 / max(1, done), 3),
+        "client_cpu_ms_per_move": round(client_per_move, 3),
         "rss_above_idle_mb": round(moves.rss_mb - idle, 1),
         # The issue's "500 live tables, one page each" before any move: the tables made and
         # their pages connected (each has its first state), nothing played yet.
@@ -599,6 +630,21 @@ async def measure(
         "echo_cpu_ms_per_message": round(echoed.server_cpu * 1000 / max(1, len(echo.latencies)), 3),
         "echo_loop_cpu_ms_per_message": round(
             echoed.loop_cpu * 1000 / max(1, len(echo.latencies)), 3
+        ),
+        "echo_client_cpu_ms_per_message": round(
+            echoed.client_cpu * 1000 / max(1, len(echo.latencies)), 3
+        ),
+        "cores": cores,
+        "cpu_ceiling_moves_per_s": round(ceiling, 1),
+        "ceiling_ratio_moves_to_echo": round(ceiling / echo_rate, 4) if echo_rate else None,
+        "machine_busy_pct": round(moves.machine_busy * 100, 1),
+        "echo_machine_busy_pct": round(echoed.machine_busy * 100, 1),
+        # Of each server's event loop's time in the phase (the mean of the servers').
+        "loop_waiting_for_cpu_pct": round(
+            moves.loop_waited / moves.seconds / len(servers_) * 100, 1
+        ),
+        "echo_loop_waiting_for_cpu_pct": round(
+            echoed.loop_waited / echoed.seconds / len(servers_) * 100, 1
         ),
         "moves": done,
         "games_finished": play.games,

@@ -134,6 +134,13 @@ def _server(ns: argparse.Namespace) -> int:
         line += f", cross-server p99 ÷ echo p99 {r['ratio_cross_p99_to_echo']}"
     print(line)
     print(
+        f"the machine's {r['cores']} cores: busy {r['machine_busy_pct']} % in the play,"
+        f" {r['echo_machine_busy_pct']} % in the echo; the servers' loops waited for a core"
+        f" {r['loop_waiting_for_cpu_pct']} % of the play; the play's CPU a move (server and"
+        f" client) allows at most {r['cpu_ceiling_moves_per_s']:,.1f} moves/s,"
+        f" {r['ceiling_ratio_moves_to_echo']} of the echo's rate"
+    )
+    print(
         f"tracebacks in the servers' logs {r['server_tracebacks']};"
         f" load average at the start {r['load_average']}"
     )
