@@ -96,22 +96,24 @@ class Server:
         """User and system CPU time of the process so far (``loop``: of its main thread
         alone, where uvicorn runs the event loop; the rest is the writer thread's and the
         threads' that work off the loop)."""
-        pid = self.process.pid
-        where = f"/proc/{pid}/task/{pid}/stat" if loop else f"/proc/{pid}/stat"
-        fields = Path(where).read_text().rpartition(")")[2].split()
+        fields = self.proc("stat", loop).rpartition(")")[2].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def waited_for_cpu(self) -> float:
         """Seconds its main thread (the event loop's) has spent so far ready to run but waiting
         for a core (the kernel's schedstat: another thread or process had every core)."""
-        pid = self.process.pid
-        return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
+        return int(self.proc("schedstat", loop=True).split()[1]) / 1e9
 
     def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+        for line in self.proc("status").splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         raise RulesError("no VmRSS in /proc: the server benchmark needs Linux")
+
+    def proc(self, name: str, loop: bool = False) -> str:
+        """The process's file ``name`` in /proc (``loop``: its main thread's, the loop's)."""
+        pid = self.process.pid
+        return Path(f"/proc/{pid}/task/{pid}/{name}" if loop else f"/proc/{pid}/{name}").read_text()
 
 
 def machine_cpu() -> tuple[int, int]:
