@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -34,7 +34,7 @@ from gamenight.web.privacy import may_watch, new_privacy, visibility_of
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
 from gamenight.web.reading import PilingProtocol
-from gamenight.web.refusals import Code, RefusedError, no_table, refusal, unlisted
+from gamenight.web.refusals import Code, RefusedError, no_hello, no_table, refusal, unlisted
 from gamenight.web.replays import Replays
 from gamenight.web.room import Connection
 from gamenight.web.rules import Part, rules_html
@@ -497,9 +497,17 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             return
         connection = Connection(socket, ticket.address)
         manager.schedule_bot(table)
+        # A socket that says no hello is let go soon: it holds a place at its address and in
+        # memory, and nobody can tell yet whether it is a player's (web.quotas).
+        hello_by = asyncio.get_running_loop().time() + settings.limits.hello_seconds
         try:
             while not connection.gone:
-                frame = await socket.receive()
+                try:
+                    async with asyncio.timeout_at(None if connection.welcomed else hello_by):
+                        frame = await socket.receive()
+                except TimeoutError:
+                    await connection.finish(protocol.error(no_hello(settings.limits)))
+                    break
                 if frame["type"] == "websocket.disconnect":
                     break
                 # A binary frame is read as the same JSON (receive_text would fail on one).
@@ -512,20 +520,29 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                 except RefusedError as exc:
                     connection.send(protocol.error(exc))  # answered at once, at no cost
                     continue
-                await handle(table, connection, raw)
+                await handle(table, connection, ticket, raw)
         except WebSocketDisconnect:
             pass
         finally:
             manager.leave(table, connection)
 
-    async def handle(table: LiveTable, connection: Connection, raw: str | bytes) -> None:
+    def admit(ticket: Ticket) -> Callable[[list[int]], None]:
+        """What a hello of the socket ``ticket`` checks: a page that opens a seat always
+        gets in; one that opens none is a spectator, within the spectators' limits."""
+        return lambda seats: gate.sit(ticket) if seats else gate.watch(ticket)
+
+    async def handle(
+        table: LiveTable, connection: Connection, ticket: Ticket, raw: str | bytes
+    ) -> None:
         try:
             message = parse_client(raw)
             if isinstance(message, protocol.Hello):
                 try:
-                    await manager.hello(table, connection, message.tokens, message.watch)
+                    await manager.hello(
+                        table, connection, message.tokens, message.watch, admit=admit(ticket)
+                    )
                 except RefusedError as exc:
-                    if exc.code != Code.UNLISTED:
+                    if exc.code not in (Code.UNLISTED, Code.TOO_MANY_SPECTATORS):
                         raise
                     await connection.finish(protocol.error(exc))
             elif isinstance(message, protocol.Act):

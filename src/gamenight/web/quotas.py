@@ -20,8 +20,10 @@ from gamenight.web.refusals import Code, RefusedError
 class Limits:
     tables_per_minute: int = 240  # tables one address may create in any minute
     live_tables: int = 2000  # tables one server keeps in memory
-    sockets_per_table: int = 100  # pages (players and spectators) open at one table
+    spectators_per_table: int = 100  # pages watching one table (a player's page never counts)
+    spectators_per_address: int = 20  # pages watching, from one address, over all tables
     sockets_per_address: int = 200  # sockets open from one address (a whole LAN party)
+    hello_seconds: float = 5.0  # how long a socket may stay open without its hello
     body_bytes: int = 256 * 1024  # an HTTP request's body
     message_bytes: int = 16 * 1024  # one WebSocket message
     messages_per_second: int = 25  # one socket's messages in any second
@@ -69,8 +71,16 @@ class MovingWindow:
 
 
 class Gate:
-    """The meters for one server: moving windows for the rates, and the sockets open,
-    counted by table and by address. Every check raises a RefusedError with its code."""
+    """The meters for one server: moving windows for the rates, the sockets open, counted by
+    table and by address, and the spectators among them. Every check raises a RefusedError
+    with its code.
+
+    A socket is counted in when it opens, against its address's limit only; whether it is
+    a player's or a spectator's is known at its hello. A player's page is never refused for
+    a count (issue 31): a stranger who knows a table's id could otherwise fill the table
+    with sockets and keep its players out, and their clocks would run. Spectators have caps
+    of their own, per table and per address, and a socket that never says hello is let go
+    after ``hello_seconds`` (the app's socket loop)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -82,28 +92,52 @@ class Gate:
         self._tickets = itertools.count()
         self.by_table: Counter[str] = Counter()
         self.by_address: Counter[str] = Counter()
+        self.watching: set[str] = set()  # the tickets of the sockets that watch
+        self.spectators_by_table: Counter[str] = Counter()
+        self.spectators_by_address: Counter[str] = Counter()
 
     # ---------------------------------------------------------------- sockets
 
     def open_socket(self, table_id: str, address: str) -> Ticket:
-        """Count a socket in, or refuse it (too many at the table, or from the address)."""
-        if (
-            self.by_table[table_id] >= self.limits.sockets_per_table
-            or self.by_address[address] >= self.limits.sockets_per_address
-        ):
-            raise RefusedError(
-                "too many pages are open at this table, or from this address",
-                Code.TOO_MANY_SOCKETS,
-            )
+        """Count a socket in, or refuse it (too many from its address)."""
+        if self.by_address[address] >= self.limits.sockets_per_address:
+            raise RefusedError("too many pages are open from this address", Code.TOO_MANY_SOCKETS)
         self.by_table[table_id] += 1
         self.by_address[address] += 1
         return Ticket(f"socket-{next(self._tickets)}", table_id, address)
 
+    def watch(self, ticket: Ticket) -> None:
+        """The socket's hello opened no seat: count it as a spectator, or refuse it (its
+        table, or its address, has as many spectators as it may)."""
+        if ticket.name in self.watching:
+            return
+        if (
+            self.spectators_by_table[ticket.table_id] >= self.limits.spectators_per_table
+            or self.spectators_by_address[ticket.address] >= self.limits.spectators_per_address
+        ):
+            raise RefusedError(
+                "too many people are watching this table, or from this address",
+                Code.TOO_MANY_SPECTATORS,
+            )
+        self.watching.add(ticket.name)
+        self.spectators_by_table[ticket.table_id] += 1
+        self.spectators_by_address[ticket.address] += 1
+
+    def sit(self, ticket: Ticket) -> None:
+        """The socket holds a seat now (or has gone): it no longer counts as a spectator."""
+        if ticket.name not in self.watching:
+            return
+        self.watching.discard(ticket.name)
+        _count_out(self.spectators_by_table, ticket.table_id)
+        _count_out(self.spectators_by_address, ticket.address)
+
     def close_socket(self, ticket: Ticket) -> None:
-        for counter, key in ((self.by_table, ticket.table_id), (self.by_address, ticket.address)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+        self.sit(ticket)
+        _count_out(self.by_table, ticket.table_id)
+        _count_out(self.by_address, ticket.address)
+
+    def spectators(self, table_id: str) -> int:
+        return self.spectators_by_table.get(table_id, 0)
 
     def sockets(self, table_id: str) -> int:
         return self.by_table.get(table_id, 0)
@@ -145,6 +179,12 @@ class Gate:
                 Code.TOO_MANY_TABLES,
                 limit=limit,
             )
+
+
+def _count_out(counter: Counter[str], key: str) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 @dataclass(frozen=True)

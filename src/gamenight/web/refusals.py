@@ -39,6 +39,8 @@ class Code(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     SERVER_FULL = "server_full"
     TOO_MANY_SOCKETS = "too_many_sockets"
+    TOO_MANY_SPECTATORS = "too_many_spectators"
+    NO_HELLO = "no_hello"
     TOO_BIG = "too_big"
     UNLISTED = "unlisted"
     # Playing from another device (web.links).
@@ -73,6 +75,7 @@ _PARAMS: dict[Code, tuple[str, ...]] = {
     Code.NO_RULES: ("game",),
     Code.TOO_MANY_TABLES: ("limit",),
     Code.TOO_BIG: ("limit",),
+    Code.NO_HELLO: ("seconds",),
     Code.CLOCK_BOUNDS: ("field", "allowed"),
     Code.OUT_OF_TIME: ("seat",),
     Code.STOOD_IN: ("seat",),
@@ -100,6 +103,16 @@ class RefusedError(GamenightError):
 
 def no_table(table_id: str) -> RefusedError:
     return RefusedError(f"there is no table {table_id!r}", Code.NO_TABLE, table=table_id)
+
+
+def no_hello(limits: Any) -> RefusedError:
+    """A socket that said no hello within ``limits.hello_seconds`` (web.quotas.Limits)."""
+    seconds = limits.hello_seconds
+    return RefusedError(
+        f"a page must say hello within {seconds:g} s of opening its socket",
+        Code.NO_HELLO,
+        seconds=int(seconds) if float(seconds).is_integer() else seconds,
+    )
 
 
 def unlisted() -> RefusedError:

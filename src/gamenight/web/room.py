@@ -45,6 +45,7 @@ class Connection:
         self.keys: dict[int, str] = {}  # each seat held: the hash of the token that opened it
         # Whether the page may watch without a seat (a public table, or its spectator link).
         self.may_watch = True
+        self.welcomed = False  # whether its hello was answered (until then it hears nothing)
         self.gone = False
         # The last state this page was sent, as it rebuilds it (None: none yet).
         self.shown: dict[str, Any] | None = None

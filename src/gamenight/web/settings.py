@@ -90,11 +90,21 @@ _RANGES: dict[str, tuple[float, float]] = {
     "body_bytes": (1000, 2**31),
     "message_bytes": (1000, 2**24),
     "idle_seconds": (10, 7 * 24 * 3600),
+    "hello_seconds": (1, 60),
+}
+# Variables of earlier releases that no longer mean anything: a host who set one is told what
+# to set instead, rather than have it quietly ignored.
+_GONE = {
+    "GAMENIGHT_SOCKETS_PER_TABLE": "a player's page is never counted now (issue 31): set"
+    " GAMENIGHT_SPECTATORS_PER_TABLE for the cap on the pages that watch a table",
 }
 
 
 def limits_from_env() -> Limits:
     """Every field of ``Limits`` from ``GAMENIGHT_<FIELD>`` (upper case), where set."""
+    for name, why in _GONE.items():
+        if name in os.environ:
+            raise RulesError(f"{name} is no longer read: {why}")
     values: dict[str, Any] = {}
     for spec in fields(Limits):
         low, high = _RANGES.get(spec.name, (1, 10**6))

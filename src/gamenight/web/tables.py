@@ -457,11 +457,14 @@ class TableManager:
         connection: Connection,
         tokens: list[str],
         watch: str | None = None,
+        admit: Callable[[list[int]], None] = lambda seats: None,
     ) -> None:
         """Give ``connection`` the seats ``tokens`` open, welcome it and send it the state;
         from then on it hears of every change. Under the table's lock, so that a claim, a
         renewal and the pages' seats change one at a time. At an unlisted table a page that
-        opens no seat needs the spectator link's token, ``watch`` (web.privacy)."""
+        opens no seat needs the spectator link's token, ``watch`` (web.privacy). ``admit``
+        is told the seats the page opens before it joins, and may refuse it (a spectator
+        over the limits: web.quotas)."""
         if not table.connections:
             await self.events.first_page(table)
         async with table.lock:
@@ -480,7 +483,9 @@ class TableManager:
                 if opened.taken or opened.revoked:
                     connection.send(welcome)  # what became of its seat, and no more
                 raise unlisted()
+            admit(opened.seats)
             connection.keys = {seat: hash_token(token) for seat, token in opened.tokens.items()}
+            connection.welcomed = True
             table.room.join(connection)
             connection.send(welcome)
             connection.send_state(self.state_message(table, connection.seats), whole=True)
