@@ -56,10 +56,12 @@ class Counting(EpollSelector):
 
 
 @contextmanager
-def served(app: Any, ws: type[PilingProtocol] | None = None) -> Iterator[str]:
-    """``app`` under uvicorn with the server's options (or its protocol ``ws``), on
-    127.0.0.1: its ws:// URL."""
-    options = serving_options(Settings(database_url="sqlite://"))
+def served(
+    app: Any, ws: type[PilingProtocol] | None = None, settings: Settings | None = None
+) -> Iterator[str]:
+    """``app`` under uvicorn with the server's options for ``settings`` (or its protocol
+    ``ws``), on 127.0.0.1: its ws:// URL."""
+    options = serving_options(settings or Settings(database_url="sqlite://"))
     if ws is not None:
         options["ws"] = ws
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **options)

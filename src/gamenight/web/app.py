@@ -102,6 +102,10 @@ def serving_options(settings: Settings) -> dict[str, Any]:
         # uvloop, a dependency (but not on Windows, where uvicorn takes asyncio's loop): the
         # sockets' calls and the loop's own dispatch in C (docs/benchmarks.md).
         "loop": "auto",
+        # Forwarding headers only from the proxies the host names (uvicorn believes any
+        # from 127.0.0.1 by default, so a local client could be a new address each time).
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": ",".join(settings.trusted_proxies) or None,
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from dataclasses import dataclass, field, fields
@@ -40,6 +41,10 @@ class Settings:
     # SQLite's PRAGMA synchronous: FULL (every commit on the disk before it is answered) or
     # NORMAL (faster; the last commits may be lost to a power cut: docs/reliability.md).
     sqlite_synchronous: str = "FULL"
+    # The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (their
+    # addresses or networks): the limits per address count the client they name. None by
+    # default: any client could name itself a new address on every request.
+    trusted_proxies: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -52,7 +57,8 @@ class Settings:
         sets each of the limits (web.quotas.Limits, docs/reliability.md),
         ``GAMENIGHT_ALLOWED_ORIGINS`` the other sites whose pages may open a table's socket and
         ``GAMENIGHT_PUBLIC_URL`` the address invite links use (behind a proxy: web.links),
-        ``GAMENIGHT_SQLITE_SYNCHRONOUS`` SQLite's ``synchronous`` (FULL or NORMAL)."""
+        ``GAMENIGHT_SQLITE_SYNCHRONOUS`` SQLite's ``synchronous`` (FULL or NORMAL),
+        ``GAMENIGHT_TRUSTED_PROXIES`` the proxies whose forwarding headers are believed."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -82,6 +88,7 @@ class Settings:
             sqlite_synchronous=_synchronous(
                 os.environ.get("GAMENIGHT_SQLITE_SYNCHRONOUS") or "FULL"
             ),
+            trusted_proxies=_proxies(os.environ.get("GAMENIGHT_TRUSTED_PROXIES") or ""),
         )
 
 
@@ -150,3 +157,17 @@ def _origins(text: str) -> tuple[str, ...]:
                 " (write it as https://host or https://host:port)"
             )
     return origins
+
+
+def _proxies(text: str) -> tuple[str, ...]:
+    """``GAMENIGHT_TRUSTED_PROXIES``: IP addresses or networks, comma-separated."""
+    proxies = tuple(part.strip() for part in text.split(",") if part.strip())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise RulesError(
+                f"GAMENIGHT_TRUSTED_PROXIES: {proxy!r} is not an IP address or network"
+                " (write the proxy's address, e.g. 10.0.0.2, or a network, e.g. 10.0.0.0/24)"
+            ) from None
+    return proxies
