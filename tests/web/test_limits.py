@@ -8,6 +8,7 @@ import asyncio
 import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -26,7 +27,7 @@ from gamenight.web.storage import Store
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, COLORCITY
-from .test_api import create, read, receipt, receive
+from .test_api import create, read, receipt, receive, until_pong
 
 
 class Clock:
@@ -62,11 +63,11 @@ def hello(ws: Any, *tokens: str) -> dict[str, Any]:
 
 
 def answers(ws: Any, count: int) -> list[dict[str, Any]]:
-    """The next ``count`` answers (who is online aside)."""
+    """The next ``count`` answers (who is online, and the chat told after a hello, aside)."""
     got: list[dict[str, Any]] = []
     while len(got) < count:
         message = read(ws)
-        if message["type"] != "presence":
+        if message["type"] != "presence" and not message.get("history"):
             got.append(message)
     return got
 
@@ -469,3 +470,55 @@ def test_a_finished_game_leaves_memory_when_its_last_page_closes(database: str) 
         info = client.get(f"/api/tables/{over['id']}")
         assert info.status_code == 200
         assert info.json()["status"] == "resigned"
+
+
+# ---------------------------------------------------------------- chat (issue 31, finding 3)
+
+
+def test_chat_is_limited_per_table_so_fresh_sockets_cannot_flood_it(
+    database: str, clock: Clock
+) -> None:
+    # The probe sent 12 lines from each of 30 fresh spectator sockets, refused none, and the
+    # spectator reading them was let go: a page's own limit is no limit for a crowd.
+    limits = {"chat_per_minute": 12, "table_chat_per_minute": 10}
+    with server(database, **limits) as client, ExitStack() as stack:
+        made = create(client, CENTRIX_2)
+        url = f"/ws/tables/{made['id']}"
+        listener = stack.enter_context(client.websocket_connect(url))
+        hello(listener)
+        ann = stack.enter_context(client.websocket_connect(url))
+        hello(ann, made["seats"][0]["token"])
+        refused = 0
+        for _ in range(5):
+            with client.websocket_connect(url) as crowd:
+                hello(crowd)
+                for n in range(12):
+                    crowd.send_json({"type": "chat", "text": f"line {n}"})
+                for answer in answers(crowd, 12):
+                    refused += answer["type"] == "error" and answer["code"] == "rate_limited"
+        assert refused == 5 * 12 - 10
+        heard = [m for m in until_pong(listener) if m["type"] == "chat"]
+        assert len(heard) == 10  # the listener heard each line said, and is still here
+        # The players' side has a limit of its own: the spectators' flood did not use it.
+        ann.send_json({"type": "chat", "text": "gg"})
+        assert receive(ann, "chat")["messages"][0]["text"] == "gg"
+        clock.tick(61)
+        with client.websocket_connect(url) as crowd:
+            hello(crowd)
+            crowd.send_json({"type": "chat", "text": "a minute later"})
+            assert answers(crowd, 1)[0]["messages"][0]["text"] == "a minute later"
+
+
+def test_chat_is_limited_per_address_over_every_table(database: str, clock: Clock) -> None:
+    with server(database, address_chat_per_minute=4) as client, ExitStack() as stack:
+        pages = []
+        for _ in range(2):
+            made = create(client, CENTRIX_2)
+            pages.append(stack.enter_context(client.websocket_connect(f"/ws/tables/{made['id']}")))
+            hello(pages[-1])
+        kinds = []
+        for n in range(6):
+            page = pages[n % 2]
+            page.send_json({"type": "chat", "text": f"line {n}"})
+            kinds.append(answers(page, 1)[0].get("code", "chat"))
+        assert kinds == ["chat"] * 4 + ["rate_limited"] * 2

@@ -28,6 +28,7 @@ from pydantic import TypeAdapter, ValidationError
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
 from gamenight.web import collector, protocol
+from gamenight.web.chat import side_of
 from gamenight.web.guard import Guard
 from gamenight.web.links import InviteCheckIn, our_link, qr_svg
 from gamenight.web.privacy import may_watch, new_privacy, visibility_of
@@ -581,7 +582,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
                     )
                 connection.send({"type": "preview", **result})
             elif isinstance(message, protocol.Chat):
-                manager.say(table, connection, message)
+                with gate.chatting(ticket, side_of(connection)):
+                    manager.say(table, connection, message)
             else:
                 connection.send({"type": "pong"})
         except GamenightError as exc:

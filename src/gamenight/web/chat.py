@@ -11,9 +11,11 @@ a player (lichess keeps its players' and spectators' chats apart the same way).
 Text is kept as text: control, bidirectional-override and hidden format characters are
 taken out, a letter keeps at most a few combining marks, and runs of white space are made
 one space (seat names are cleaned the same way, web.tables); pages show it as text, never
-as markup. A page may say at most ``chat_per_minute`` lines in any minute. The latest
+as markup. The latest
 ``KEPT`` lines of each side are kept in memory (not in the store) and sent to a page after
-its hello. Scaled out, a line reaches the other servers' pages through the relay
+its hello. The rate of lines is limited per page, per side of a table and per address
+(web.quotas.Gate.chat), so that neither one page nor a crowd of fresh sockets floods a
+table. Scaled out, a line reaches the other servers' pages through the relay
 (web.relay), as it goes: one said while Redis cannot be reached is heard on its own server
 only, and each server numbers its own spectators.
 """
@@ -22,11 +24,9 @@ from __future__ import annotations
 
 import itertools
 import re
-import time
 import unicodedata
 import weakref
 from collections import deque
-from collections.abc import Callable
 from typing import Any, Literal
 
 from gamenight.web.protocol import Chat
@@ -34,7 +34,6 @@ from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.room import Connection, Room, to_json
 
 KEPT = 50  # lines of each side sent to a page after its hello
-WINDOW = 60.0  # seconds: the window of the chat's rate
 Side = Literal["players", "spectators"]
 # Characters that reorder or hide the text around them.
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
@@ -76,8 +75,7 @@ def side_of(connection: Connection) -> Side:
 class TableChat:
     """The chat of one live table."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
+    def __init__(self) -> None:
         self.kept: dict[Side, deque[dict[str, Any]]] = {
             "players": deque(maxlen=KEPT),
             "spectators": deque(maxlen=KEPT),
@@ -85,7 +83,6 @@ class TableChat:
         self.lines = itertools.count(1)
         self.spectators = itertools.count(1)
         self.numbers: weakref.WeakKeyDictionary[Connection, int] = weakref.WeakKeyDictionary()
-        self.said: weakref.WeakKeyDictionary[Connection, deque[float]] = weakref.WeakKeyDictionary()
 
     def number(self, connection: Connection) -> int:
         """The spectator's number at this table (kept while its page is open)."""
@@ -102,19 +99,13 @@ class TableChat:
             connection.send({"type": "chat", "messages": list(kept), "history": True})
 
     def say(
-        self, room: Room, connection: Connection, message: Chat, actor: int | None, per_minute: int
+        self, room: Room, connection: Connection, message: Chat, actor: int | None
     ) -> tuple[Side, dict[str, Any]]:
         """``connection``'s line, told to every page of its side here (itself included); its
-        side and the line, for the other servers."""
+        side and the line, for the other servers. (Its rate is the gate's: web.quotas.)"""
         if connection not in room.connections:
             detail = "chat: say hello before chatting"
             raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
-        said = self.said.setdefault(connection, deque())
-        now = self.clock()
-        while said and said[0] <= now - WINDOW:
-            said.popleft()
-        if len(said) >= per_minute:
-            raise RefusedError("too many chat messages at once; wait a moment", Code.RATE_LIMITED)
         line: dict[str, Any] = {"n": next(self.lines)}
         side = side_of(connection)
         if side == "players":
@@ -130,7 +121,6 @@ class TableChat:
                 detail = "text: nothing to say once control and hidden characters are taken out"
                 raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
             line["text"] = text
-        said.append(now)
         self.hear(room, side, line)
         return side, line
 

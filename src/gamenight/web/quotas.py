@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from gamenight.web.refusals import Code, RefusedError
@@ -31,6 +33,8 @@ class Limits:
     requests_per_second: int = 50  # one address's API requests in any second
     idle_seconds: float = 900.0  # a table with no page and no bot thinking leaves memory
     chat_per_minute: int = 12  # one page's lines of table chat in any minute
+    table_chat_per_minute: int = 60  # the lines of one side (players, spectators) of a table
+    address_chat_per_minute: int = 40  # the lines of one address's pages, over all tables
 
 
 class FloodingError(RefusedError):
@@ -52,14 +56,18 @@ class MovingWindow:
         """Count one hit for ``key`` if it is within the limit; False (nothing counted) if
         not."""
         now = time.monotonic()
+        if not self.has_room(key, now):
+            return False
+        self.hits[key].append(now)
+        return True
+
+    def has_room(self, key: str, now: float) -> bool:
+        """Whether ``key`` may have one more hit at ``now`` (nothing counted)."""
         self._sweep(now)
         times = self.hits.setdefault(key, deque())
         while times and times[0] <= now - self.seconds:
             times.popleft()
-        if len(times) >= self.limit:
-            return False
-        times.append(now)
-        return True
+        return len(times) < self.limit
 
     def _sweep(self, now: float) -> None:
         """Forget the keys with no hit in the window, once a window (a key whose socket has
@@ -89,6 +97,9 @@ class Gate:
         self._address = MovingWindow(limits.address_messages_per_second, 1)
         self._request = MovingWindow(limits.requests_per_second, 1)
         self._tables = MovingWindow(limits.tables_per_minute, 60)
+        self._chat = MovingWindow(limits.chat_per_minute, 60)
+        self._table_chat = MovingWindow(limits.table_chat_per_minute, 60)
+        self._address_chat = MovingWindow(limits.address_chat_per_minute, 60)
         self._tickets = itertools.count()
         self.by_table: Counter[str] = Counter()
         self.by_address: Counter[str] = Counter()
@@ -157,10 +168,37 @@ class Gate:
             raise FloodingError("too many messages: this socket is closed", Code.RATE_LIMITED)
         raise RefusedError("too many messages at once; wait a moment", Code.RATE_LIMITED)
 
+    @contextmanager
+    def chatting(self, ticket: Ticket, side: str) -> Iterator[None]:
+        """One chat line from the socket ``ticket``, to ``side`` of its table: refused
+        unless it is within the page's own rate, its table side's (a crowd of fresh sockets
+        shares it, and one side's flood leaves the other side's alone) and its address's;
+        counted once the block has said it (a line refused for what it says is not)."""
+        meters = [
+            (self._chat, ticket.name),
+            (self._table_chat, f"{ticket.table_id}/{side}"),
+            (self._address_chat, ticket.address),
+        ]
+        now = time.monotonic()
+        if not all(meter.has_room(key, now) for meter, key in meters):
+            raise RefusedError("too many chat messages at once; wait a moment", Code.RATE_LIMITED)
+        yield
+        for meter, key in meters:
+            meter.hits[key].append(now)
+
     def meters_held(self) -> int:
         """How many keys the rate meters hold counts for (each forgotten a window after its
         last hit)."""
-        meters = (self._message, self._refused, self._address, self._request, self._tables)
+        meters = (
+            self._message,
+            self._refused,
+            self._address,
+            self._request,
+            self._tables,
+            self._chat,
+            self._table_chat,
+            self._address_chat,
+        )
         return sum(len(meter.hits) for meter in meters)
 
     # ---------------------------------------------------------------- HTTP

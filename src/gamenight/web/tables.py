@@ -521,9 +521,7 @@ class TableManager:
     # ---------------------------------------------------------------- chat (web.chat)
 
     def say(self, table: LiveTable, connection: Connection, message: Chat) -> None:
-        side, line = table.chat.say(
-            table.room, connection, message, table.referee.actor, self.limits.chat_per_minute
-        )
+        side, line = table.chat.say(table.room, connection, message, table.referee.actor)
         self.events.chat(table.id, side, line)
 
     def heard(self, table_id: str, side: str, line: dict[str, Any]) -> None:
