@@ -65,6 +65,23 @@ def receipt(ws: WebSocketTestSession) -> dict[str, Any]:
     raise AssertionError("no answer that an act is stored")
 
 
+def act(ws: WebSocketTestSession, seat: int, action: str, **more: Any) -> None:
+    """Send ``seat``'s ``action`` on the table as ``ws`` last saw it (its revision)."""
+    message = {"type": "act", "seat": seat, "action": action, "revision": seen(ws), **more}
+    ws.send_json(message)
+
+
+def undo(ws: WebSocketTestSession, seat: int, **more: Any) -> None:
+    """Take back ``seat``'s latest play, on the table as ``ws`` last saw it."""
+    ws.send_json({"type": "undo", "seat": seat, "revision": seen(ws), **more})
+
+
+def seen(ws: WebSocketTestSession) -> int:
+    """The revision of the latest state ``ws`` was sent (as read through ``read``)."""
+    revision: int = SHOWN[ws]["revision"]
+    return revision
+
+
 def receive(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
     for _ in range(20):
         message = read(ws)
@@ -184,7 +201,7 @@ def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> Non
     first = receive(ann, "state")
     receive(bo, "state")
     play = notations(first["view"]["legal"])[0]
-    ann.send_json({"type": "act", "seat": 0, "action": play})
+    act(ann, 0, play)
     after = receive(ann, "state")
     assert after["version"] == 1
     assert after["last"]["notation"] == play
@@ -201,13 +218,19 @@ def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> Non
     [
         ("not json", "bad message"),
         (json.dumps({"type": "dance"}), "bad message"),
-        (json.dumps({"type": "act", "seat": 0}), "action"),
-        (json.dumps({"type": "act", "seat": 0, "action": "R9 q1-q2"}), "not a card"),
-        (json.dumps({"type": "act", "seat": 0, "action": "B1 a5-a6"}), "B1 a5-a6"),
-        (json.dumps({"type": "act", "seat": 1, "action": "A off-a1"}), "token"),
-        (json.dumps({"type": "act", "seat": 0, "action": "A off-a1", "x": 1}), "Extra"),
+        (json.dumps({"type": "act", "seat": 0, "revision": 0}), "action"),
+        (json.dumps({"type": "act", "seat": 0, "action": "R9 q1-q2", "revision": 0}), "not a card"),
+        (json.dumps({"type": "act", "seat": 0, "action": "B1 a5-a6", "revision": 0}), "B1 a5-a6"),
+        (json.dumps({"type": "act", "seat": 1, "action": "A off-a1", "revision": 0}), "token"),
+        (
+            json.dumps({"type": "act", "seat": 0, "action": "A off-a1", "revision": 0, "x": 1}),
+            "Extra",
+        ),
         (json.dumps({"type": "act", "seat": False, "action": "A off-a1"}), "seat"),
-        (json.dumps({"type": "undo", "seat": 0}), "taken back"),
+        (json.dumps({"type": "undo", "seat": 0, "revision": 0}), "taken back"),
+        # (issue 31, finding 4) A play must say which table it was made on.
+        (json.dumps({"type": "act", "seat": 0, "action": "A off-a1"}), "revision: Field required"),
+        (json.dumps({"type": "undo", "seat": 0}), "revision: Field required"),
         (json.dumps({"type": "predict", "shot": "0 0 1 0"}), "only Color City"),
         (json.dumps({"type": "preview", "rotation": "9+9"}), "ring"),
     ],
@@ -233,7 +256,7 @@ def test_not_your_turn(client: TestClient, join: Join) -> None:
     made = create(client)
     bo = join(made["id"], made["seats"][1]["token"])
     receive(bo, "state")
-    bo.send_json({"type": "act", "seat": 1, "action": "A off-a1"})
+    act(bo, 1, "A off-a1")
     assert "not seat 1's turn" in receive(bo, "error")["message"]
 
 
@@ -242,18 +265,18 @@ def test_undo_within_the_turn_only(client: TestClient, join: Join) -> None:
     ann = join(made["id"], made["seats"][0]["token"])
     state = receive(ann, "state")
     assert state["can_undo"] is False
-    ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
+    act(ann, 0, notations(state["view"]["legal"])[0])
     state = receive(ann, "state")
     assert state["can_undo"] is True
-    ann.send_json({"type": "undo", "seat": 0})
+    undo(ann, 0)
     state = receive(ann, "state")
     assert state["version"] == 0
     assert state["can_undo"] is False
     # Play the whole turn: once it is over nothing can be taken back.
     while state["actor"] == 0:
-        ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
+        act(ann, 0, notations(state["view"]["legal"])[0])
         state = receive(ann, "state")
-    ann.send_json({"type": "undo", "seat": 0})
+    undo(ann, 0)
     assert "taken back" in receive(ann, "error")["message"]
 
 
@@ -393,7 +416,7 @@ def test_the_maker_of_an_invite_can_renew_it(client: TestClient, join: Join) -> 
     assert (told["seat"], told["seats"]) == (1, [])
     assert receive(watcher, "presence")["online"] == []  # seat 1 has nobody now
     assert receive(bo, "state")["view"]["hand"] is None
-    bo.send_json({"type": "act", "seat": 1, "action": "pass"})
+    act(bo, 1, "pass")
     assert "you do not hold seat 1" in receive(bo, "error")["message"]
     # Back later, the device (and the old link) are told the seat was given a new link.
     back = welcome(client, made["id"], device, invite)
@@ -408,7 +431,7 @@ def test_an_invite_cannot_be_renewed_once_the_game_is_over(client: TestClient, j
     ann = join(made["id"], made["seats"][0]["token"])
     state = receive(ann, "state")
     while state["view"]["status"] == "playing":  # Ann's one turn ends the game
-        ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
+        act(ann, 0, notations(state["view"]["legal"])[0])
         state = receive(ann, "state")
     answer = client.post(
         f"/api/tables/{made['id']}/invites/1", json={"renew": made["seats"][1]["renew"]}
@@ -428,7 +451,7 @@ def test_a_restarted_server_has_every_game_where_it_was(database: str) -> None:
             state = receive(ann, "state")
             for _ in range(2):
                 legal = notations(state["view"]["legal"])
-                ann.send_json({"type": "act", "seat": 0, "action": legal[-1]})
+                act(ann, 0, legal[-1])
                 state = receive(ann, "state")
     with server() as client, client.websocket_connect(f"/ws/tables/{made['id']}") as ann:
         ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
@@ -443,7 +466,7 @@ def test_replay_steps_and_rules(client: TestClient, join: Join) -> None:
     made = create(client)
     ann = join(made["id"], made["seats"][0]["token"])
     state = receive(ann, "state")
-    ann.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
+    act(ann, 0, notations(state["view"]["legal"])[0])
     receive(ann, "state")
     step0 = client.get(f"/api/tables/{made['id']}/replay/0").json()
     step1 = client.get(f"/api/tables/{made['id']}/replay/1").json()
@@ -503,7 +526,7 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     assert prediction["covered"]
     both.send_json({"type": "predict", "shot": "0 0 9 0"})
     assert "speed" in receive(both, "error")["message"]
-    both.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0"})
+    act(both, 0, "0 0 1.3 0")
     state = receive(both, "state")
     flight = state["last"]["flight"]
     assert flight["dt"] > 0
@@ -513,7 +536,7 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     assert state["view"]["covered"] == prediction["covered"]
     assert state["view"]["expects"] == "decision"
     assert "lucky-day" in state["view"]["decisions"]
-    both.send_json({"type": "act", "seat": 0, "action": "pass"})
+    act(both, 0, "pass")
     state = receive(both, "state")
     assert state["actor"] == 1
     # The record holds the seed, and so the hands' next wobbles: not while the game is on.
@@ -526,7 +549,7 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     both = join(short["id"], *(s["token"] for s in short["seats"]))
     receive(both, "state")
     for action in ("0 0 1.3 0", "pass"):
-        both.send_json({"type": "act", "seat": 0, "action": action})
+        act(both, 0, action)
         state = receive(both, "state")
     assert state["view"]["status"] == "turn_cap"
     record = client.get(f"/api/tables/{short['id']}/record").text
@@ -537,9 +560,9 @@ def test_colorcity_bots_play_their_gang(client: TestClient, join: Join) -> None:
     made = create(client, COLORCITY_VS_BOT)
     me = join(made["id"], made["seats"][0]["token"])
     state = receive(me, "state")
-    me.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0"})
+    act(me, 0, "0 0 1.3 0")
     state = receive(me, "state")
-    me.send_json({"type": "act", "seat": 0, "action": "pass"})
+    act(me, 0, "pass")
     for _ in range(10):  # the bot pitches (and decides on its power) by itself
         state = receive(me, "state")
         if state["actor"] == 0:

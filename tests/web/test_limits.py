@@ -27,7 +27,7 @@ from gamenight.web.storage import Store
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, COLORCITY
-from .test_api import create, read, receipt, receive, until_pong
+from .test_api import act, create, read, receipt, receive, until_pong
 
 
 class Clock:
@@ -142,7 +142,7 @@ def test_ordinary_paces_pass_the_default_limits(database: str, clock: Clock) -> 
                 page.send_json({"type": "predict", "shot": "0 0 1.3 0"})
                 assert answers(page, 1)[0]["type"] == "prediction"
                 clock.tick(0.12)
-            page.send_json({"type": "act", "seat": 0, "action": "0 0 1.3 0", "id": "a1"})
+            act(page, 0, "0 0 1.3 0", id="a1")
             assert receipt(page)["id"] == "a1"
         # A replay autoplaying, ten steps a second, and watched twice over.
         for _ in range(2):
@@ -334,9 +334,7 @@ def test_replay_steps_replay_the_game_once_not_once_a_step(
             state = hello(page, *(s["token"] for s in made["seats"]))
             for n in range(24):
                 play = notations(state["view"]["legal"])[0]
-                page.send_json(
-                    {"type": "act", "seat": state["actor"], "action": play, "id": f"m{n}"}
-                )
+                act(page, state["actor"], play, id=f"m{n}")
                 state = receive(page, "state")  # the table after it, which says it is stored
                 assert (state["revision"], state["accepted"]) == (n + 1, f"m{n}")
         replays: list[int] = []

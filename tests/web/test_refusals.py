@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from gamenight.web.refusals import PARAMS, Code, RefusedError, refusal
 
 from .bodies import CENTRIX_2
-from .test_api import Join, create, receive
+from .test_api import Join, act, create, receive
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -87,12 +87,12 @@ def test_socket_refusals_carry_their_code(client: TestClient, join: Join) -> Non
     page = join(made["id"], bo)
     state = receive(page, "state")
     assert state["actor"] == 0
-    page.send_json({"type": "act", "seat": 1, "action": "R9"})
+    act(page, 1, "R9")
     refused = receive(page, "error")
     assert refused["code"] == "not_your_turn"
     assert refused["params"] == {"seat": 1, "actor": 0}
     assert refused["message"] == "it is not seat 1's turn (seat 0 acts now)"
-    page.send_json({"type": "act", "seat": 0, "action": "R9"})
+    act(page, 0, "R9")
     assert receive(page, "error")["code"] == "not_your_seat"
     page.send_text("{")
     garbled = receive(page, "error")
@@ -100,7 +100,7 @@ def test_socket_refusals_carry_their_code(client: TestClient, join: Join) -> Non
     assert garbled["message"] == f"bad message ({garbled['params']['detail']})"
     owner = join(made["id"], ann)
     receive(owner, "state")
-    owner.send_json({"type": "act", "seat": 0, "action": "R9"})
+    act(owner, 0, "R9")
     illegal = receive(owner, "error")
     assert illegal["code"] == "illegal"
     assert illegal["params"]["detail"] == illegal["message"]

@@ -18,7 +18,7 @@ from gamenight.web.tables import LiveTable
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_BOTS, CENTRIX_INVITE
-from .test_api import Join, create, receive
+from .test_api import Join, act, create, receive
 
 
 def steps(client: TestClient, table: str, count: int, **params: Any) -> list[dict[str, Any]]:
@@ -34,7 +34,7 @@ def test_no_hand_is_revealed_while_the_game_is_in_play(client: TestClient, join:
     state = receive(ann, "state")
     for n in range(3):
         play = notations(state["view"]["legal"])[0]
-        ann.send_json({"type": "act", "seat": 0, "action": play})
+        act(ann, 0, play)
         state = receive(ann, "state")
         assert state["version"] == n + 1
     assert state["view"]["hand"]  # Ann holds cards the replay must not show

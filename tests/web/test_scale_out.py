@@ -28,7 +28,7 @@ from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .postgres import postgres_database
-from .test_api import create, rebuilt, receive
+from .test_api import act, create, rebuilt, receive
 
 REDIS = "redis://127.0.0.1:6379/0"
 TTL = 2.0  # seconds a server's players stay online after it was last heard of (15 by default)
@@ -99,7 +99,7 @@ def test_a_move_on_one_server_reaches_a_watcher_on_another(
         live = two.app.state.manager.tables[made["id"]]  # type: ignore[attr-defined]
         time.sleep(0.3)  # both relays subscribed
         play = notations(state["view"]["legal"])[0]
-        ann.send_json({"type": "act", "seat": 0, "action": play})
+        act(ann, 0, play)
         seen = receive(watcher, "state")
         assert seen["version"] == 1
         assert [entry["notation"] for entry in seen["view"]["log"]] == [play]
@@ -125,7 +125,7 @@ def test_a_seat_renewed_on_one_server_is_taken_from_its_page_on_another(
         assert renewed.status_code == 200
         told = receive(bo, "revoked")
         assert (told["seat"], told["seats"]) == (1, [])
-        bo.send_json({"type": "act", "seat": 1, "action": "pass"})
+        act(bo, 1, "pass")
         assert "you do not hold seat 1" in receive(bo, "error")["message"]
 
 
@@ -200,7 +200,7 @@ def test_players_on_two_servers_see_each_other_come_and_go(
             told(ann, [0, 1], ("presence",))
             # Every state says so too.
             play = notations(state["view"]["legal"])[0]
-            ann.send_json({"type": "act", "seat": 0, "action": play})
+            act(ann, 0, play)
             assert told(bo, [0, 1], ("state",))["version"] == 1
         # Bo closed his page: Ann hears it.
         told(ann, [0], ("presence",))
@@ -255,7 +255,7 @@ def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
             told(ann, [0], ("presence",), seconds=3 * TTL)
             # ... and carries on: a move is played, a page's seats are still told.
             play = notations(state["view"]["legal"])[0]
-            ann.send_json({"type": "act", "seat": 0, "action": play})
+            act(ann, 0, play)
             assert receive(ann, "state")["version"] == 1
             hello(ann)
             told(ann, [], ("presence",))
@@ -283,7 +283,7 @@ def test_a_move_made_while_a_server_was_not_listening_reaches_its_pages(
         # Ann's move is stored and published while nobody listens: server two hears of it
         # only by reading the store when it listens again.
         play = notations(state["view"]["legal"])[0]
-        ann.send_json({"type": "act", "seat": 0, "action": play})
+        act(ann, 0, play)
         hears_of(bo, 1)
 
 
@@ -308,7 +308,7 @@ def test_a_change_never_relayed_reaches_a_table_when_its_first_page_comes(
         hello(ann, made["seats"][0]["token"])
         state = receive(ann, "state")
         play = notations(state["view"]["legal"])[0]
-        ann.send_json({"type": "act", "seat": 0, "action": play})
+        act(ann, 0, play)
         assert receive(ann, "state")["version"] == 1
     # Bo comes back to server two, which kept the table as it was: he sees the move.
     with two.websocket_connect(url) as bo:

@@ -16,7 +16,7 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
 from .bodies import COLORCITY
-from .test_api import create, receive
+from .test_api import act, create, receive
 
 HOSTILE = {"frame_rate": 0.01, "rest_speed": 0, "rest_spin": 0, "max_flick_s": 1e9}
 NEW_IN_D24 = ("integrator", "start_lead", "warmstart")
@@ -31,7 +31,7 @@ def pitch(client: TestClient, made: dict[str, Any], shot: str) -> dict[str, Any]
     with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
         page.send_json({"type": "hello", "tokens": [s["token"] for s in made["seats"]]})
         receive(page, "state")
-        page.send_json({"type": "act", "seat": 0, "action": shot})
+        act(page, 0, shot)
         return receive(page, "state")
 
 

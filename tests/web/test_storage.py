@@ -49,7 +49,7 @@ from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2
 from .postgres import postgres_database
-from .test_api import create, read, receive
+from .test_api import act, create, read, receive, undo
 
 PREFIX = "gn_store_"  # (this file's databases)
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -406,7 +406,7 @@ def test_writes_to_a_table_that_is_not_there_raise_key_error(
 
 def play_first(ws: WebSocketTestSession, state: dict[str, Any]) -> None:
     """Make the first legal play of ``state`` (a state message)."""
-    ws.send_json({"type": "act", "seat": 0, "action": notations(state["view"]["legal"])[0]})
+    act(ws, 0, notations(state["view"]["legal"])[0])
 
 
 def test_an_undo_on_one_server_and_a_play_on_another_leave_a_table_that_replays(
@@ -430,10 +430,10 @@ def test_an_undo_on_one_server_and_a_play_on_another_leave_a_table_that_replays(
                 ann_two.send_json({"type": "hello", "tokens": [token]})
                 stale = receive(ann_two, "state")
                 assert stale["version"] == 2
-                ann.send_json({"type": "undo", "seat": 0})
+                undo(ann, 0)
                 assert receive(ann, "state")["version"] == 1
                 play = notations(stale["view"]["legal"])[0]
-                ann_two.send_json({"type": "act", "seat": 0, "action": play})
+                act(ann_two, 0, play)
                 # Refused, with the table as it now is (the old code stored it, as action 2).
                 answer = read(ann_two)
                 while answer["type"] not in ("state", "error"):

@@ -11,8 +11,12 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
 - ``{"type": "act", "seat": 0, "action": "R2 3+2 c3-d3", "revision": 12, "id": "p1-42"}`` —
   an action in the game's notation (Centrix plays; Color City shots ``position direction
   speed spin`` and power decisions ``lucky-day``, ``purple-pain``, ``pass``). ``revision``
-  is the table's revision the page saw: the action is refused (``moved_on``, followed by the
-  table as it now is) if the table has changed since. ``id`` is the page's own id for the
+  is the table's revision the page saw, and is required (an act or undo without it is
+  refused as a ``bad_message`` naming the field): the action is refused (``moved_on``,
+  followed by the table as it now is) if the table has changed since. Without a revision
+  an action would apply to whatever the table is when it arrives, so two pages of one seat,
+  or a page that has not yet seen a bot's or a stand-in's move, could both have a play
+  stored (issue 31, finding 4). ``id`` is the page's own id for the
   message: a resent message is answered as the original was and never applied twice.
 - ``{"type": "undo", "seat": 0, "revision": 13, "id": "p1-43"}`` — take back your last play
   (Centrix, within your turn).
@@ -136,13 +140,13 @@ class _SeatMessage(_Message):
 class Act(_SeatMessage):
     type: Literal["act"]
     action: str = Field(min_length=1, max_length=200)
-    revision: Revision | None = None
+    revision: Revision
     id: MessageId | None = None
 
 
 class Undo(_SeatMessage):
     type: Literal["undo"]
-    revision: Revision | None = None
+    revision: Revision
     id: MessageId | None = None
 
 
