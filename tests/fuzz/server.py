@@ -31,6 +31,7 @@ from gamenight.web.app import create_app
 from gamenight.web.protocol import patch
 from gamenight.web.settings import Settings
 from gamenight.web.views.centrix import notations
+from tests.web.hosts import TEST_HOSTS
 
 from . import generators as gen
 from .asgi import ClosedError, Socket, request
@@ -119,7 +120,7 @@ class World:
     """The app, its tables under fuzz, and a page per role at each."""
 
     def __init__(self, folder: Path) -> None:
-        self.settings = Settings(f"sqlite:///{folder / 'fuzz.sqlite3'}")
+        self.settings = Settings(f"sqlite:///{folder / 'fuzz.sqlite3'}", allowed_hosts=TEST_HOSTS)
         self.app = create_app(self.settings, IdleBots())
         self.manager = self.app.state.manager
         self.store = self.manager.store

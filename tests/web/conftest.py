@@ -12,6 +12,7 @@ from starlette.testclient import WebSocketTestSession
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
+from .hosts import TEST_HOSTS
 from .postgres import postgres_database
 
 
@@ -34,7 +35,9 @@ def database(tmp_path: Path) -> str:
 def client(database: str) -> Iterator[TestClient]:
     with (
         ThreadPoolExecutor(2) as bots,
-        TestClient(create_app(Settings(database), bot_executor=bots)) as client,
+        TestClient(
+            create_app(Settings(database, allowed_hosts=TEST_HOSTS), bot_executor=bots)
+        ) as client,
     ):
         yield client
 

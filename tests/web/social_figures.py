@@ -28,11 +28,15 @@ from gamenight.web.storage import Store
 from gamenight.web.yours import MINE
 
 from .bodies import CENTRIX_BOTS
+from .hosts import TEST_HOSTS
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(1) as bots:
-        app = create_app(Settings(f"sqlite:///{Path(folder) / 'figures.sqlite3'}"), bots)
+        app = create_app(
+            Settings(f"sqlite:///{Path(folder) / 'figures.sqlite3'}", allowed_hosts=TEST_HOSTS),
+            bots,
+        )
         with TestClient(app) as client:
             manager = app.state.manager
             store: Store = manager.store

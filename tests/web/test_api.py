@@ -20,6 +20,7 @@ from gamenight.web.settings import Settings
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_BOTS, CENTRIX_INVITE, COLORCITY, COLORCITY_VS_BOT
+from .hosts import TEST_HOSTS
 
 Join = Callable[..., WebSocketTestSession]
 
@@ -442,7 +443,11 @@ def test_an_invite_cannot_be_renewed_once_the_game_is_over(client: TestClient, j
 
 def test_a_restarted_server_has_every_game_where_it_was(database: str) -> None:
     def server() -> TestClient:
-        return TestClient(create_app(Settings(database), bot_executor=ThreadPoolExecutor(1)))
+        return TestClient(
+            create_app(
+                Settings(database, allowed_hosts=TEST_HOSTS), bot_executor=ThreadPoolExecutor(1)
+            )
+        )
 
     with server() as client:
         made = create(client)

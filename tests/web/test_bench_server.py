@@ -21,6 +21,7 @@ from gamenight.core.errors import RulesError
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
+from .hosts import TEST_HOSTS
 from .postgres import postgres_database
 
 KEYS = {
@@ -135,7 +136,7 @@ def echo_once(client: TestClient) -> str:
 
 
 def test_the_echo_is_on_the_benchmarks_servers_alone(tmp_path: Path) -> None:
-    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}", allowed_hosts=TEST_HOSTS)
     with TestClient(bench_app(settings)) as bench:
         assert echo_once(bench) == "hello"
     with TestClient(create_app(settings)) as normal, pytest.raises(WebSocketDisconnect):

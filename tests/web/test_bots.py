@@ -32,6 +32,7 @@ from gamenight.web.tables import TableManager
 
 from . import thinkers
 from .bodies import CENTRIX_BOTS
+from .hosts import TEST_HOSTS
 from .postgres import postgres_database
 from .test_api import create, receive
 from .test_scale_out import REDIS, hears_of
@@ -120,7 +121,7 @@ def wait_until_over(store: Store, table_id: str, seconds: float = 60) -> None:
 
 def test_a_killed_bot_worker_is_replaced_and_the_tables_play_on(database: str) -> None:
     # The bots think in real worker processes here (no executor given).
-    with TestClient(create_app(Settings(database))) as client:
+    with TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS))) as client:
         made = [create(client, CENTRIX_BOTS)["id"] for _ in range(2)]
         store = Store(database)
         deadline = time.monotonic() + 30
@@ -144,17 +145,26 @@ class Paused(ThreadPoolExecutor):
 
 
 def test_a_bot_table_resumes_by_itself_after_a_restart(database: str) -> None:
-    with Paused(1) as paused, TestClient(create_app(Settings(database), paused)) as client:
+    with (
+        Paused(1) as paused,
+        TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), paused)) as client,
+    ):
         made = create(client, CENTRIX_BOTS)
     store = Store(database)
     assert store.load(made["id"]).actions == []  # type: ignore[union-attr]
     # A new server, and nobody opens the table: its bots play it to the end.
-    with ThreadPoolExecutor(1) as bots, TestClient(create_app(Settings(database), bots)):
+    with (
+        ThreadPoolExecutor(1) as bots,
+        TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), bots)),
+    ):
         wait_until_over(store, made["id"])
 
 
 def test_resumed_bot_tables_keep_to_the_live_table_limit(database: str) -> None:
-    with Paused(1) as paused, TestClient(create_app(Settings(database), paused)) as client:
+    with (
+        Paused(1) as paused,
+        TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), paused)) as client,
+    ):
         made = {create(client, CENTRIX_BOTS)["id"] for _ in range(6)}
     # A new server that holds two tables: it resumes two of the six, and no more.
     with Paused(1) as paused:
@@ -199,7 +209,7 @@ def test_on_two_servers_exactly_one_thinks_for_a_bot_seat(
                 busy[0] -= 1
 
     monkeypatch.setattr(gamenight.web.bots, "think", recorded)
-    settings = Settings(postgres, redis_url=REDIS, presence_ttl=2.0)
+    settings = Settings(postgres, redis_url=REDIS, presence_ttl=2.0, allowed_hosts=TEST_HOSTS)
     with ExitStack() as stack:
         one, two = (
             stack.enter_context(
@@ -267,7 +277,10 @@ def test_a_bot_whose_plays_cannot_be_stored_for_a_while_plays_on(
         return append(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "append_in", flaky)
-    with ThreadPoolExecutor(1) as bots, TestClient(create_app(Settings(database), bots)) as client:
+    with (
+        ThreadPoolExecutor(1) as bots,
+        TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), bots)) as client,
+    ):
         made = create(client, CENTRIX_BOTS)
         wait_until_over(Store(database), made["id"])
     assert failures == [0]

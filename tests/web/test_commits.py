@@ -33,6 +33,7 @@ from gamenight.web.storage import ActionRow, Store, Timing
 from gamenight.web.tables import TableManager
 
 from .bodies import CENTRIX_2
+from .hosts import TEST_HOSTS
 from .postgres import postgres_database
 
 TABLES = 6  # the first is the plug, the last goes stale
@@ -439,7 +440,9 @@ def test_the_app_s_shutdown_answers_the_writes_waiting_and_stops_the_writer(
     and answered (not left to the daemon writer thread dying with the process), and the
     writer thread stops; a write after that is refused."""
     before = writers()
-    app = create_app(Settings(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"))
+    app = create_app(
+        Settings(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", allowed_hosts=TEST_HOSTS)
+    )
     store: Store = app.state.manager.store
     table = new_table(store)  # (its write starts the store's writer thread)
     timing = Timing({"left": [1.0, 2.0]}, None)

@@ -35,6 +35,8 @@ from tests.web.test_api import create, receive
 from tests.web.test_room import Socket, run_alone
 from tests.web.test_scale_out import REDIS
 
+from .hosts import TEST_HOSTS
+
 START = 1_800_000_000_000  # the fake clock's start, in ms since 1970
 
 
@@ -193,7 +195,7 @@ def test_t7_clock_values_out_of_bounds_are_refused_with_a_code(
 
 
 def test_t7_the_api_refuses_a_clock_out_of_bounds(tmp_path: Path) -> None:
-    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}", allowed_hosts=TEST_HOSTS)
     with ThreadPoolExecutor(1) as bots, TestClient(create_app(settings, bots)) as client:
         answer = client.post(
             "/api/tables", json={**CENTRIX_2, "clock": {"kind": "realtime", "bank_seconds": 1}}
@@ -588,7 +590,7 @@ def test_on_two_servers_exactly_one_plays_for_a_seat_that_left(
         "clock": {"bot_level": 3},
     }
     with postgres_database("gn_finish_") as url, ExitStack() as stack:
-        settings = Settings(url, redis_url=REDIS, presence_ttl=2.0)
+        settings = Settings(url, redis_url=REDIS, presence_ttl=2.0, allowed_hosts=TEST_HOSTS)
         one, two = (
             stack.enter_context(
                 TestClient(create_app(settings, stack.enter_context(ThreadPoolExecutor(1))))

@@ -19,6 +19,7 @@ from gamenight.web.app import create_app, serving_options
 from gamenight.web.quotas import Limits
 from gamenight.web.settings import Settings
 
+from .hosts import TEST_HOSTS
 from .test_reading import served
 
 
@@ -42,6 +43,7 @@ def settings(tmp_path: Path, proxies: tuple[str, ...]) -> Settings:
         f"sqlite:///{tmp_path / 'g.sqlite3'}",
         limits=Limits(requests_per_second=5, sockets_per_address=3),
         trusted_proxies=proxies,
+        allowed_hosts=TEST_HOSTS,
     )
 
 

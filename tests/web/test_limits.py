@@ -27,6 +27,7 @@ from gamenight.web.storage import Store
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, COLORCITY
+from .hosts import TEST_HOSTS
 from .test_api import act, create, read, receipt, receive, until_pong
 
 
@@ -51,7 +52,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 
 def server(database: str, **limits: Any) -> TestClient:
-    settings = Settings(database, limits=Limits(**limits))
+    settings = Settings(database, limits=Limits(**limits), allowed_hosts=TEST_HOSTS)
     return TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1)))
 
 
@@ -242,7 +243,10 @@ def call(app: Any, headers: dict[str, str], chunks: Iterator[bytes]) -> tuple[in
         "scheme": "http",
         "server": ("testserver", 80),
         "client": ("127.0.0.1", 5000),
-        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+        "headers": [
+            (b"host", b"testserver"),
+            *((k.lower().encode(), v.encode()) for k, v in headers.items()),
+        ],
     }
     asyncio.run(app(scope, receive, send))
     start = next(m for m in sent if m["type"] == "http.response.start")
@@ -251,7 +255,9 @@ def call(app: Any, headers: dict[str, str], chunks: Iterator[bytes]) -> tuple[in
 
 
 def test_a_big_body_is_refused_before_it_is_read(database: str) -> None:
-    app = create_app(Settings(database, limits=Limits(body_bytes=100_000)))
+    app = create_app(
+        Settings(database, limits=Limits(body_bytes=100_000), allowed_hosts=TEST_HOSTS)
+    )
     mb = b"x" * 1_000_000
 
     def hundred_megabytes() -> Iterator[bytes]:

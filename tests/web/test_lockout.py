@@ -19,11 +19,12 @@ from gamenight.web.refusals import RefusedError
 from gamenight.web.settings import Settings
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
+from .hosts import TEST_HOSTS
 from .test_api import create, receive
 
 
 def server(database: str, **limits: Any) -> TestClient:
-    settings = Settings(database, limits=Limits(**limits))
+    settings = Settings(database, limits=Limits(**limits), allowed_hosts=TEST_HOSTS)
     return TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1)))
 
 

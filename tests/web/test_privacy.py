@@ -14,6 +14,7 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
+from .hosts import TEST_HOSTS
 from .test_api import create, receive
 
 
@@ -86,7 +87,9 @@ def test_an_unlisted_tables_info_replay_and_record_need_a_key(client: TestClient
 
 
 def test_a_socket_from_another_sites_page_is_refused(database: str) -> None:
-    settings = Settings(database, allowed_origins=("https://friends.example",))
+    settings = Settings(
+        database, allowed_origins=("https://friends.example",), allowed_hosts=TEST_HOSTS
+    )
     with TestClient(create_app(settings)) as client:
         made = create(client, CENTRIX_2)
         url = f"/ws/tables/{made['id']}"

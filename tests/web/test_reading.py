@@ -20,6 +20,8 @@ from gamenight.web.app import serving_options
 from gamenight.web.reading import PILE, PilingProtocol
 from gamenight.web.settings import Settings
 
+from .hosts import TEST_HOSTS
+
 Scope = dict[str, Any]
 
 
@@ -61,7 +63,9 @@ def served(
 ) -> Iterator[str]:
     """``app`` under uvicorn with the server's options for ``settings`` (or its protocol
     ``ws``), on 127.0.0.1: its ws:// URL."""
-    options = serving_options(settings or Settings(database_url="sqlite://"))
+    options = serving_options(
+        settings or Settings(database_url="sqlite://", allowed_hosts=TEST_HOSTS)
+    )
     if ws is not None:
         options["ws"] = ws
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **options)

@@ -24,6 +24,7 @@ from gamenight.web.tables import TableManager
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
+from .hosts import TEST_HOSTS
 from .test_api import Join, create, read, receipt, receive, until_pong
 
 
@@ -151,7 +152,7 @@ def test_the_referee_refuses_a_bots_play_chosen_for_an_older_position(tmp_path: 
 def test_a_renewed_invite_opens_nothing_on_a_server_that_has_not_heard(tmp_path: Path) -> None:
     # Two servers on one database and no relay between them: as during a Redis outage, or
     # for the relay's delay.
-    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    settings = Settings(f"sqlite:///{tmp_path / 'g.sqlite3'}", allowed_hosts=TEST_HOSTS)
     with (
         ThreadPoolExecutor(1) as bots,
         TestClient(create_app(settings, bot_executor=bots)) as one,

@@ -27,6 +27,7 @@ from gamenight.web.storage import ConflictError, Store
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
+from .hosts import TEST_HOSTS
 from .postgres import postgres_database
 from .test_api import act, create, rebuilt, receive
 
@@ -61,7 +62,7 @@ def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
 @contextmanager
 def two_servers(database: str, ttl: float) -> Iterator[tuple[TestClient, TestClient]]:
     """Two servers on one database and one Redis, as two processes would be."""
-    settings = Settings(database, redis_url=REDIS, presence_ttl=ttl)
+    settings = Settings(database, redis_url=REDIS, presence_ttl=ttl, allowed_hosts=TEST_HOSTS)
     with (
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as two,

@@ -42,6 +42,8 @@ from gamenight.web.quotas import Limits
 from gamenight.web.settings import Settings
 from gamenight.web.views.centrix import notations
 
+from .hosts import TEST_HOSTS
+
 # Words for what no message may carry, under any key.
 SECRET_KEYS = {
     "hands",
@@ -96,7 +98,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         ThreadPoolExecutor(2) as bots,
         TestClient(
             create_app(
-                Settings(f"sqlite:///{tmp_path / 'secrets.sqlite3'}", limits=SCRIPTED),
+                Settings(
+                    f"sqlite:///{tmp_path / 'secrets.sqlite3'}",
+                    limits=SCRIPTED,
+                    allowed_hosts=TEST_HOSTS,
+                ),
                 bot_executor=bots,
             )
         ) as client,

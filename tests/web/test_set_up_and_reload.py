@@ -16,6 +16,7 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 
 from .bodies import COLORCITY
+from .hosts import TEST_HOSTS
 from .test_api import act, create, receive
 
 HOSTILE = {"frame_rate": 0.01, "rest_speed": 0, "rest_spin": 0, "max_flick_s": 1e9}
@@ -23,7 +24,9 @@ NEW_IN_D24 = ("integrator", "start_lead", "warmstart")
 
 
 def server(database: str) -> TestClient:
-    return TestClient(create_app(Settings(database), bot_executor=ThreadPoolExecutor(1)))
+    return TestClient(
+        create_app(Settings(database, allowed_hosts=TEST_HOSTS), bot_executor=ThreadPoolExecutor(1))
+    )
 
 
 def pitch(client: TestClient, made: dict[str, Any], shot: str) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from gamenight.web.storage import (
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2
+from .hosts import TEST_HOSTS
 from .postgres import postgres_database
 from .test_api import act, create, read, receive, undo
 
@@ -413,7 +414,7 @@ def test_an_undo_on_one_server_and_a_play_on_another_leave_a_table_that_replays(
     url: str,
 ) -> None:
     """Two servers that do not hear of each other's changes (no Redis, or Redis down)."""
-    settings = Settings(url)
+    settings = Settings(url, allowed_hosts=TEST_HOSTS)
     with (
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
         TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as two,
@@ -527,7 +528,9 @@ def test_revision_1_is_the_schema_create_all_made(url: str) -> None:
 def test_a_database_the_old_code_made_is_upgraded_with_its_tables(url: str, tmp_path: Path) -> None:
     # A game in progress, played through the app (on a database of its own) …
     source = f"sqlite:///{tmp_path / 'source.sqlite3'}"
-    with TestClient(create_app(Settings(source), bot_executor=ThreadPoolExecutor(1))) as app:
+    with TestClient(
+        create_app(Settings(source, allowed_hosts=TEST_HOSTS), bot_executor=ThreadPoolExecutor(1))
+    ) as app:
         made = create(app, CENTRIX_2)
         with app.websocket_connect(f"/ws/tables/{made['id']}") as ann:
             ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})

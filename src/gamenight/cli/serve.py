@@ -60,6 +60,14 @@ def listening(
             settings = replace(settings, public_url=url)
     if settings.public_url:
         lines.append(f"friends join at {settings.public_url}/ (invite links and QR codes use it)")
+    if host not in (EVERYWHERE, "::") and host not in settings.served_hosts():
+        # Listening on one address of the machine's: requests to it name it.
+        settings = replace(settings, allowed_hosts=(*settings.allowed_hosts, host))
+    elif host in (EVERYWHERE, "::") and settings.public_url is None:
+        lines.append(
+            "only requests to this machine's own name are answered: set"
+            " GAMENIGHT_ALLOWED_HOSTS (or use --lan) for the names others reach it by"
+        )
     return host, settings, lines
 
 

@@ -24,6 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter, ValidationError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gamenight import __version__
 from gamenight.core.errors import GamenightError
@@ -172,6 +173,11 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     # open a table's socket too.
     origins = settings.allowed_origins + ((settings.public_url,) if settings.public_url else ())
     app.add_middleware(Guard, gate=gate, allowed_origins=origins)
+    # Outermost of all: a request that names a host this server does not serve is answered
+    # 400 (a socket's, before it is accepted): DNS rebinding, issue 31.
+    app.add_middleware(
+        TrustedHostMiddleware, allowed_hosts=list(settings.served_hosts()), www_redirect=False
+    )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ---------------------------------------------------------------- pages

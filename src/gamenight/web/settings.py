@@ -5,15 +5,27 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from gamenight.core.errors import RulesError
 from gamenight.core.numbers import read_decimal, read_whole_number
 from gamenight.web.links import read_public_url
 from gamenight.web.quotas import Limits
 from gamenight.web.storage import SYNCHRONOUS
+
+# The names a request to this machine's own loopback may give as its Host.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+# A host name, an IPv4 address, or a wildcard over a domain's names (``*.example.org``).
+HOST_NAME = re.compile(r"^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
+
+
+def as_host(name: str) -> str:
+    """``name`` as a Host header gives it: an IPv6 address in brackets."""
+    return f"[{name}]" if ":" in name and not name.startswith("[") else name.lower()
 
 
 def default_data_dir() -> Path:
@@ -45,6 +57,17 @@ class Settings:
     # addresses or networks): the limits per address count the client they name. None by
     # default: any client could name itself a new address on every request.
     trusted_proxies: tuple[str, ...] = ()
+    # Host names a request may name besides the loopback ones and the public URL's
+    # (``served_hosts``): a request for any other is refused, so that a page of another site
+    # whose name was pointed at this machine (DNS rebinding) cannot reach it.
+    allowed_hosts: tuple[str, ...] = ()
+
+    def served_hosts(self) -> tuple[str, ...]:
+        """Every host name the server answers to: loopback, the public URL's (the ``--lan``
+        address, or a proxy's name) and ``allowed_hosts``."""
+        public = (urlsplit(self.public_url).hostname or "",) if self.public_url else ()
+        hosts = (*LOOPBACK_HOSTS, *map(as_host, (*public, *self.allowed_hosts)))
+        return tuple(dict.fromkeys(hosts))
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -58,7 +81,8 @@ class Settings:
         ``GAMENIGHT_ALLOWED_ORIGINS`` the other sites whose pages may open a table's socket and
         ``GAMENIGHT_PUBLIC_URL`` the address invite links use (behind a proxy: web.links),
         ``GAMENIGHT_SQLITE_SYNCHRONOUS`` SQLite's ``synchronous`` (FULL or NORMAL),
-        ``GAMENIGHT_TRUSTED_PROXIES`` the proxies whose forwarding headers are believed."""
+        ``GAMENIGHT_TRUSTED_PROXIES`` the proxies whose forwarding headers are believed,
+        ``GAMENIGHT_ALLOWED_HOSTS`` the host names it answers to besides its own."""
         url = os.environ.get("GAMENIGHT_DATABASE_URL")
         if not url:
             folder = data_dir or Path(os.environ.get("GAMENIGHT_DATA_DIR") or default_data_dir())
@@ -89,6 +113,7 @@ class Settings:
                 os.environ.get("GAMENIGHT_SQLITE_SYNCHRONOUS") or "FULL"
             ),
             trusted_proxies=_proxies(os.environ.get("GAMENIGHT_TRUSTED_PROXIES") or ""),
+            allowed_hosts=_hosts(os.environ.get("GAMENIGHT_ALLOWED_HOSTS") or ""),
         )
 
 
@@ -171,3 +196,19 @@ def _proxies(text: str) -> tuple[str, ...]:
                 " (write the proxy's address, e.g. 10.0.0.2, or a network, e.g. 10.0.0.0/24)"
             ) from None
     return proxies
+
+
+def _hosts(text: str) -> tuple[str, ...]:
+    """``GAMENIGHT_ALLOWED_HOSTS``: host names or IP addresses, comma-separated."""
+    hosts = tuple(part.strip().lower() for part in text.split(",") if part.strip())
+    for host in hosts:
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            if not HOST_NAME.match(host):
+                raise RulesError(
+                    f"GAMENIGHT_ALLOWED_HOSTS: {host!r} is not a host name or IP address"
+                    " (write games.example.org, *.example.org or 192.168.1.20, without a"
+                    " scheme or port)"
+                ) from None
+    return hosts
