@@ -196,14 +196,14 @@ def test_on_two_servers_exactly_one_thinks_for_a_bot_seat(
     busy = [0, 0]  # decisions being thought now, the most at once
     counting = threading.Lock()  # (the two servers' bots think in threads of their own)
 
-    def recorded(game: str, view: Any, level: int, seed: int) -> str:
+    def recorded(game: str, view: Any, level: int, seed: int, seconds: float | None) -> str:
         with counting:
             busy[0] += 1
             busy[1] = max(busy)
         try:
             time.sleep(0.002)  # long enough for a second copy to overlap
             thoughts.append(game)
-            return think(game, view, level, seed)
+            return think(game, view, level, seed, seconds)
         finally:
             with counting:
                 busy[0] -= 1

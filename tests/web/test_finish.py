@@ -573,10 +573,10 @@ def test_on_two_servers_exactly_one_plays_for_a_seat_that_left(
     thoughts: list[int] = []
     counting = threading.Lock()
 
-    def recorded(game: str, view: Any, level: int, seed: int) -> str:
+    def recorded(game: str, view: Any, level: int, seed: int, seconds: float | None) -> str:
         with counting:
             thoughts.append(level)
-        return think(game, view, level, seed)
+        return think(game, view, level, seed, seconds)
 
     monkeypatch.setattr(gamenight.web.bots, "think", recorded)
     three_seats = {

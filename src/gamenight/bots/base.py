@@ -28,6 +28,10 @@ class Budget:
     def clock(self) -> Clock:
         return Clock(self)
 
+    def within(self, seconds: float) -> Budget:
+        """This budget, ending after ``seconds`` at the latest."""
+        return Budget(self.iterations, min(seconds, self.seconds or seconds))
+
     def __str__(self) -> str:
         parts = []
         if self.iterations is not None:
@@ -76,7 +80,11 @@ class Clock:
         self.iterations += 1
         if self.budget.iterations is not None and self.iterations > self.budget.iterations:
             return False
-        return self.deadline is None or time.perf_counter() < self.deadline
+        return not self.expired()
+
+    def expired(self) -> bool:
+        """Whether the budget's time is up (never, with iterations only)."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
 class Bot(Protocol):

@@ -34,8 +34,10 @@ class GameBots:
     bots: dict[str, BotFactory]
     levels: dict[int, str] = field(default_factory=dict)
 
-    def bot(self, spec: str, seed: int | None = None) -> Any:
-        """A bot from its spec; raises NotationError naming what is wrong."""
+    def bot(self, spec: str, seed: int | None = None, *, seconds: float | None = None) -> Any:
+        """A bot from its spec; raises NotationError naming what is wrong. ``seconds``: the
+        most a decision may take, whatever the spec's budget (the web's bots: one table's
+        bot, however hard its rules make the physics, takes no more than its share)."""
         spec = spec.strip()
         if is_outside(spec):
             return outside_bot(self.game, spec, seed)
@@ -66,7 +68,10 @@ class GameBots:
             else:
                 budget = Budget.parse(part)
         try:
-            return factory(seed, budget, **options)
+            bot = factory(seed, budget, **options)
+            if seconds is not None:  # (the spec's budget, or the bot's own default, capped)
+                bot = factory(seed, bot.budget.within(seconds), **options)
+            return bot
         except (TypeError, ValueError) as exc:
             raise NotationError(f"{spec!r}: {exc}") from None
 

@@ -6,6 +6,9 @@
   [--profile-clock wall|cpu]]``: the
   table server's moves per second, latency and cost per move against its own stack's echo
   (gamenight.bench.server).
+- ``gamenight bench bots [--seconds S] [--workers N] [--think-seconds T] [--json]``: how an
+  unrelated table's bot fares beside a level-5 Color City bot at the slowest rules allowed
+  (gamenight.bench.bots).
 """
 
 from __future__ import annotations
@@ -74,6 +77,42 @@ def register(commands: Any) -> None:
         "--seed", type=int, default=2026, help="seed of the run (default %(default)s)"
     )
     server.set_defaults(run=_server)
+    bots = sub.add_parser(
+        "bots", help="an unrelated table's bot beside the hardest bot and rules allowed"
+    )
+    bots.add_argument("--seconds", type=seconds, default=20.0, help="(default %(default)s)")
+    bots.add_argument(
+        "--workers", type=count, help="bot worker processes (default: the server's, a core each)"
+    )
+    bots.add_argument(
+        "--think-seconds",
+        type=float,
+        default=3.0,
+        help="each decision's think time, 0 for none (default: the server's, %(default)s)",
+    )
+    bots.add_argument("--json", action="store_true", help="print one JSON object")
+    bots.set_defaults(run=_bots)
+
+
+def _bots(ns: argparse.Namespace) -> int:
+    import os
+
+    from gamenight.bench.bots import run
+
+    if ns.think_seconds < 0:
+        raise SystemExit("--think-seconds must be 0 (none) or more")
+    workers = ns.workers or os.cpu_count() or 1
+    r = run(ns.seconds, workers, ns.think_seconds or None)
+    if ns.json:
+        print(json.dumps(r))
+        return 0
+    print(
+        f"{r['workers']} worker(s), think time {r['think_seconds'] or 'none'}, {r['seconds']:g} s:"
+        f" the unrelated table made {r['easy_decisions']} decisions"
+        f" ({r['easy_decisions_per_s']}/s), the longest waited {r['easy_longest_wait_s']} s;"
+        f" the hard table made {r['hard_decisions']}, the longest took {r['hard_longest_s']} s"
+    )
+    return 0
 
 
 def _server(ns: argparse.Namespace) -> int:

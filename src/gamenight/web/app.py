@@ -130,6 +130,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         bot_executor,
         settings.limits,
         bot_seconds=settings.bot_seconds,
+        bot_think_seconds=settings.think_seconds,
     )
     gate = Gate(settings.limits)
     manager.in_use = lambda table_id: gate.sockets(table_id) > 0

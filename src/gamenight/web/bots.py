@@ -3,8 +3,13 @@
 What it promises:
 
 - **No bot holds up the event loop or another table.** Thinking runs in a pool of worker
-  processes; the only thinking done in the server's process is a level-1 bot's quick
-  choice, in a thread.
+  processes (as many as the machine has cores by default, each at a lower priority than the
+  server's own process, so the pages are answered first); the only thinking done in the
+  server's process is a level-1 bot's quick choice, in a thread. Every decision is thought
+  within ``think_seconds`` (``GAMENIGHT_BOT_THINK_SECONDS``), whatever the table's rules make
+  a flick cost, and the tables waiting for a worker are served in the order they asked
+  (each table has at most one decision waiting): a table whose rules are the slowest
+  allowed delays another by at most one such decision per worker (issue 31, finding 6).
 - **No bot waits forever.** Each decision has a wall-clock limit (``seconds``, the setting
   ``GAMENIGHT_BOT_SECONDS``). A bot that overruns it is abandoned: its worker is killed (so
   that it cannot wedge the next table's bot) and the seat plays what a level-1 bot chooses.
@@ -47,24 +52,27 @@ from gamenight.web.refusals import Code, RefusedError
 
 log = logging.getLogger("gamenight.web")
 
-Thinker = Callable[[str, Any, int, int], str]
+Thinker = Callable[[str, Any, int, int, float | None], str]
 FALLBACK_LEVEL = 1  # the quick bot a seat plays when its own bot overruns or fails
 ATTEMPTS = 3  # pools a decision is tried in before the seat plays the fallback
 CLAIM_POLL_SECONDS = 1.0  # how often a server asks again for a decision another one holds
 START_SECONDS = 120.0  # the most a new pool's workers may take to start
 WATCHDOG_SECONDS = 1.0  # how often a worker checks that the server still lives
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+WORKER_NICENESS = 10  # a worker yields the cores to the server's process
 
 
-def think(game: str, view: Any, level: int, seed: int) -> str:
-    """A bot's action in notation (runs in a worker process)."""
-    return get_game(game).bot_action(view, level, seed)
+def think(game: str, view: Any, level: int, seed: int, seconds: float | None = None) -> str:
+    """A bot's action in notation, thought within ``seconds`` (runs in a worker process)."""
+    return get_game(game).bot_action(view, level, seed, seconds)
 
 
 def worker_started(parent: int, pids: Any) -> None:
     """The initializer of every bot worker: it tells the runner its process id (so that a
     stuck worker can be killed) and arranges to exit when the server process dies."""
     pids.put(os.getpid())
+    with contextlib.suppress(OSError, AttributeError):  # (no nice on Windows)
+        os.nice(WORKER_NICENESS)
     if sys.platform == "linux":
         # The kernel kills this worker when the thread that started it ends: the runner
         # starts workers from the event loop's thread, which lives as long as the server.
@@ -111,8 +119,9 @@ bot at ``revision``, held while the block runs (web.tables.TableEvents.thinking)
 class BotRunner:
     """Runs bots' thinking in a pool of ``workers`` processes (or in ``executor``: tests
     give threads, which are abandoned but cannot be killed when they overrun), each
-    decision limited to ``seconds``; ``thinker`` is what a worker runs (tests give bots that
-    get stuck). One task per table plays its bots' turns, one after another."""
+    decision thought within ``think_seconds`` and abandoned after ``seconds``; ``thinker`` is
+    what a worker runs (tests give bots that get stuck). One task per table plays its bots'
+    turns, one after another."""
 
     def __init__(
         self,
@@ -120,9 +129,11 @@ class BotRunner:
         executor: Executor | None = None,
         *,
         seconds: float = 20.0,
+        think_seconds: float | None = None,
         thinker: Thinker | None = None,
     ) -> None:
         self._workers = workers
+        self.think_seconds = think_seconds
         self._given = executor
         self._pool: ProcessPoolExecutor | None = None
         self._pids: Any = None  # the pool's workers report their process ids here
@@ -227,7 +238,9 @@ class BotRunner:
                 executor = self.executor
                 try:
                     await self._started(executor)
-                    future = loop.run_in_executor(executor, self.thinker, game, view, level, seed)
+                    future = loop.run_in_executor(
+                        executor, self.thinker, game, view, level, seed, self.think_seconds
+                    )
                     return await asyncio.wait_for(future, self.seconds)
                 except BrokenProcessPool:
                     # A worker died (killed, out of memory): every decision that was waiting

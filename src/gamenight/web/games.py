@@ -281,9 +281,10 @@ class WebGame(Generic[S]):
         """The log entries of the last ``count`` actions on ``state``'s stack."""
         raise NotImplementedError
 
-    def bot_action(self, view: View, level: int, seed: int) -> str:
-        """A bot's action for ``view``, in notation (runs in a worker process)."""
-        bot = game_bots(self.name).bot(f"level{level}", seed)
+    def bot_action(self, view: View, level: int, seed: int, seconds: float | None = None) -> str:
+        """A bot's action for ``view``, in notation (runs in a worker process), thought
+        within ``seconds`` if given."""
+        bot = game_bots(self.name).bot(f"level{level}", seed, seconds=seconds)
         return str(bot.choose(view))
 
 

@@ -19,6 +19,7 @@ from gamenight.web.storage import SYNCHRONOUS
 
 # The names a request to this machine's own loopback may give as its Host.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+THINK_SECONDS = 3.0  # a bot decision's think time, unless the host sets it
 # A host name, an IPv4 address, or a wildcard over a domain's names (``*.example.org``).
 HOST_NAME = re.compile(r"^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 
@@ -37,7 +38,9 @@ def default_data_dir() -> Path:
 class Settings:
     database_url: str
     redis_url: str | None = None
-    bot_workers: int = 1
+    # The processes that think for bots: one per core (they run at a lower priority than
+    # the server, which so keeps a core's worth for the pages whenever it needs it).
+    bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     # Scale-out: how long a server's players count as online after it was last heard of
     # (a server that crashed or hangs); it renews its presence three times as often.
     presence_ttl: float = 15.0
@@ -61,6 +64,26 @@ class Settings:
     # (``served_hosts``): a request for any other is refused, so that a page of another site
     # whose name was pointed at this machine (DNS rebinding) cannot reach it.
     allowed_hosts: tuple[str, ...] = ()
+    # The most a bot thinks about one decision (its budget, which every bot keeps to): a
+    # table whose rules make the physics as slow as they may be takes no more of a worker
+    # than any other (issue 31, finding 6). None: THINK_SECONDS, or half of ``bot_seconds``
+    # if that is less; given, it must be under ``bot_seconds``.
+    bot_think_seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.bot_think_seconds is not None and not self.bot_think_seconds < self.bot_seconds:
+            raise RulesError(
+                f"GAMENIGHT_BOT_THINK_SECONDS ({self.bot_think_seconds:g}) must be under"
+                f" GAMENIGHT_BOT_SECONDS ({self.bot_seconds:g}): a bot that thinks for as long"
+                " as it may is abandoned"
+            )
+
+    @property
+    def think_seconds(self) -> float:
+        """The time each bot decision is thought within."""
+        if self.bot_think_seconds is not None:
+            return self.bot_think_seconds
+        return min(THINK_SECONDS, self.bot_seconds / 2)
 
     def served_hosts(self) -> tuple[str, ...]:
         """Every host name the server answers to: loopback, the public URL's (the ``--lan``
@@ -91,7 +114,7 @@ class Settings:
             except OSError as exc:
                 raise RulesError(f"cannot use {folder} for the data: {exc.strerror}") from exc
             url = f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        text = os.environ.get("GAMENIGHT_BOT_WORKERS") or "1"
+        text = os.environ.get("GAMENIGHT_BOT_WORKERS") or str(os.cpu_count() or 1)
         try:
             workers = read_whole_number(text.strip(), "GAMENIGHT_BOT_WORKERS", RulesError)
         except RulesError:
@@ -114,6 +137,11 @@ class Settings:
             ),
             trusted_proxies=_proxies(os.environ.get("GAMENIGHT_TRUSTED_PROXIES") or ""),
             allowed_hosts=_hosts(os.environ.get("GAMENIGHT_ALLOWED_HOSTS") or ""),
+            bot_think_seconds=float(
+                _number("GAMENIGHT_BOT_THINK_SECONDS", THINK_SECONDS, 0.05, 3600)
+            )
+            if os.environ.get("GAMENIGHT_BOT_THINK_SECONDS")
+            else None,
         )
 
 

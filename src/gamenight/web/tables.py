@@ -134,10 +134,13 @@ class TableManager:
         limits: Limits | None = None,
         *,
         bot_seconds: float = 20.0,
+        bot_think_seconds: float | None = None,
     ):
         self.store = store
         self.tables: dict[str, LiveTable] = {}
-        self.bots = BotRunner(bot_workers, executor, seconds=bot_seconds)
+        self.bots = BotRunner(
+            bot_workers, executor, seconds=bot_seconds, think_seconds=bot_think_seconds
+        )
         self.events: TableEvents = NoEvents()
         self._resuming: asyncio.Task[None] | None = None
         self.limits = limits or Limits()

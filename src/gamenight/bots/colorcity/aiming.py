@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from gamenight.colorcity.frame import aim as aim  # re-exported: the bots read it here
 from gamenight.colorcity.frame import from_board
@@ -43,12 +43,12 @@ def speed_for(table: Table, spin: float, distance: float) -> float:
     return max(table.min_speed, min(table.max_speed, speed))
 
 
-@cache
+@lru_cache(maxsize=4096)  # (bounded: a server sees tables of many rules)
 def aim_at(table: Table, gang: Gang, x: float, y: float, spin: float) -> Shot:
     """A shot whose noise-free flick stops at (x, y): straight from the launch point in
     line with the target (angled only when that is off the line), the speed from the
     slide table, then corrected twice against ``predict``. The physics is deterministic,
-    so aims are cached for the life of the process."""
+    so aims are cached (the latest few thousand) for the life of the process."""
     forward, right = from_board(table, gang, x, y)
     half = table.launch_half_width
     position = max(-half, min(half, right))
@@ -58,7 +58,8 @@ def aim_at(table: Table, gang: Gang, x: float, y: float, spin: float) -> Shot:
     for _ in range(2):
         pose = predict(table, gang, shot).pose
         if not pose.on_table:
-            shot = shot._replace(speed=shot.speed * 0.97)
+            # (Within the table's speeds: a host may have set a lowest speed this passes.)
+            shot = clamp(table, shot._replace(speed=shot.speed * 0.97))
             continue
         got_forward, got_right = from_board(table, gang, pose.x, pose.y)
         start_right = shot.position

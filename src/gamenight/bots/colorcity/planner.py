@@ -151,11 +151,18 @@ class PlannerBot(SeededBot):
         table = view.table
         evaluator = Evaluator(view, self.weights)
         sigma = SIGMAS[view.skill_for_turn(gang, view.turn)]
+        clock = self.budget.clock()
+        # Aimed best first, while the time lasts (rules that make every flick slow would
+        # otherwise spend a time budget on aiming alone); at least one is always aimed.
+        shots: list[Shot] = []
         candidates = self.candidates(view, evaluator)
-        shots = [aim_at(table, gang, c.x, c.y, c.spin) for c in candidates]
+        for c in candidates:
+            if shots and clock.expired():
+                break
+            shots.append(aim_at(table, gang, c.x, c.y, c.spin))
+        candidates = candidates[: len(shots)]
         total = self.budget.iterations or max(1, len(shots) * 32)
         rounds = max(1, math.ceil(math.log2(len(shots)))) if len(shots) > 1 else 1
-        clock = self.budget.clock()
         sums = [0.0] * len(shots)
         values = [0.0] * len(shots)
         counts = [0] * len(shots)
