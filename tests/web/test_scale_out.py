@@ -29,7 +29,7 @@ from gamenight.web.views.centrix import notations
 from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .hosts import TEST_HOSTS
 from .postgres import postgres_database
-from .test_api import act, create, rebuilt, receive
+from .test_api import act, create, rebuilt, receive, until_pong
 
 REDIS = "redis://127.0.0.1:6379/0"
 TTL = 2.0  # seconds a server's players stay online after it was last heard of (15 by default)
@@ -325,3 +325,64 @@ def hears_of(ws: WebSocketTestSession, version: int, seconds: float = 10) -> Non
         if message["type"] == "state" and message["version"] == version:
             return
     raise AssertionError(f"the page never heard of version {version}")
+
+
+def test_a_page_revoked_while_its_server_was_cut_off_from_redis_is_told(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    """Issue 31, finding 7: the invite was renewed on server one while server two could not
+    hear it; the old device's act on server two was refused, but its page was never told
+    its seat was gone, even once Redis was back."""
+    one, two = servers
+    relay = two.app.state.relay  # type: ignore[attr-defined]
+    made = create(one, {**CENTRIX_INVITE, "visibility": "public", "first": 1})  # Bo first
+    with two.websocket_connect(f"/ws/tables/{made['id']}") as bo:
+        hello(bo, made["seats"][1]["token"])
+        receive_state = receive(bo, "state")
+        client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
+        try:
+            with redis.Redis.from_url(REDIS) as db:
+                db.client_kill_filter(_type="pubsub")  # server two hears nothing more
+            key = made["seats"][1]["renew"]
+            renewed = one.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
+            assert renewed.status_code == 200
+            # Server two has not heard: the page still thinks it holds seat 1. Its act is
+            # refused in the store's transaction, and the page is told why at once.
+            act(bo, 1, notations(receive_state["view"]["legal"])[0])
+            heard = until_pong(bo)
+            assert [m["code"] for m in heard if m["type"] == "error"] == ["not_your_seat"]
+            revoked = [m for m in heard if m["type"] == "revoked"]
+            assert [(m["seat"], m["seats"]) for m in revoked] == [(1, [])]
+        finally:
+            two.portal.call(relay.client.aclose)
+            relay.client = client
+
+
+def test_a_page_revoked_while_its_server_was_cut_off_is_told_once_redis_is_back(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    one, two = servers
+    relay = two.app.state.relay  # type: ignore[attr-defined]
+    made = create(one, {**CENTRIX_INVITE, "visibility": "public"})
+    with two.websocket_connect(f"/ws/tables/{made['id']}") as bo:
+        hello(bo, made["seats"][1]["token"])
+        receive(bo, "state")
+        client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
+        try:
+            with redis.Redis.from_url(REDIS) as db:
+                db.client_kill_filter(_type="pubsub")
+            key = made["seats"][1]["renew"]
+            renewed = one.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
+            assert renewed.status_code == 200
+            while (message := next_message(bo, 1.0)) is not None:
+                assert message["type"] == "presence", message  # server two has not heard
+        finally:
+            two.portal.call(relay.client.aclose)
+            relay.client = client
+        # Redis is back: server two catches up with the store, and the page is told.
+        deadline = time.monotonic() + 5
+        while (message := next_message(bo, deadline - time.monotonic())) is not None:
+            if message["type"] == "revoked":
+                assert (message["seat"], message["seats"]) == (1, [])
+                return
+        raise AssertionError("the page was not told its seat was given a new link")

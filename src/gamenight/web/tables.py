@@ -610,10 +610,15 @@ class TableManager:
         ``page`` (None: a bot's) that it is stored: in the change it hears (one message a
         move), or in an ``accepted`` of its own where it hears none (a resent message's
         answer, from the referee's memory)."""
-        revision = table.referee.revision
+        revision, seats = table.referee.revision, table.referee.seats
         try:
             accepted = await call
         except RefusedError as exc:
+            if table.referee.seats is not seats:
+                # The referee read the seats from the store (another server renewed an
+                # invite, and this one had not heard): the pages whose token no longer opens
+                # their seat are told now, not whenever the news comes (issue 31).
+                self._revoke(table)
             if exc.code == Code.MOVED_ON and table.referee.revision != revision:
                 self.broadcast(table)  # the referee found the table changed elsewhere
             raise
