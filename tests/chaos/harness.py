@@ -15,7 +15,13 @@ by itself, it stops everything and counts, for every table:
 - holes / disordered: action numbers that are not 0…n-1, or were written out of order;
 - unreplayable: a table that does not replay from its record, that a server will not open,
   or whose replay is not the state its pages last saw;
-- stuck: a table still in play that did not move during the grace period.
+- stuck: a table still in play that did not move during the grace period, or a bot table
+  whose servers were all killed while it was mid-game and that did not move again.
+
+The last fault before the grace period is always such a kill: a few bot tables are made,
+and once each has played a few moves every server of the cluster is SIGKILLed and
+restarted, so that the stuck check has tables to check (bots' games are otherwise over
+before it runs).
 """
 
 from __future__ import annotations
@@ -82,6 +88,9 @@ KINDS = (
     Kind("centrix bots", "centrix", (_bot(), _bot(), _bot(1), _bot(2))),
     Kind("colorcity bots unwatched", "colorcity", (_bot(1, GREEN), _bot(2, PURPLE)), watched=False),
 )
+# The bot tables killed mid-game: four seats, so that a game lasts past the restart.
+MIDGAME = Kind("centrix bots mid-game", "centrix", (_bot(), _bot(), _bot(), _bot()), watched=False)
+MIDGAME_MOVES = 5  # the moves each has made when its servers are killed
 
 
 @dataclass
@@ -95,6 +104,7 @@ class Config:
     gap_s: tuple[float, float] = (1.5, 3.5)  # between two events
     down_s: tuple[float, float] = (0.1, 1.5)  # a killed server stays down
     grace_s: float = 10.0  # after the chaos, every table in play must move within this
+    midgame: int = 2  # bot tables per cluster whose servers are all killed mid-game
     settle_s: float = 2.0  # pages stop acting this long before the end
     sqlite: bool = True
     two_pages: bool = True  # False: one page a seat, whatever the kind says
@@ -123,6 +133,8 @@ class Report:
     unreplayable: int = 0
     stuck: int = 0
     orphans: int = 0  # processes of the run still running after it
+    candidates: int = 0  # tables in play when the grace period began (the stuck check's)
+    midgame: int = 0  # bot tables whose servers were all killed mid-game
     sent: int = 0
     resent: int = 0
     reconnects: int = 0
@@ -143,7 +155,8 @@ class Report:
             f" bot-worker kills {self.bot_worker_kills}, Redis outages {self.redis_outages},"
             f" tables {self.tables}, moves {self.moves} (undos {self.undos}, stored"
             f" {self.stored}; sent {self.sent}, resent {self.resent}, reconnects"
-            f" {self.reconnects})",
+            f" {self.reconnects}); in play at the grace period {self.candidates}, killed"
+            f" mid-game {self.midgame}",
             "  " + ", ".join(f"{name} {getattr(self, name)}" for name in self.BAD),
         ]
         # The gravest first: a misplaced move (stale) is the commonest and least telling.
@@ -167,6 +180,7 @@ class Cluster:
     pages_of: dict[str, list[asyncio.Task[None]]] = field(default_factory=dict)
     over_since: dict[str, float] = field(default_factory=dict)
     engine: Engine | None = None
+    midgame: dict[str, int] = field(default_factory=dict)  # table → its moves when killed
 
 
 class Chaos:
@@ -339,6 +353,8 @@ class Chaos:
         if cluster.redis is not None:
             events += ["redis"] * config.redis_outages
         self.rng.shuffle(events)
+        if config.midgame > 0:
+            events.append("midgame")  # tables in play for the stuck check
         if config.bot_worker_kills > 0:
             events.append("worker")  # after the last restart, which would hide it
         for event in events:
@@ -347,6 +363,8 @@ class Chaos:
                 await self.kill_server(cluster)
             elif event == "worker":
                 await self.kill_bot_worker(cluster)
+            elif event == "midgame":
+                await self.kill_midgame(cluster)
             else:
                 await self.redis_outage(cluster)
 
@@ -360,6 +378,29 @@ class Chaos:
             run.note("chaos", f"killed {server.name}")
         await asyncio.sleep(self.rng.uniform(*self.config.down_s))
         await server.start_ready()
+
+    async def kill_midgame(self, cluster: Cluster) -> None:
+        """Make ``midgame`` bot tables, and once each has made a few moves SIGKILL every
+        server of the cluster and restart them: each table must then move again."""
+        made = len(cluster.runs)
+        for _ in range(self.config.midgame):
+            await self.create_table(cluster, MIDGAME)
+        tables = [run.id for run in cluster.runs[made:]]
+        for _ in range(300):
+            snapshot = await asyncio.to_thread(self.snapshot, cluster)
+            if all(snapshot[t][0] >= MIDGAME_MOVES for t in tables):
+                break
+            await asyncio.sleep(0.1)
+        for server in cluster.servers:
+            server.crash()
+        self.report.kills += len(cluster.servers)
+        snapshot = await asyncio.to_thread(self.snapshot, cluster)
+        cluster.midgame = {t: snapshot[t][0] for t in tables if snapshot[t][2] == "playing"}
+        self.report.midgame += len(cluster.midgame)
+        self.say(f"{cluster.name}: killed every server, {len(cluster.midgame)} bot tables mid-game")
+        await asyncio.sleep(self.rng.uniform(*self.config.down_s))
+        for server in cluster.servers:
+            await server.start_ready()
 
     async def kill_bot_worker(self, cluster: Cluster) -> None:
         # A server starts its bot worker when a bot first thinks there: give it a while.
@@ -500,9 +541,16 @@ class Chaos:
                     self.check_table(run, store, written.get(run.id, []), served.get(run.id))
                 )
                 snap0, snap1 = before.get(run.id), after.get(run.id)
+                report.candidates += snap0 is not None and snap0[2] == "playing"
+                killed_at = cluster.midgame.get(run.id)
                 if snap1 is not None and snap1[2] == "playing" and snap0 == snap1:
                     report.stuck += 1
                     problems.append(f"stuck at {snap1[0]} actions through the grace period")
+                elif killed_at is not None and snap1 is not None and snap1[0] <= killed_at:
+                    report.stuck += 1
+                    problems.append(
+                        f"never moved again after its servers were killed at {killed_at}"
+                    )
                 report.problems += [f"{cluster.name} {run.id} ({run.kind}): {p}" for p in problems]
                 if problems:
                     self.dump(run, store, problems)
