@@ -70,6 +70,22 @@ SETUPS: dict[str, dict[str, Any]] = {
         "seed": 5,
         "rules": {"max_turns": 8},
     },
+    # A clock (issue 31: the fuzz covers clocks, resigning and rematches too).
+    "centrix-clock": {
+        "game": "centrix",
+        "seats": [{"kind": "device"}, {"kind": "device"}],
+        "first": 0,
+        "seed": 13,
+        "clock": {"kind": "realtime", "bank_seconds": 60, "on_timeout": "lose"},
+        "rules": {"max_turns": 6},
+    },
+    # Unlisted: a page with no seat needs the spectator link's token.
+    "centrix-unlisted": {
+        "game": "centrix",
+        "seats": [{"kind": "device"}, {"kind": "invite"}],
+        "first": 0,
+        "visibility": "unlisted",
+    },
     "colorcity-4": {
         "game": "colorcity",
         "seats": [
@@ -104,6 +120,7 @@ class Seated:
     renew: list[str | None]
     invites: list[str | None]  # unused invite links
     retired: list[str] = field(default_factory=list)  # tokens that opened a seat once
+    watch: str | None = None  # an unlisted table's spectator link token
     sockets: dict[str, Socket] = field(default_factory=dict)
     last: dict[str, Any] | None = None  # the latest state the "all" page was sent
 
@@ -150,6 +167,7 @@ class World:
             [None if s["invite"] else s["token"] for s in seats],
             [s["renew"] for s in seats],
             [s["token"] if s["invite"] else None for s in seats],
+            watch=made.get("watch"),
         )
         old = self.tables.get(kind)
         if old is not None:
@@ -225,7 +243,7 @@ class World:
         table.sockets[role] = socket
         tokens = self.tokens_for(table, role)
         if tokens is not None:
-            socket.send(json.dumps({"type": "hello", "tokens": tokens}))
+            socket.send(json.dumps({"type": "hello", "tokens": tokens, "watch": table.watch}))
             socket.send(PING)
             self.read(table, role, await socket.until_pongs(1))
         return socket
@@ -293,8 +311,18 @@ class World:
         )
         after = self.snapshot(table)
         if may_change is None:
+            # (A resignation, a seat taken back or a rematch the server took changes the
+            # table as an act does.)
             acting = bool(messages) and all(
-                isinstance(m, protocol.Act | protocol.Undo) for m in messages
+                isinstance(
+                    m,
+                    protocol.Act
+                    | protocol.Undo
+                    | protocol.Resign
+                    | protocol.Reclaim
+                    | protocol.Rematch,
+                )
+                for m in messages
             )
             may_change = acting and not errors
         hello = bool(messages) and all(isinstance(m, protocol.Hello) for m in messages)
@@ -355,10 +383,10 @@ def _seat(rng: random.Random, table: Seated) -> Any:
 
 def _extra(rng: random.Random, message: dict[str, Any], table: Seated) -> dict[str, Any]:
     """Sometimes the fields of issue 14's protocol, right or wrong."""
-    if rng.random() < 0.2:
+    if rng.random() < 0.9:  # (required since issue 31: without it, refused at once)
         revision = (table.last or {}).get("revision", 0)
         message["revision"] = rng.choice(
-            (revision, revision - 1, revision + 1, -1, 0, gen.value(rng))
+            (revision,) * 6 + (revision - 1, revision + 1, -1, 0, gen.value(rng))
         )
     if rng.random() < 0.2:
         message["id"] = rng.choice(
@@ -426,7 +454,9 @@ def hello_message(rng: random.Random, table: Seated) -> Any:
         tokens = gen.value(rng)
     elif roll < 0.25:
         tokens = [gen.huge_string(rng)]
-    message = {"type": "hello", "tokens": tokens}
+    message: dict[str, Any] = {"type": "hello", "tokens": tokens}
+    if rng.random() < 0.3:  # a spectator link's token, the table's own or not
+        message["watch"] = table.watch if table.watch and rng.random() < 0.5 else gen.value(rng)
     return gen.mutate_dict(message, rng) if rng.random() < 0.2 else message
 
 
@@ -469,6 +499,21 @@ def chat_message(rng: random.Random, table: Seated) -> Any:
     else:
         message = {"type": "chat", rng.choice(("text", "phrase")): gen.value(rng)}
     return gen.mutate_dict(message, rng) if rng.random() < 0.2 else message
+
+
+def seat_message(kind: str) -> Callable[[random.Random, Seated], Any]:
+    """A ``resign`` or ``reclaim`` for a seat, right or wrong."""
+
+    def make(rng: random.Random, table: Seated) -> Any:
+        message = {"type": kind, "seat": _seat(rng, table)}
+        return gen.mutate_dict(message, rng) if rng.random() < 0.3 else message
+
+    return make
+
+
+def rematch_message(rng: random.Random, table: Seated) -> Any:
+    message = {"type": "rematch"}
+    return gen.mutate_dict(message, rng) if rng.random() < 0.3 else message
 
 
 def ping_message(rng: random.Random, table: Seated) -> Any:
@@ -524,6 +569,9 @@ MESSAGES = {
     "predict": predict_message,
     "preview": preview_message,
     "chat": chat_message,
+    "resign": seat_message("resign"),
+    "reclaim": seat_message("reclaim"),
+    "rematch": rematch_message,
     "ping": ping_message,
 }
 
@@ -547,6 +595,9 @@ class Targets:
                 ("predict", 1),
                 ("preview", 1),
                 ("chat", 1),
+                ("resign", 0.3),
+                ("reclaim", 0.5),
+                ("rematch", 0.5),
                 ("ping", 0.5),
             )
         }
@@ -668,6 +719,7 @@ class RestTargets:
             "GET /api/qr, /api/links": (self.qr, 0.5),
             "pages and static files": (self.pages, 0.5),
             "any method, any path": (self.anything, 0.5),
+            "Host and forwarding headers": (self.headers, 0.5),
             "oversized bodies": (self.oversized_body, 0.02),
         }
 
@@ -924,6 +976,36 @@ class RestTargets:
             else b""
         )
         await self.call(probe, method, path, body, table=table)
+
+    async def headers(self, rng: random.Random, probe: Probe) -> None:
+        """Requests naming any host, and forwarding headers claiming any client (issue 31:
+        another site's name pointed at the server; a client naming itself a new address):
+        refused or answered, never a server error."""
+        table_id, table = self._id(rng)
+        path = rng.choice(("/api/tables", f"/api/tables/{table_id}", "/", "/api/links"))
+        headers: dict[str, str] = {}
+        if rng.random() < 0.6:
+            headers["host"] = rng.choice(
+                (
+                    "evil.example",
+                    "testserver.evil.example",
+                    "[::1]:8000",
+                    "127.0.0.1:99999",
+                    "",
+                    ":",
+                    "[",
+                    "a" * 300,
+                    gen.text(rng),
+                )
+            )
+        for name in ("x-forwarded-for", "x-forwarded-proto", "forwarded", "x-real-ip"):
+            if rng.random() < 0.4:
+                headers[name] = rng.choice(
+                    ("198.51.100.7", "1.1.1.1, 2.2.2.2", "unknown", "", "::1", gen.text(rng))
+                )
+        await self.call(
+            probe, rng.choice(("GET", "POST")), path, b"{}", table=table, headers=headers
+        )
 
     async def oversized_body(self, rng: random.Random, probe: Probe) -> None:
         """A 16 MiB set-up (its length declared, or streamed without one): the server must

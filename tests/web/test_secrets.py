@@ -88,7 +88,12 @@ class Received:
 # Scripted players act at the machine's speed, far above any person's: the rate limits are
 # lifted for them (test_limits.py holds the limits).
 SCRIPTED = Limits(
-    messages_per_second=10**6, address_messages_per_second=10**6, requests_per_second=10**6
+    messages_per_second=10**6,
+    address_messages_per_second=10**6,
+    requests_per_second=10**6,
+    chat_per_minute=10**6,
+    table_chat_per_minute=10**6,
+    address_chat_per_minute=10**6,
 )
 
 
@@ -114,9 +119,12 @@ class Table:
     """A table played to its end by scripted humans (one page per human seat), watched by a
     spectator and polled by an anonymous client."""
 
-    def __init__(self, client: TestClient, body: dict[str, Any], rng: random.Random) -> None:
+    def __init__(
+        self, client: TestClient, body: dict[str, Any], rng: random.Random, *, chat: float = 0.0
+    ) -> None:
         self.client = client
         self.rng = rng
+        self.chat = chat  # how often a page says something at each round
         made = client.post("/api/tables", json=body)
         assert made.status_code == 200, made.text
         self.made = made.json()
@@ -145,6 +153,26 @@ class Table:
         self.latest: dict[str, dict[str, Any]] = {}
         self.over = False
         self.message_ids = 0
+        self.held: dict[int, str] = {}  # the token each seat's page holds now
+
+    @classmethod
+    def following(cls, old: Table, table_id: str) -> Table:
+        """The rematch of ``old`` (its seats open with the same tokens, its spectator link
+        watches it too), read by the same pages."""
+        new = cls.__new__(cls)
+        new.__dict__.update(old.__dict__)
+        new.id = table_id
+        new.made = {
+            **old.made,
+            "id": table_id,
+            # Each page comes with the token it holds now (an invite's device token).
+            "seats": [
+                {**s, "token": old.held.get(s["seat"], s["token"])} for s in old.made["seats"]
+            ],
+        }
+        new.received = {name: Received(name, r.seat) for name, r in old.received.items()}
+        new.sockets, new.latest, new.over = {}, {}, False
+        return new
 
     def open(self, stack: ExitStack) -> None:
         for seat in self.humans:
@@ -168,6 +196,7 @@ class Table:
             if message["type"] == "welcome":
                 for seat, token in message["tokens"].items():
                     self.secrets.setdefault(token, int(seat))  # a claimed invite's own token
+                    self.held[int(seat)] = token
             elif message["type"] == "state":
                 self.latest[name] = message
                 self.over = self.over or message["view"]["outcome"] is not None
@@ -183,7 +212,9 @@ class Table:
         anonymous = self.received["anonymous"]
         listed = self.client.get("/api/tables")
         anonymous.keep(listed.text)
-        info = self.client.get(f"/api/tables/{self.id}")
+        # (Forwarding headers, which this server believes from nobody: issue 31.)
+        forwarded = {"X-Forwarded-For": f"198.51.100.{self.rng.randrange(1, 250)}"}
+        info = self.client.get(f"/api/tables/{self.id}", headers=forwarded)
         key = ""
         if self.watch:
             assert anonymous.keep(info.text)["code"] == "unlisted"
@@ -248,6 +279,11 @@ class Table:
                 self.pump(name)
                 moved = self.move(name, seat) or moved
             self.pump("spectator")
+            if self.rng.random() < self.chat:
+                name = self.rng.choice(list(self.sockets))
+                said = self.rng.choice(({"text": "nice one"}, {"phrase": "good_luck"}))
+                self.sockets[name].send_json({"type": "chat", **said})
+                self.pump(name)
             self.poll()
             if not moved:
                 time.sleep(0.01)  # a bot is thinking
@@ -409,6 +445,54 @@ def check_table(table: Table) -> None:
 
 
 # ---------------------------------------------------------------- whole games
+
+
+def test_no_client_learns_a_secret_through_the_clock_chat_spectator_link_and_rematch(
+    client: TestClient,
+) -> None:
+    """Issue 31: the surfaces added since issue 14 — a clock, the chat of both sides, an
+    unlisted table's spectator link, forwarding headers, the rematch — over a whole game and
+    into the rematch, whose first states are checked as well (tokens and keys: its deal is
+    secret until it is played out, and nothing of it may be sent)."""
+    seats = [
+        {"kind": "device", "name": "Ann"},
+        {"kind": "invite", "name": "Bo"},
+        {"kind": "bot", "level": 1},
+    ]
+    body = {
+        "game": "centrix",
+        "seats": seats,
+        "first": 0,
+        "rules": {"max_turns": 40},
+        "clock": {"kind": "realtime", "bank_seconds": 3600},
+    }
+    table = Table(client, body, random.Random(31), chat=0.3)
+    assert table.watch is not None  # unlisted: its spectator watches through the link
+    with ExitStack() as stack:
+        table.open(stack)
+        table.play_out()
+        assert any(
+            data.get("type") == "chat"
+            for received in table.received.values()
+            for _, data in received.texts
+            if isinstance(data, dict)
+        )
+        for seat in table.humans:
+            table.sockets[f"seat {seat}"].send_json({"type": "rematch"})
+            table.pump(f"seat {seat}")
+        for name in table.sockets:
+            table.pump(name)
+        following = table.latest[f"seat {table.humans[0]}"]["seating"]["next"]
+        assert following, "the rematch was not made"
+        # The same pages follow to the rematch with what they hold.
+        rematch = Table.following(table, following)
+        rematch.open(stack)
+        for name in rematch.sockets:
+            rematch.pump(name)
+    check_table(table)
+    for received in rematch.received.values():
+        check_keys(received)
+        check_tokens(rematch, received)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
