@@ -88,7 +88,7 @@ def register(commands: Any) -> None:
         "--think-seconds",
         type=float,
         default=3.0,
-        help="each decision's think time, 0 for none (default: the server's, %(default)s)",
+        help="each decision's think time, 0 for none (the server's; default %(default)s)",
     )
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     bots.set_defaults(run=_bots)

@@ -3,8 +3,7 @@
 What it promises:
 
 - **No bot holds up the event loop or another table.** Thinking runs in a pool of worker
-  processes (as many as the machine has cores by default, each at a lower priority than the
-  server's own process, so the pages are answered first); the only thinking done in the
+  processes (as many as the machine has cores by default); the only thinking done in the
   server's process is a level-1 bot's quick choice, in a thread. Every decision is thought
   within ``think_seconds`` (``GAMENIGHT_BOT_THINK_SECONDS``), whatever the table's rules make
   a flick cost, and the tables waiting for a worker are served in the order they asked
@@ -59,7 +58,6 @@ CLAIM_POLL_SECONDS = 1.0  # how often a server asks again for a decision another
 START_SECONDS = 120.0  # the most a new pool's workers may take to start
 WATCHDOG_SECONDS = 1.0  # how often a worker checks that the server still lives
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
-WORKER_NICENESS = 10  # a worker yields the cores to the server's process
 
 
 def think(game: str, view: Any, level: int, seed: int, seconds: float | None = None) -> str:
@@ -71,8 +69,6 @@ def worker_started(parent: int, pids: Any) -> None:
     """The initializer of every bot worker: it tells the runner its process id (so that a
     stuck worker can be killed) and arranges to exit when the server process dies."""
     pids.put(os.getpid())
-    with contextlib.suppress(OSError, AttributeError):  # (no nice on Windows)
-        os.nice(WORKER_NICENESS)
     if sys.platform == "linux":
         # The kernel kills this worker when the thread that started it ends: the runner
         # starts workers from the event loop's thread, which lives as long as the server.

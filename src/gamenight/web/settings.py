@@ -38,8 +38,7 @@ def default_data_dir() -> Path:
 class Settings:
     database_url: str
     redis_url: str | None = None
-    # The processes that think for bots: one per core (they run at a lower priority than
-    # the server, which so keeps a core's worth for the pages whenever it needs it).
+    # The processes that think for bots: one per core.
     bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     # Scale-out: how long a server's players count as online after it was last heard of
     # (a server that crashed or hangs); it renews its presence three times as often.
