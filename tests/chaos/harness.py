@@ -47,7 +47,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
 from gamenight.web.games import get_game
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 
 from .pages import Page, Switches, TableRun, notations_of
 from .processes import Child, Postgres, Redis, Server, group_members, http_status, sweep
@@ -526,7 +526,7 @@ class Chaos:
     ) -> None:
         report = self.report
         assert cluster.engine is not None
-        store = Store(cluster.database_url)
+        store = SqlStore(cluster.database_url)
         try:
             with cluster.engine.connect() as connection:
                 rows = connection.execute(
@@ -557,9 +557,9 @@ class Chaos:
         finally:
             store.engine.dispose()
 
-    def dump(self, run: TableRun, store: Store, problems: list[str]) -> None:
+    def dump(self, run: TableRun, store: SqlStore, problems: list[str]) -> None:
         """The table's story for a post-mortem: what its pages were told, and what is stored."""
-        stored = store.load(run.id)
+        stored = store.sync.load(run.id)
         story = {
             "table": run.id,
             "kind": run.kind,
@@ -581,7 +581,7 @@ class Chaos:
         (folder / f"{run.id}.json").write_text(json.dumps(story, indent=1, default=str))
 
     def check_table(
-        self, run: TableRun, store: Store, numbers: list[int], refused: list[str] | None
+        self, run: TableRun, store: SqlStore, numbers: list[int], refused: list[str] | None
     ) -> Iterator[str]:
         report = self.report
         acts = [a for a in run.accepted if a.kind == "act"]
@@ -600,7 +600,7 @@ class Chaos:
         unreplayable: list[str] = []
         if refused:
             unreplayable.append("a server will not open it: " + "; ".join(refused))
-        stored = store.load(run.id)
+        stored = store.sync.load(run.id)
         log: list[str] = []
         movers: list[int] = []
         if stored is None:

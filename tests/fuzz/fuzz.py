@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import tempfile
-from pathlib import Path
 
 from . import engines
 from .asgi import Lifespan
@@ -20,8 +18,8 @@ def run(inputs: int, seed: int = 0, only: str = "") -> dict[str, Figures]:
 
 
 async def _run(inputs: int, seed: int, only: str) -> dict[str, Figures]:
-    with tempfile.TemporaryDirectory(prefix="gamenight-fuzz-") as folder, watching() as log:
-        world = World(Path(folder))
+    with watching() as log:
+        world = World()
         async with Lifespan(world.app):
             targets: dict[str, tuple[Target, float]] = {**engines.TARGETS, **Targets(world).all()}
             chosen = {name: t for name, t in targets.items() if only in name}

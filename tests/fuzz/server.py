@@ -22,7 +22,6 @@ from collections import Counter
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -30,6 +29,7 @@ from gamenight.web import protocol
 from gamenight.web.app import create_app
 from gamenight.web.protocol import patch
 from gamenight.web.settings import Settings
+from gamenight.web.store import MEMORY
 from gamenight.web.views.centrix import notations
 from tests.web.hosts import TEST_HOSTS
 
@@ -136,8 +136,9 @@ def parsed(frame: str | bytes) -> object | None:
 class World:
     """The app, its tables under fuzz, and a page per role at each."""
 
-    def __init__(self, folder: Path) -> None:
-        self.settings = Settings(f"sqlite:///{folder / 'fuzz.sqlite3'}", allowed_hosts=TEST_HOSTS)
+    def __init__(self) -> None:
+        # In memory: the fuzz is about the server's answers, not about storage.
+        self.settings = Settings(MEMORY, allowed_hosts=TEST_HOSTS)
         self.app = create_app(self.settings, IdleBots())
         self.manager = self.app.state.manager
         self.store = self.manager.store
@@ -180,11 +181,11 @@ class World:
         kind = rng.choice(list(SETUPS))
         return self.tables.get(kind) or await self.seat(kind)
 
-    def snapshot(self, table: Seated | str) -> tuple[str, str, str, str]:
+    async def snapshot(self, table: Seated | str) -> tuple[str, str, str, str]:
         """(the table as stored but its seats, its stored seats, the live table but its
         seats, its live seats), each as text to compare."""
         table_id = table if isinstance(table, str) else table.id
-        stored = self.store.load(table_id)
+        stored = await self.store.load(table_id)
         live = self.manager.tables.get(table_id)
         stored_rest: dict[str, Any] = {} if stored is None else dataclasses.asdict(stored)
         stored_seats = stored_rest.pop("seats", None)
@@ -281,7 +282,7 @@ class World:
             socket = await self.socket(table, role, len(frames) + 1)  # the frames, a ping
         except ClosedError:
             return []  # the server does not let this page in (say, a watcher of an unlisted table)
-        before = self.snapshot(table)
+        before = await self.snapshot(table)
         for frame in frames:
             socket.send(frame)
         socket.send(PING)
@@ -309,7 +310,7 @@ class World:
         self.answers.update(
             f"{r.get('type')}:{r.get('code', '')}" for r in replies if r.get("type") != "pong"
         )
-        after = self.snapshot(table)
+        after = await self.snapshot(table)
         if may_change is None:
             # (A resignation, a seat taken back or a rematch the server took changes the
             # table as an act does.)
@@ -737,7 +738,7 @@ class RestTargets:
     ) -> Any:
         """One request: no 5xx, nothing escaping, and a refused one (or one that only
         reads) leaves ``table`` as it was."""
-        before = self.world.snapshot(table) if table is not None else None
+        before = await self.world.snapshot(table) if table is not None else None
         response = await request(
             self.world.app, method, path, body, query=query, client=self.world.client(), **options
         )
@@ -749,7 +750,7 @@ class RestTargets:
             exc = response.escaped
             probe.unhandled(f"{what}: {type(exc).__name__}: {str(exc)[:160]}")
         if table is not None and before is not None:
-            after = self.world.snapshot(table)
+            after = await self.world.snapshot(table)
             if after != before and not (may_change and response.status == 200):
                 probe.state_changed(f"{what}: {response.status}, table changed")
         return response
@@ -786,14 +787,14 @@ class RestTargets:
             else None
         )
         # (By id: the newest table's timing may move meanwhile, as its pages come and go.)
-        newest = [table.id for table in self.world.store.recent(1)]
+        newest = [table.id for table in await self.world.store.recent(1)]
         response = await self.call(probe, "POST", "/api/tables", body, headers=headers)
         made = response.json() if response.status == 200 else None
         # A bot's seat may move by itself (a fallback play once its thinking overruns): only
         # tables without bots hold still between two looks.
         if made is not None and all(seat["kind"] != "bot" for seat in made["seats"]):
             self.created = [*self.created[-49:], made["id"]]
-        if response.status != 200 and [t.id for t in self.world.store.recent(1)] != newest:
+        if response.status != 200 and [t.id for t in await self.world.store.recent(1)] != newest:
             probe.state_changed(
                 f"POST /api/tables {body[:80]!r}: {response.status}, yet a table was stored"
             )

@@ -7,8 +7,6 @@ import asyncio
 import io
 import logging
 import random
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +14,7 @@ from rich.console import Console
 
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
-from gamenight.web.storage import Store
+from gamenight.web.store import MemoryStore
 from gamenight.web.tables import TableManager
 
 from .asgi import Lifespan
@@ -54,10 +52,10 @@ def test_the_harness_sees_a_refused_act_that_changed_the_table(
 
 
 def test_the_harness_sees_a_server_error_and_its_log(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: Store, limit: int = 100) -> list[Any]:
+    async def broken(self: MemoryStore, limit: int = 100) -> list[Any]:
         raise ZeroDivisionError("the list broke")
 
-    monkeypatch.setattr(Store, "recent", broken)
+    monkeypatch.setattr(MemoryStore, "recent", broken)
     figures = run(60, only="GET /api/tables[")
     seen = figures["GET /api/tables[/{id}]"]
     assert seen.server_errors > 0
@@ -83,16 +81,15 @@ def test_a_page_the_fuzz_keeps_using_stays_under_the_message_rate() -> None:
     no more than a socket's rate allows (only the flood target is meant to meet it)."""
 
     async def exchanges() -> tuple[list[dict[str, Any]], dict[str, str]]:
-        with tempfile.TemporaryDirectory(prefix="gamenight-fuzz-") as folder:
-            world = World(Path(folder))
-            async with Lifespan(world.app):
-                table = await world.table(random.Random(0))
-                probe = Probe()
-                rate = world.settings.limits.messages_per_second
-                replies = []
-                for _ in range(rate * 2):
-                    replies += await world.exchange(table, "spectator", [], probe)
-                await world.close()
+        world = World()
+        async with Lifespan(world.app):
+            table = await world.table(random.Random(0))
+            probe = Probe()
+            rate = world.settings.limits.messages_per_second
+            replies = []
+            for _ in range(rate * 2):
+                replies += await world.exchange(table, "spectator", [], probe)
+            await world.close()
         return replies, probe.found
 
     replies, found = asyncio.run(exchanges())

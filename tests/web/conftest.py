@@ -11,6 +11,7 @@ from starlette.testclient import WebSocketTestSession
 
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
+from gamenight.web.store import MEMORY
 
 from .hosts import TEST_HOSTS
 from .postgres import postgres_database
@@ -27,8 +28,20 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> str:
+def sqlite_database(tmp_path: Path) -> str:
+    """A database on the disk, for a test whose tables outlive an app (a restart, two
+    servers, a look at what is stored from outside)."""
     return f"sqlite:///{tmp_path / 'gamenight.sqlite3'}"
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest) -> str:
+    """The store of a test that is not about storage: in memory (web.store.memory); a test
+    marked ``sqlite`` (its tables outlive the app, or it writes rows as an older version
+    did) gets a database on the disk."""
+    if request.node.get_closest_marker("sqlite"):
+        return str(request.getfixturevalue("sqlite_database"))
+    return MEMORY
 
 
 @pytest.fixture

@@ -16,14 +16,14 @@ from typing import Any
 from gamenight.bots.registry import game_bots
 from gamenight.web.protocol import TableIn
 from gamenight.web.room import Connection
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import TableManager
 
 from .test_room import Socket, run_alone
 
 
 async def play_game(
-    store: Store, players: int, seed: int, turns: int | None = None
+    store: SqlStore, players: int, seed: int, turns: int | None = None
 ) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
     """A Centrix game whose every seat a level-1 bot plays through its page; each page's
     texts received, and the state each page should hold at the end."""
@@ -71,7 +71,7 @@ def games(players: list[int]) -> list[tuple[int, dict[str, list[str]], dict[str,
     with tempfile.TemporaryDirectory(
         dir="/dev/shm" if Path("/dev/shm").is_dir() else None
     ) as folder:
-        store = Store(f"sqlite:///{Path(folder) / 'wire.sqlite3'}")
+        store = SqlStore(f"sqlite:///{Path(folder) / 'wire.sqlite3'}")
         out = []
         for n in players:
             texts, expected = run_alone(play_game(store, n, 100 + n, TURNS.get(n)))

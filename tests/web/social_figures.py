@@ -24,7 +24,8 @@ from gamenight.web.app import create_app
 from gamenight.web.protocol import CHAT_CHARS
 from gamenight.web.seats import hash_token, new_token
 from gamenight.web.settings import Settings
-from gamenight.web.storage import Store
+from gamenight.web.store import NewTable
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.yours import MINE
 
 from .bodies import CENTRIX_BOTS
@@ -39,12 +40,12 @@ def main() -> None:
         )
         with TestClient(app) as client:
             manager = app.state.manager
-            store: Store = manager.store
+            store: SqlStore = manager.store
             # A whole bots' game, played by the server itself …
             made = client.post("/api/tables", json=CENTRIX_BOTS).json()
             while client.get(f"/api/tables/{made['id']}").json()["status"] == "playing":
                 time.sleep(0.05)
-            played = store.load(made["id"])
+            played = store.sync.load(made["id"])
             assert played is not None
             # … and MINE tables in play on the way through it, each with a seat of ours.
             actions = played.actions[: len(played.actions) * 3 // 4]
@@ -55,9 +56,11 @@ def main() -> None:
                     {**seat, "kind": "human", "level": None, "token_hash": hash_token(token)}
                     for seat in played.seats
                 ]
-                table = store.create(played.game, played.rules, played.seed, played.setup, seats)
+                table = store.sync.create(
+                    NewTable(played.game, played.rules, played.seed, played.setup, seats)
+                )
                 for number, payload in enumerate(actions):
-                    store.append(
+                    store.sync.append(
                         table.id,
                         number=number,
                         revision=number,

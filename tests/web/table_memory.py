@@ -20,7 +20,7 @@ from typing import Any
 from gamenight.bots.registry import game_bots
 from gamenight.web.protocol import TableIn
 from gamenight.web.room import Connection
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import LiveTable, TableManager
 
 from .test_room import Socket, run_alone
@@ -43,7 +43,7 @@ def weight(root: object, leave_out: tuple[object, ...] = ()) -> int:
     return total
 
 
-async def whole_game(store: Store, game: str, seed: int) -> tuple[LiveTable, int, int]:
+async def whole_game(store: SqlStore, game: str, seed: int) -> tuple[LiveTable, int, int]:
     """A two-seat game that level-1 bots play through their pages (and a spectator's page)
     to its end; the table, and the bytes the process kept over it."""
     manager = TableManager(store)
@@ -72,7 +72,7 @@ async def whole_game(store: Store, game: str, seed: int) -> tuple[LiveTable, int
 def figures(games: list[str]) -> str:
     lines = ["game       plays  held  state B/play  table B/play  kept B/play  state KB  table KB"]
     with tempfile.TemporaryDirectory(dir="/dev/shm" if Path("/dev/shm").is_dir() else None) as d:
-        store = Store(f"sqlite:///{Path(d) / 'memory.sqlite3'}")
+        store = SqlStore(f"sqlite:///{Path(d) / 'memory.sqlite3'}")
         tracemalloc.start()
         for game in games:
             run_alone(whole_game(store, game, 1))  # the process's caches filled

@@ -441,6 +441,7 @@ def test_an_invite_cannot_be_renewed_once_the_game_is_over(client: TestClient, j
     assert answer.json()["detail"] == "the game is over: there is no seat to invite anyone to"
 
 
+@pytest.mark.sqlite
 def test_a_restarted_server_has_every_game_where_it_was(database: str) -> None:
     def server() -> TestClient:
         return TestClient(

@@ -10,7 +10,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
@@ -27,13 +27,15 @@ from gamenight.web.games import SeatSpec, get_game
 from gamenight.web.quotas import Limits
 from gamenight.web.relay import RedisRelay
 from gamenight.web.settings import Settings
-from gamenight.web.storage import Store
+from gamenight.web.store import MemoryStore, StoredTable
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import TableManager
 
 from . import thinkers
 from .bodies import CENTRIX_BOTS
 from .hosts import TEST_HOSTS
 from .postgres import postgres_database
+from .stores import stored
 from .test_api import create, receive
 from .test_scale_out import REDIS, hears_of
 
@@ -112,9 +114,11 @@ def test_the_bot_seconds_setting_is_checked_and_named(
             Settings.from_env(tmp_path)
 
 
-def wait_until_over(store: Store, table_id: str, seconds: float = 60) -> None:
+def wait_until_over(
+    load: Callable[[str], StoredTable | None], table_id: str, seconds: float = 60
+) -> None:
     deadline = time.monotonic() + seconds
-    while (stored := store.load(table_id)) is not None and stored.status == "playing":
+    while (stored := load(table_id)) is not None and stored.status == "playing":
         assert time.monotonic() < deadline, f"the game stopped at {len(stored.actions)} moves"
         time.sleep(0.05)
 
@@ -123,9 +127,8 @@ def test_a_killed_bot_worker_is_replaced_and_the_tables_play_on(database: str) -
     # The bots think in real worker processes here (no executor given).
     with TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS))) as client:
         made = [create(client, CENTRIX_BOTS)["id"] for _ in range(2)]
-        store = Store(database)
         deadline = time.monotonic() + 30
-        while len(store.load(made[0]).actions) < 3:  # type: ignore[union-attr]
+        while len(stored(client, made[0]).actions) < 3:  # type: ignore[union-attr]
             assert time.monotonic() < deadline, "the bots never started"
             time.sleep(0.02)
         workers = bot_workers()
@@ -133,7 +136,7 @@ def test_a_killed_bot_worker_is_replaced_and_the_tables_play_on(database: str) -
         for pid in workers:  # both tables' bots wait on this worker
             os.kill(pid, signal.SIGKILL)
         for table_id in made:
-            wait_until_over(store, table_id)
+            wait_until_over(lambda table: stored(client, table), table_id)
     all_gone(bot_workers())  # (killed: gone in a moment)
 
 
@@ -144,23 +147,25 @@ class Paused(ThreadPoolExecutor):
         return Future()
 
 
-def test_a_bot_table_resumes_by_itself_after_a_restart(database: str) -> None:
+def test_a_bot_table_resumes_by_itself_after_a_restart(sqlite_database: str) -> None:
+    database = sqlite_database
     with (
         Paused(1) as paused,
         TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), paused)) as client,
     ):
         made = create(client, CENTRIX_BOTS)
-    store = Store(database)
-    assert store.load(made["id"]).actions == []  # type: ignore[union-attr]
+    store = SqlStore(database)
+    assert store.sync.load(made["id"]).actions == []  # type: ignore[union-attr]
     # A new server, and nobody opens the table: its bots play it to the end.
     with (
         ThreadPoolExecutor(1) as bots,
         TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), bots)),
     ):
-        wait_until_over(store, made["id"])
+        wait_until_over(store.sync.load, made["id"])
 
 
-def test_resumed_bot_tables_keep_to_the_live_table_limit(database: str) -> None:
+def test_resumed_bot_tables_keep_to_the_live_table_limit(sqlite_database: str) -> None:
+    database = sqlite_database
     with (
         Paused(1) as paused,
         TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), paused)) as client,
@@ -168,7 +173,7 @@ def test_resumed_bot_tables_keep_to_the_live_table_limit(database: str) -> None:
         made = {create(client, CENTRIX_BOTS)["id"] for _ in range(6)}
     # A new server that holds two tables: it resumes two of the six, and no more.
     with Paused(1) as paused:
-        manager = TableManager(Store(database), executor=paused, limits=Limits(live_tables=2))
+        manager = TableManager(SqlStore(database), executor=paused, limits=Limits(live_tables=2))
 
         async def resume() -> set[str]:
             await manager.start()
@@ -222,24 +227,22 @@ def test_on_two_servers_exactly_one_thinks_for_a_bot_seat(
         watcher = stack.enter_context(two.websocket_connect(f"/ws/tables/{made['id']}"))
         watcher.send_json({"type": "hello", "tokens": []})
         # Pages come and go on both servers meanwhile (reloads), each making sure of the bot.
-        store, deadline = Store(postgres), time.monotonic() + 60
-        while store.load(made["id"]).status == "playing":  # type: ignore[union-attr]
+        store, deadline = SqlStore(postgres), time.monotonic() + 60
+        while store.sync.load(made["id"]).status == "playing":  # type: ignore[union-attr]
             assert time.monotonic() < deadline, "the game stopped"
             for server in (one, two):
                 with server.websocket_connect(f"/ws/tables/{made['id']}") as page:
                     page.send_json({"type": "hello", "tokens": []})
                     receive(page, "state")
-        moves = len(Store(postgres).load(made["id"]).actions)  # type: ignore[union-attr]
+        moves = len(SqlStore(postgres).sync.load(made["id"]).actions)  # type: ignore[union-attr]
         hears_of(watcher, moves)
     assert busy[1] == 1
     assert len(thoughts) == moves, "a decision was thought on twice"
     assert not [r.getMessage() for r in caplog.records if "bot" in r.getMessage()]
 
 
-def test_a_decision_is_leased_to_one_server_and_thought_anyway_without_redis(
-    database: str,
-) -> None:
-    manager = TableManager(Store(database))
+def test_a_decision_is_leased_to_one_server_and_thought_anyway_without_redis() -> None:
+    manager = TableManager(MemoryStore())
 
     async def leases() -> list[bool]:
         one, two = (RedisRelay(REDIS, manager, presence_ttl=2.0) for _ in range(2))
@@ -265,22 +268,23 @@ def test_a_decision_is_leased_to_one_server_and_thought_anyway_without_redis(
 
 
 def test_a_bot_whose_plays_cannot_be_stored_for_a_while_plays_on(
-    database: str, monkeypatch: pytest.MonkeyPatch
+    sqlite_database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    database = sqlite_database
     failures = [4]  # the store refuses the bot's first four plays (the old runner tried 3)
-    append = Store.append_in  # (the write the referee hands to the group commit)
+    append = SqlStore.append_in  # (the write the referee hands to the group commit)
 
-    def flaky(self: Store, *args: Any, **kwargs: Any) -> int:
+    def flaky(self: SqlStore, *args: Any, **kwargs: Any) -> int:
         if failures[0]:
             failures[0] -= 1
             raise OSError("the disk is full")
         return append(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append_in", flaky)
+    monkeypatch.setattr(SqlStore, "append_in", flaky)
     with (
         ThreadPoolExecutor(1) as bots,
         TestClient(create_app(Settings(database, allowed_hosts=TEST_HOSTS), bots)) as client,
     ):
         made = create(client, CENTRIX_BOTS)
-        wait_until_over(Store(database), made["id"])
+        wait_until_over(SqlStore(database).sync.load, made["id"])
     assert failures == [0]

@@ -29,7 +29,8 @@ from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import RefusedError
 from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
-from gamenight.web.storage import ActionRow, Store, Timing
+from gamenight.web.store import NewTable, Timing
+from gamenight.web.store.sql import ActionRow, SqlStore
 from gamenight.web.tables import TableManager
 
 from .bodies import CENTRIX_2
@@ -51,7 +52,7 @@ class Commits:
 
     def __call__(self, connection: Connection) -> None:
         if not connection.get_execution_options().get("gamenight_write"):
-            return  # a read's transaction (web.storage: the writing engine's option)
+            return  # a read's transaction (web.store.sql: the writing engine's option)
         self.count += 1
         if self.count == 1:
             self.held.set()
@@ -86,7 +87,7 @@ class Table:
         return (r.version, r.revision, r.clock, r.last, list(r.actions), r.state.legal_plays())
 
 
-def tables(store: Store) -> list[Table]:
+def tables(store: SqlStore) -> list[Table]:
     manager = TableManager(store)
     made = []
     for _ in range(TABLES):
@@ -95,13 +96,13 @@ def tables(store: Store) -> list[Table]:
     return made
 
 
-def stored_actions(store: Store, table: Table) -> list[Any]:
-    stored = store.load(table.referee.id)
+def stored_actions(store: SqlStore, table: Table) -> list[Any]:
+    stored = store.sync.load(table.referee.id)
     assert stored is not None
     return stored.actions
 
 
-async def plugged(store: Store, made: list[Table], commits: Commits) -> tuple[Any, list[Any]]:
+async def plugged(store: SqlStore, made: list[Table], commits: Commits) -> tuple[Any, list[Any]]:
     """Act at the first table and hold its COMMIT; meanwhile act at every other table (and
     store the second table's clock, as a page coming or going does); then let the first
     COMMIT go. The plug's result, and the other acts' (results or exceptions)."""
@@ -121,7 +122,7 @@ async def plugged(store: Store, made: list[Table], commits: Commits) -> tuple[An
 
 
 def test_a_group_of_tables_commits_at_once_and_a_stale_write_is_refused_alone(url: str) -> None:
-    store, two = Store(url), Store(url)
+    store, two = SqlStore(url), SqlStore(url)
     made = tables(store)
     stale = made[-1]
     before = stale.picture()
@@ -164,7 +165,7 @@ def test_a_group_of_tables_commits_at_once_and_a_stale_write_is_refused_alone(ur
 def test_a_failed_commit_refuses_every_write_of_its_group_and_the_tables_stay_as_they_were(
     url: str,
 ) -> None:
-    store = Store(url)
+    store = SqlStore(url)
     made = tables(store)
     before = [t.picture() for t in made[1:]]
 
@@ -191,7 +192,7 @@ def test_a_failed_commit_refuses_every_write_of_its_group_and_the_tables_stay_as
 
 
 def test_a_write_that_fails_after_it_wrote_takes_back_its_own_statements_only(url: str) -> None:
-    store = Store(url)
+    store = SqlStore(url)
     made = tables(store)
     ids = [t.referee.id for t in made[:3]]
 
@@ -220,7 +221,7 @@ def test_a_write_that_fails_after_it_wrote_takes_back_its_own_statements_only(ur
         store.engine.dispose()
 
 
-def synchronous(store: Store) -> int:
+def synchronous(store: SqlStore) -> int:
     with store.engine.connect() as connection:
         return int(connection.exec_driver_sql("PRAGMA synchronous").scalar_one())
 
@@ -228,14 +229,14 @@ def synchronous(store: Store) -> int:
 def test_sqlite_commits_reach_the_disk_unless_told_normal(tmp_path: Path) -> None:
     """SQLite's PRAGMA synchronous: 2 (FULL) by default, 1 (NORMAL) when set so."""
     url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
-    full, normal = Store(url), Store(url, synchronous="normal")
+    full, normal = SqlStore(url), SqlStore(url, synchronous="normal")
     try:
         assert (synchronous(full), synchronous(normal)) == (2, 1)
     finally:
         full.engine.dispose()
         normal.engine.dispose()
     with pytest.raises(ValueError, match="synchronous"):
-        Store(url, synchronous="OFF")
+        SqlStore(url, synchronous="OFF")
 
 
 def test_the_setting_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -255,11 +256,11 @@ def test_two_servers_groups_take_the_rows_in_one_order_and_never_deadlock() -> N
     in the tables' order, the second group waits for the first and both commit."""
     timing = Timing({"left": [1, 2]}, None)
     with postgres_database("gn_commits_") as url:
-        one, two = Store(url, linger=0.5), Store(url, linger=0.5)
+        one, two = SqlStore(url, linger=0.5), SqlStore(url, linger=0.5)
         try:
             low, high = sorted(new_table(one) for _ in range(2))
 
-            def slow(store: Store, table_id: str) -> Callable[[Connection], None]:
+            def slow(store: SqlStore, table_id: str) -> Callable[[Connection], None]:
                 def write(connection: Connection) -> None:
                     store.timing_in(connection, table_id, timing)
                     time.sleep(0.3)  # (holding the row)
@@ -270,19 +271,21 @@ def test_two_servers_groups_take_the_rows_in_one_order_and_never_deadlock() -> N
             futures += [two.commits.submit(slow(two, t), t) for t in (low, high)]
             assert [f.exception(timeout=60) for f in futures] == [None] * 4
         finally:
-            one.close()
-            two.close()
+            one.sync.close()
+            two.sync.close()
 
 
-def new_table(store: Store) -> str:
-    return store.create("centrix", {}, 7, {"first": 0}, [{"name": "A"}, {"name": "B"}]).id
+def new_table(store: SqlStore) -> str:
+    return store.sync.create(
+        NewTable("centrix", {}, 7, {"first": 0}, [{"name": "A"}, {"name": "B"}])
+    ).id
 
 
 def test_making_a_table_leaves_the_event_loop_free_while_its_group_commits(url: str) -> None:
     """A table is made through the same group commit as every write, awaited: while the
     group holding it waits for its COMMIT, every other table's messages go on (a table made
     by blocking the loop held every server's page for the COMMIT's fsync)."""
-    store = Store(url)
+    store = SqlStore(url)
     made = tables(store)
     manager = TableManager(store)
 
@@ -301,7 +304,7 @@ def test_making_a_table_leaves_the_event_loop_free_while_its_group_commits(url: 
         commits.go.set()
         table, _ = await making
         await plug
-        assert store.load(table.id) is not None
+        assert store.sync.load(table.id) is not None
         return free
 
     try:
@@ -314,7 +317,7 @@ def test_a_group_s_answers_reach_an_event_loop_in_one_hand_over(tmp_path: Path) 
     """The writer thread hands a group's answers to each waiting event loop at once: one
     ``call_soon_threadsafe`` (one wake-up of the loop, a system call made with the GIL held
     on its way) for the group, not one a write; the refused write is answered too."""
-    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", linger=1.0)
+    store = SqlStore(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", linger=1.0)
     made = [new_table(store) for _ in range(5)]
     timing = Timing({"left": [1.0, 2.0]}, None)
 
@@ -342,9 +345,9 @@ def test_a_group_s_answers_reach_an_event_loop_in_one_hand_over(tmp_path: Path) 
         assert isinstance(results[-1], KeyError)
         assert store.commits.figures()["groups"] == 1
         assert len(handed) == 1
-        assert all(store.load(table).clock == timing.clock for table in made)  # type: ignore[union-attr]
+        assert all(store.sync.load(table).clock == timing.clock for table in made)  # type: ignore[union-attr]
     finally:
-        store.close()
+        store.sync.close()
 
 
 def test_a_write_awaited_on_an_event_loop_makes_no_thread_s_future(
@@ -361,7 +364,7 @@ def test_a_write_awaited_on_an_event_loop_makes_no_thread_s_future(
             made.append(self)
 
     monkeypatch.setattr(commits, "Future", Counted)
-    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
+    store = SqlStore(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
     tables_ = [new_table(store) for _ in range(3)]
     made.clear()  # (a table is made through ``wait``, whose caller is a thread)
     timing = Timing({"left": [1.0, 2.0]}, None)
@@ -373,7 +376,7 @@ def test_a_write_awaited_on_an_event_loop_makes_no_thread_s_future(
         assert asyncio.run(run()) == [None] * 3
         assert made == []
     finally:
-        store.close()
+        store.sync.close()
 
 
 def test_the_writer_is_woken_for_a_group_not_for_every_write_that_joins_it(
@@ -382,7 +385,7 @@ def test_the_writer_is_woken_for_a_group_not_for_every_write_that_joins_it(
     """While a group lingers for more writes, a write that joins it does not wake the writer
     thread (each wake-up made it take the GIL from the event loop, to wait again): only the
     first write of a group does, or one that fills it."""
-    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
+    store = SqlStore(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}")
     made = [new_table(store) for _ in range(5)]
     store.commits.linger = 1.0  # (the writes below make one group)
     timing = Timing({"left": [1.0, 2.0]}, None)
@@ -405,13 +408,13 @@ def test_the_writer_is_woken_for_a_group_not_for_every_write_that_joins_it(
         assert store.commits.figures()["groups"] == 1
         assert len(wakes) == 1
     finally:
-        store.close()
+        store.sync.close()
 
 
 def test_a_write_whose_caller_stopped_waiting_before_its_group_began_is_not_made(
     tmp_path: Path,
 ) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", linger=1.0)
+    store = SqlStore(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", linger=1.0)
     dropped, kept = new_table(store), new_table(store)
     timing = Timing({"left": [1.0, 2.0]}, None)
 
@@ -427,10 +430,10 @@ def test_a_write_whose_caller_stopped_waiting_before_its_group_began_is_not_made
         store.commits.figures(reset=True)
         asyncio.run(run())
         assert store.commits.figures()["groups"] == 1
-        assert store.load(dropped).clock is None  # type: ignore[union-attr]
-        assert store.load(kept).clock == timing.clock  # type: ignore[union-attr]
+        assert store.sync.load(dropped).clock is None  # type: ignore[union-attr]
+        assert store.sync.load(kept).clock == timing.clock  # type: ignore[union-attr]
     finally:
-        store.close()
+        store.sync.close()
 
 
 def test_the_app_s_shutdown_answers_the_writes_waiting_and_stops_the_writer(
@@ -443,7 +446,7 @@ def test_the_app_s_shutdown_answers_the_writes_waiting_and_stops_the_writer(
     app = create_app(
         Settings(f"sqlite:///{tmp_path / 'gamenight.sqlite3'}", allowed_hosts=TEST_HOSTS)
     )
-    store: Store = app.state.manager.store
+    store: SqlStore = app.state.manager.store
     table = new_table(store)  # (its write starts the store's writer thread)
     timing = Timing({"left": [1.0, 2.0]}, None)
     store.commits.linger = 3600.0  # the group waits for more writes for longer than the test
@@ -454,7 +457,7 @@ def test_the_app_s_shutdown_answers_the_writes_waiting_and_stops_the_writer(
         )
     assert waiting.done()
     assert waiting.result() is None
-    assert store.load(table).clock == timing.clock  # type: ignore[union-attr]
+    assert store.sync.load(table).clock == timing.clock  # type: ignore[union-attr]
     with pytest.raises(RuntimeError, match="closed"):
         store.commits.submit(lambda connection: None)
     assert writers() <= before

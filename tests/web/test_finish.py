@@ -8,10 +8,10 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from gamenight.web.referee import REFILL_MS
 from gamenight.web.refusals import RefusedError
 from gamenight.web.room import Connection
 from gamenight.web.settings import Settings
-from gamenight.web.storage import MovedOnError, Store, Timing
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import LiveTable, TableManager
 from tests.web.bodies import CENTRIX_2
 from tests.web.postgres import postgres_database
@@ -78,7 +78,7 @@ def sent(socket: Socket, kind: str) -> list[dict[str, Any]]:
 class Harness:
     """A table manager on a store of its own, a fake clock, and pages to open seats with."""
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: SqlStore, clock: Clock) -> None:
         self.clock = clock
         self.threads = ThreadPoolExecutor(2)
         self.manager = TableManager(store, executor=self.threads)
@@ -103,7 +103,7 @@ class Harness:
             await self.play(table, page, seat)
 
 
-def run(test: Callable[[Harness], Awaitable[None]], store: Store) -> None:
+def run(test: Callable[[Harness], Awaitable[None]], store: SqlStore) -> None:
     async def go() -> None:
         harness = Harness(store, Clock())
         try:
@@ -125,15 +125,15 @@ async def until(check: Callable[[], bool], rounds: int = 6000) -> None:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+def store(tmp_path: Path) -> SqlStore:
+    return SqlStore(f"sqlite:///{tmp_path / 'g.sqlite3'}")
 
 
 # ---------------------------------------------------------------- clocks
 
 
 def test_t6_a_realtime_clock_runs_only_for_the_actor_and_adds_the_increment(
-    store: Store,
+    store: SqlStore,
 ) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(body(kind="realtime", bank_seconds=60))
@@ -159,7 +159,7 @@ def test_t6_a_realtime_clock_runs_only_for_the_actor_and_adds_the_increment(
     run(test, store)
 
 
-def test_t6_a_turn_based_clock_starts_each_turn_full(store: Store) -> None:
+def test_t6_a_turn_based_clock_starts_each_turn_full(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(body(kind="turn", turn_hours=2))
         ann, _ = await h.page(table, seats[0]["token"], seats[1]["token"])
@@ -184,7 +184,7 @@ def test_t6_a_turn_based_clock_starts_each_turn_full(store: Store) -> None:
     ],
 )
 def test_t7_clock_values_out_of_bounds_are_refused_with_a_code(
-    store: Store, clock: dict[str, Any], field: str
+    store: SqlStore, clock: dict[str, Any], field: str
 ) -> None:
     manager = TableManager(store)
     with pytest.raises(RefusedError) as refused:
@@ -208,7 +208,7 @@ def test_t7_the_api_refuses_a_clock_out_of_bounds(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- stand-ins
 
 
-def test_t8_a_seat_out_of_time_is_played_by_a_bot_until_it_returns(store: Store) -> None:
+def test_t8_a_seat_out_of_time_is_played_by_a_bot_until_it_returns(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(body(kind="realtime", bank_seconds=30, bot_level=1))
         ann, _ = await h.page(table, seats[0]["token"])
@@ -233,7 +233,7 @@ def test_t8_a_seat_out_of_time_is_played_by_a_bot_until_it_returns(store: Store)
 
 
 def test_t8_an_online_game_never_stalls_both_seats_out_of_time_finish_by_bots(
-    store: Store,
+    store: SqlStore,
 ) -> None:
     async def test(h: Harness) -> None:
         short = {"max_turns": 12}  # (a short game: the bots play it to its end)
@@ -254,7 +254,7 @@ def test_t8_an_online_game_never_stalls_both_seats_out_of_time_finish_by_bots(
     run(test, store)
 
 
-def test_t8_an_invited_seat_away_past_the_grace_is_stood_in_for(store: Store) -> None:
+def test_t8_an_invited_seat_away_past_the_grace_is_stood_in_for(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         invite = TableIn.model_validate(
             {
@@ -284,7 +284,7 @@ def test_t8_an_invited_seat_away_past_the_grace_is_stood_in_for(store: Store) ->
 # ---------------------------------------------------------------- endings
 
 
-def test_t1_resigning_a_two_seat_game_ends_it_and_the_record_replays(store: Store) -> None:
+def test_t1_resigning_a_two_seat_game_ends_it_and_the_record_replays(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(body())
         ann, _ = await h.page(table, seats[0]["token"], seats[1]["token"])
@@ -300,7 +300,7 @@ def test_t1_resigning_a_two_seat_game_ends_it_and_the_record_replays(store: Stor
             await h.play(table, ann, 0)
         assert over.value.code == "game_over"
         # The table as stored says so too, and its record replays to the ending.
-        stored = store.load(table.id)
+        stored = store.sync.load(table.id)
         assert stored is not None
         assert (stored.status, stored.deadline) == ("resigned", None)
         record = table.referee.record()
@@ -310,7 +310,7 @@ def test_t1_resigning_a_two_seat_game_ends_it_and_the_record_replays(store: Stor
     run(test, store)
 
 
-def test_t1_resigning_at_a_larger_table_gives_the_seat_to_a_bot_for_good(store: Store) -> None:
+def test_t1_resigning_at_a_larger_table_gives_the_seat_to_a_bot_for_good(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(three(bot_level=1))
         cy, _ = await h.page(table, seats[2]["token"])
@@ -328,7 +328,7 @@ def test_t1_resigning_at_a_larger_table_gives_the_seat_to_a_bot_for_good(store: 
     run(test, store)
 
 
-def test_t2_a_flag_loses_when_the_host_said_so(store: Store) -> None:
+def test_t2_a_flag_loses_when_the_host_said_so(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(
             body(kind="realtime", bank_seconds=30, on_timeout="lose")
@@ -344,7 +344,7 @@ def test_t2_a_flag_loses_when_the_host_said_so(store: Store) -> None:
 
 
 def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
-    store: Store,
+    store: SqlStore,
 ) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(body(abandon_hours=1))
@@ -356,7 +356,7 @@ def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
         left_at = h.clock.ms
 
         def stored_active() -> int | None:
-            stored = store.load(table.id)
+            stored = store.sync.load(table.id)
             return None if stored is None or stored.clock is None else stored.clock["active"]
 
         await until(lambda: stored_active() == left_at)  # abandonment counts from here
@@ -366,10 +366,10 @@ def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
         later.now = h.clock
         h.clock.advance(3599)
         await later.wake_due()
-        assert store.load(table.id).status == "playing"  # type: ignore[union-attr]
+        assert store.sync.load(table.id).status == "playing"  # type: ignore[union-attr]
         h.clock.advance(2)
         await later.wake_due()
-        stored = store.load(table.id)
+        stored = store.sync.load(table.id)
         assert stored is not None
         assert stored.status == "abandoned"
         assert stored.outcome == {"places": [1, 1], "reason": "abandoned"}
@@ -378,10 +378,10 @@ def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
     run(test, store)
 
 
-def test_a_new_table_is_stored_with_its_clock_and_deadline(store: Store) -> None:
+def test_a_new_table_is_stored_with_its_clock_and_deadline(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, _ = await h.manager.create(body(abandon_hours=1))
-        stored = store.load(table.id)
+        stored = store.sync.load(table.id)
         assert stored is not None
         assert table.referee.clock is not None
         assert stored.clock == table.referee.clock.to_dict()
@@ -394,7 +394,7 @@ def test_a_new_table_is_stored_with_its_clock_and_deadline(store: Store) -> None
 # ---------------------------------------------------------------- rematch
 
 
-def test_t10_a_rematch_moves_the_first_seat_on_once_every_seat_accepts(store: Store) -> None:
+def test_t10_a_rematch_moves_the_first_seat_on_once_every_seat_accepts(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         made = TableIn.model_validate(
             {
@@ -432,7 +432,7 @@ def test_t10_a_rematch_moves_the_first_seat_on_once_every_seat_accepts(store: St
     run(test, store)
 
 
-def test_t10_a_rematch_has_its_tables_host(store: Store) -> None:
+def test_t10_a_rematch_has_its_tables_host(store: SqlStore) -> None:
     # The host archives and deletes the rematch too (web.yours: the host's token's hash).
     async def test(h: Harness) -> None:
         made = TableIn.model_validate(
@@ -452,7 +452,7 @@ def test_t10_a_rematch_has_its_tables_host(store: Store) -> None:
     run(test, store)
 
 
-def test_t10_a_rematch_waits_for_every_human_seat(store: Store) -> None:
+def test_t10_a_rematch_waits_for_every_human_seat(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(body())
         ann, ann_socket = await h.page(table, seats[0]["token"])
@@ -470,7 +470,7 @@ def test_t10_a_rematch_waits_for_every_human_seat(store: Store) -> None:
         new = await h.manager.get(to_ann["next"])
         assert new.referee.actor == 1
         # The acceptances are the store's: another server counts them too.
-        stored = store.load(table.id)
+        stored = store.sync.load(table.id)
         assert stored is not None
         assert [seat["rematch"] for seat in stored.seats] == [True, True]
         assert stored.setup["rematch"] == new.id
@@ -479,42 +479,6 @@ def test_t10_a_rematch_waits_for_every_human_seat(store: Store) -> None:
             assert page.seats == [seat]
 
     run(test, store)
-
-
-# ---------------------------------------------------------------- the store's columns
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        yield Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
-        return
-    with postgres_database("finish_") as url:
-        store = Store(url)
-        yield store
-        store.engine.dispose()
-
-
-def test_the_clock_and_deadline_are_stored_and_tables_due_are_found(any_store: Store) -> None:
-    store = any_store
-    now = datetime(2027, 1, 1, tzinfo=UTC)
-    ids = [store.create("centrix", {}, 1, {}, [{"name": "a", "kind": "human"}]).id for _ in "ab"]
-    store.set_timing(ids[0], Timing({"left": [1, 2]}, now - timedelta(seconds=1)))
-    store.set_timing(ids[1], Timing({"left": [3, 4]}, now + timedelta(seconds=1)))
-    assert store.due(now) == [ids[0]]
-    loaded = store.load(ids[0])
-    assert loaded is not None
-    assert (loaded.clock, loaded.deadline) == ({"left": [1, 2]}, now - timedelta(seconds=1))
-    # An ending moves the revision on, forgets the deadline, and is refused when stale.
-    revision = store.end(
-        ids[0], revision=0, status="abandoned", outcome={"places": [1], "reason": "abandoned"}
-    )
-    assert revision == 1
-    assert store.due(now) == []
-    with pytest.raises(MovedOnError):
-        store.end(ids[0], revision=1, status="resigned", outcome={"places": [1], "reason": "x"})
-    with pytest.raises(MovedOnError):
-        store.end(ids[1], revision=5, status="resigned", outcome={"places": [1], "reason": "x"})
 
 
 # ---------------------------------------------------------------- through the app
@@ -543,7 +507,7 @@ def test_a_resignation_over_the_socket_gives_a_record_that_replays_to_it(
     assert receive(page, "error")["code"] == "game_over"
 
 
-def test_the_state_message_s_clock_and_seating_stay_small(store: Store) -> None:
+def test_the_state_message_s_clock_and_seating_stay_small(store: SqlStore) -> None:
     """Prints the bytes the clock and the seating add to a state message (Contract A: each
     later message carries them only when they change)."""
 
@@ -606,9 +570,9 @@ def test_on_two_servers_exactly_one_plays_for_a_seat_that_left(
             receive(ann, "state")
             ann.send_json({"type": "resign", "seat": 0})
             assert receive(ann, "state")["seating"]["stand_ins"] == [0]
-        store = Store(url)
+        store = SqlStore(url)
         for _ in range(6000):
-            stored = store.load(made["id"])
+            stored = store.sync.load(made["id"])
             if stored is not None and stored.status != "playing":
                 break
             time.sleep(0.01)

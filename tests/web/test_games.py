@@ -15,7 +15,7 @@ from gamenight.web.games import SeatSpec, get_game
 from gamenight.web.protocol import SEAT_BOUNDS, TableIn
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.rules import rules_html
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import TableManager
 
 
@@ -63,7 +63,7 @@ def test_an_adapter_refuses_another_games_state() -> None:
 def test_a_tables_seat_count_is_its_games_in_the_registry(tmp_path: Path) -> None:
     # One place holds each game's player counts: its registry value (Color City's eight
     # seats included); the web's bounds on a request are the registry's extremes.
-    manager = TableManager(Store(f"sqlite:///{tmp_path / 'g.sqlite3'}"))
+    manager = TableManager(SqlStore(f"sqlite:///{tmp_path / 'g.sqlite3'}"))
 
     def body(name: str, seats: int) -> TableIn:
         return TableIn.model_validate({"game": name, "seats": [{"kind": "device"}] * seats})

@@ -23,11 +23,11 @@ from gamenight.web.app import create_app
 from gamenight.web.games import WebGame, get_game
 from gamenight.web.quotas import Limits
 from gamenight.web.settings import Settings
-from gamenight.web.storage import Store
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, COLORCITY
 from .hosts import TEST_HOSTS
+from .stores import stored
 from .test_api import act, create, read, receipt, receive, until_pong
 
 
@@ -318,15 +318,15 @@ def test_the_live_table_limit_lets_the_least_recently_used_go(database: str) -> 
 # ---------------------------------------------------------------- replays
 
 
-def assert_full_replays(database: str, table_id: str, views: list[dict[str, Any]]) -> None:
+def assert_full_replays(client: TestClient, table_id: str, views: list[dict[str, Any]]) -> None:
     """Each of ``views`` (the answers for steps 0, 1, …) shows what replaying the table's
-    record to that step shows."""
-    stored = Store(database).load(table_id)
-    assert stored is not None
-    game = get_game(stored.game)
+    record (as ``client``'s app stored it) to that step shows."""
+    record = stored(client, table_id)
+    assert record is not None
+    game = get_game(record.game)
     for k, answer in enumerate(views):
         state = game.replay(
-            stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
+            record.rules, record.seed, record.setup, record.seats, record.actions[:k]
         )
         assert answer["view"] == json.loads(json.dumps(game.view(state, None))), k
 
@@ -359,7 +359,7 @@ def test_replay_steps_replay_the_game_once_not_once_a_step(
         assert again == views[7]
         monkeypatch.undo()
         assert [(v["step"], v["steps"]) for v in views] == [(k, 24) for k in range(25)]
-        assert_full_replays(database, made["id"], views)
+        assert_full_replays(client, made["id"], views)
 
 
 # ---------------------------------------------------------------- settings
@@ -413,7 +413,7 @@ def test_color_city_replay_steps_match_a_full_replay(database: str) -> None:
         views = [
             client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in range(steps + 1)
         ]
-    assert_full_replays(database, made["id"], views)
+        assert_full_replays(client, made["id"], views)
 
 
 def test_the_meters_start_no_threads(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,7 +23,7 @@ from gamenight.core.game import registry
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.room import Connection
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import LiveTable, TableManager
 
 from .test_room import Socket, run_alone
@@ -44,7 +44,7 @@ class Game:
     """A table whose every seat is a device page; a level-1 bot chooses each page's play."""
 
     def __init__(self, tmp_path: Path, game: str, players: int, seed: int, rules: Any) -> None:
-        self.store = Store(f"sqlite:///{tmp_path / 'memory.sqlite3'}")
+        self.store = SqlStore(f"sqlite:///{tmp_path / 'memory.sqlite3'}")
         self.manager = TableManager(self.store)
         body = TableIn.model_validate(
             {"game": game, "seats": [{"kind": "device"}] * players, "seed": seed, "rules": rules}

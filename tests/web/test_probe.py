@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from gamenight.web.chat import clean, visible
 from gamenight.web.protocol import TableIn
 from gamenight.web.refusals import RefusedError
-from gamenight.web.storage import Store, StoredTable
+from gamenight.web.store import StoredTable
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import TableManager
 
 from .bodies import CENTRIX_2
@@ -96,7 +97,7 @@ def test_cleaning_keeps_every_script_and_emoji() -> None:
     assert not visible(clean("\u200d\u200c"))
 
 
-class HeldStore(Store):
+class HeldStore(SqlStore):
     """A store whose ``load`` waits, once it has read the table, until it is let go."""
 
     def __init__(self, url: str) -> None:

@@ -21,7 +21,7 @@ from starlette.testclient import WebSocketTestSession
 import gamenight.web.referee as referee_module
 from gamenight.web.games import get_game
 from gamenight.web.referee import replay
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2
@@ -151,19 +151,19 @@ class Elsewhere:
     the news of each as a server does (or withholds it)."""
 
     def __init__(self, database: str, table_id: str) -> None:
-        self.store = Store(database)
+        self.store = SqlStore(database)
         self.table_id = table_id
         self.news: dict[int, str] = {}  # revision → the news of the change that made it
 
     def act(self) -> None:
         """Store a legal move for the seat to act, and keep its news."""
-        stored = self.store.load(self.table_id)
+        stored = self.store.sync.load(self.table_id)
         assert stored is not None
         game = get_game(stored.game)
         state = replay(game, stored)
         payload, _ = game.act(state, str(state.legal_actions()[0]))
         status, outcome = ("playing", None) if state.outcome is None else ("over", None)
-        revision = self.store.append(
+        revision = self.store.sync.append(
             self.table_id,
             number=len(stored.actions),
             revision=stored.revision,
@@ -189,7 +189,7 @@ class Elsewhere:
                 db.publish(CHANNEL, self.news[revision])
 
     def as_stored(self) -> Any:
-        stored = self.store.load(self.table_id)
+        stored = self.store.sync.load(self.table_id)
         assert stored is not None
         return stored
 

@@ -13,11 +13,11 @@ from fastapi.testclient import TestClient
 from gamenight.core.outcome import Outcome
 from gamenight.web.games import get_game
 from gamenight.web.replays import Replays
-from gamenight.web.storage import Store
 from gamenight.web.tables import LiveTable
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_BOTS, CENTRIX_INVITE
+from .stores import stored
 from .test_api import Join, act, create, receive
 
 
@@ -46,9 +46,7 @@ def test_no_hand_is_revealed_while_the_game_is_in_play(client: TestClient, join:
             assert str(state["view"]["hand"]) not in str(answer)
 
 
-def test_a_finished_game_reveals_each_hand_at_each_step(
-    client: TestClient, join: Join, database: str
-) -> None:
+def test_a_finished_game_reveals_each_hand_at_each_step(client: TestClient, join: Join) -> None:
     made = create(client, {**CENTRIX_BOTS, "rules": {"max_turns": 6}})
     watcher = join(made["id"])
     state = receive(watcher, "state")
@@ -57,12 +55,12 @@ def test_a_finished_game_reveals_each_hand_at_each_step(
     total = state["version"]
     picked = [0, 1, total // 2, total]
     answers = [client.get(f"/api/tables/{made['id']}/replay/{k}").json() for k in picked]
-    stored = Store(database).load(made["id"])
-    assert stored is not None
-    game = get_game(stored.game)
+    record = stored(client, made["id"])
+    assert record is not None
+    game = get_game(record.game)
     for k, answer in zip(picked, answers, strict=True):
         replayed = game.replay(
-            stored.rules, stored.seed, stored.setup, stored.seats, stored.actions[:k]
+            record.rules, record.seed, record.setup, record.seats, record.actions[:k]
         )
         assert answer["finished"] is True
         assert answer["hands"] == [game.view(replayed, s)["hand"] for s in range(2)], k

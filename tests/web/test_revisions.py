@@ -19,7 +19,7 @@ from gamenight.web.referee import Referee
 from gamenight.web.refusals import RefusedError
 from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.tables import TableManager
 from gamenight.web.views.centrix import notations
 
@@ -116,7 +116,7 @@ def test_an_undo_on_a_stale_revision_is_refused(client: TestClient, join: Join) 
 
 
 def test_the_referee_refuses_a_bots_play_chosen_for_an_older_position(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    store = SqlStore(f"sqlite:///{tmp_path / 'g.sqlite3'}")
     body = {
         **CENTRIX_2,
         "seats": [{"kind": "bot", "level": 1}, {"kind": "device", "name": "Bo"}],
@@ -144,7 +144,7 @@ def test_the_referee_refuses_a_bots_play_chosen_for_an_older_position(tmp_path: 
             assert refused.value.code == "not_your_seat"
         return table.id
 
-    stored = store.load(asyncio.run(play()))
+    stored = store.sync.load(asyncio.run(play()))
     assert stored is not None
     assert len(stored.actions) == 1
 

@@ -23,7 +23,8 @@ from starlette.testclient import WebSocketTestSession
 
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
-from gamenight.web.storage import ConflictError, Store
+from gamenight.web.store import ConflictError, NewTable
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
@@ -44,19 +45,21 @@ def postgres() -> Iterator[str]:
 def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
     postgres: str,
 ) -> None:
-    store = Store(postgres)
-    table = store.create("centrix", {}, 2**62 - 1, {"first": 0}, [{"name": "A"}])
-    store.append(table.id, number=0, revision=0, payload="A off-a1", status="playing", outcome=None)
+    store = SqlStore(postgres)
+    table = store.sync.create(NewTable("centrix", {}, 2**62 - 1, {"first": 0}, [{"name": "A"}]))
+    store.sync.append(
+        table.id, number=0, revision=0, payload="A off-a1", status="playing", outcome=None
+    )
     with pytest.raises(ConflictError):
-        store.append(
+        store.sync.append(
             table.id, number=0, revision=0, payload="A off-b1", status="playing", outcome=None
         )
-    loaded = store.load(table.id)
+    loaded = store.sync.load(table.id)
     assert loaded is not None
     assert loaded.actions == ["A off-a1"]
     assert loaded.seed == 2**62 - 1
-    store.undo(table.id, number=0, revision=1)
-    assert store.load(table.id).actions == []  # type: ignore[union-attr]
+    store.sync.undo(table.id, number=0, revision=1)
+    assert store.sync.load(table.id).actions == []  # type: ignore[union-attr]
 
 
 @contextmanager

@@ -8,6 +8,7 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from gamenight.colorcity import DEFAULT_TABLE, Gang, Shot, predict
@@ -18,6 +19,9 @@ from gamenight.web.settings import Settings
 from .bodies import COLORCITY
 from .hosts import TEST_HOSTS
 from .test_api import act, create, receive
+
+# Every table here outlives its server, or is written as an older version stored it.
+pytestmark = pytest.mark.sqlite
 
 HOSTILE = {"frame_rate": 0.01, "rest_speed": 0, "rest_spin": 0, "max_flick_s": 1e9}
 NEW_IN_D24 = ("integrator", "start_lead", "warmstart")

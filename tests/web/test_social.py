@@ -17,11 +17,12 @@ from starlette.testclient import WebSocketDisconnect, WebSocketTestSession
 
 from gamenight.web import sounds
 from gamenight.web.chat import KEPT, clean
-from gamenight.web.storage import MIGRATIONS, Store, TableRow, upgrade
+from gamenight.web.store.sql import MIGRATIONS, SqlStore, TableRow, upgrade
 from gamenight.web.yours import MINE
 
 from .bodies import CENTRIX_2, CENTRIX_BOTS, CENTRIX_INVITE
 from .postgres import postgres_database
+from .stores import stored
 from .test_api import create, receive, until_pong
 from .test_scale_out import two_servers
 
@@ -52,9 +53,10 @@ def test_the_maker_is_given_a_host_token_and_the_table_keeps_only_its_hash(
 ) -> None:
     made = create(client, CENTRIX_2)
     assert len(made["host"]) > 20
-    stored = client.app.state.manager.store.load(made["id"])  # type: ignore[attr-defined]
-    assert stored.host_hash
-    assert made["host"] not in str(stored)
+    record = stored(client, made["id"])
+    assert record is not None
+    assert record.host_hash
+    assert made["host"] not in str(record)
 
 
 def test_my_tables_are_the_ones_my_keys_open_in_their_groups(client: TestClient) -> None:
@@ -85,6 +87,7 @@ def test_my_tables_are_the_ones_my_keys_open_in_their_groups(client: TestClient)
     assert unlisted["id"] not in {t["id"] for t in client.get("/api/tables").json()}
 
 
+@pytest.mark.sqlite
 def test_my_tables_read_whose_turn_it_is_from_the_stored_clock(client: TestClient) -> None:
     manager = client.app.state.manager  # type: ignore[attr-defined]
     made = create(client, {**CENTRIX_2, "first": 1})  # Bo to play
@@ -158,9 +161,10 @@ def test_only_the_host_deletes_and_the_pages_open_at_it_are_told(
     assert client.post(url, json={"keys": [made["host"]]}).status_code == 404
 
 
+@pytest.mark.sqlite
 def test_a_table_stored_before_there_were_hosts_is_its_makers(client: TestClient) -> None:
     made = create(client, CENTRIX_INVITE)
-    store: Store = client.app.state.manager.store  # type: ignore[attr-defined]
+    store: SqlStore = client.app.state.manager.store  # type: ignore[attr-defined]
     with store.writing() as session:
         session.execute(sa.update(TableRow).values(host_hash=None))
     url = f"/api/tables/{made['id']}/archive"
@@ -187,12 +191,12 @@ def test_the_host_and_archive_migration_goes_up_and_down(url: str) -> None:
         with engine.connect() as connection:
             row = connection.execute(sa.text("SELECT host_hash, archived FROM tables")).one()
         assert (row[0], bool(row[1])) == (None, False)
-        store = Store(url)  # (at head)
+        store = SqlStore(url)  # (at head)
         try:
-            assert store.set_archived("old", True)
-            assert store.some(["old", "gone"])[0].archived is True
-            assert store.delete("old")
-            assert not store.delete("old")
+            assert store.sync.archive("old", True)
+            assert store.sync.some(["old", "gone"])[0].archived is True
+            assert store.sync.delete("old")
+            assert not store.sync.delete("old")
         finally:
             store.engine.dispose()
         config = Config()

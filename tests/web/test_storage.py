@@ -1,5 +1,5 @@
 """The store never loses or rewrites an accepted action, on SQLite and on PostgreSQL, with
-several servers (several Store objects, or processes) on one database; its schema is made
+several servers (several SqlStore objects, or processes) on one database; its schema is made
 and upgraded by the migrations it ships.
 
 PostgreSQL is the development machine's and CI's (127.0.0.1:5432, trust); each test works in
@@ -33,18 +33,15 @@ from gamenight.web.app import create_app
 from gamenight.web.games import get_game
 from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
-from gamenight.web.storage import (
-    FORGET_EVERY,
-    MIGRATIONS,
-    Base,
+from gamenight.web.store import (
     DuplicateError,
     MovedOnError,
+    NewTable,
     Receipt,
     SeatLostError,
-    Store,
     Timing,
-    upgrade,
 )
+from gamenight.web.store.sql import FORGET_EVERY, MIGRATIONS, Base, SqlStore, upgrade
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2
@@ -57,12 +54,12 @@ SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 @pytest.fixture
-def stores(url: str) -> Iterator[Callable[..., Store]]:
-    """Open Store objects on ``url`` (each as one server would), closed at the end."""
-    opened: list[Store] = []
+def stores(url: str) -> Iterator[Callable[..., SqlStore]]:
+    """Open SqlStore objects on ``url`` (each as one server would), closed at the end."""
+    opened: list[SqlStore] = []
 
-    def open_store(**options: Any) -> Store:
-        opened.append(Store(url, **options))
+    def open_store(**options: Any) -> SqlStore:
+        opened.append(SqlStore(url, **options))
         return opened[-1]
 
     yield open_store
@@ -76,15 +73,15 @@ SEATS = [
 ]
 
 
-def new_table(store: Store) -> str:
-    return store.create("centrix", {}, 7, {"first": 0}, [dict(s) for s in SEATS]).id
+def new_table(store: SqlStore) -> str:
+    return store.sync.create(NewTable("centrix", {}, 7, {"first": 0}, [dict(s) for s in SEATS])).id
 
 
-def play(store: Store, table: str, payload: Any, **checks: Any) -> int:
+def play(store: SqlStore, table: str, payload: Any, **checks: Any) -> int:
     """Append ``payload`` at the table as the store now has it (a writer that is up to date)."""
-    stored = store.load(table)
+    stored = store.sync.load(table)
     assert stored is not None
-    return store.append(
+    return store.sync.append(
         table,
         number=len(stored.actions),
         revision=stored.revision,
@@ -95,8 +92,8 @@ def play(store: Store, table: str, payload: Any, **checks: Any) -> int:
     )
 
 
-def actions(store: Store, table: str) -> list[Any]:
-    stored = store.load(table)
+def actions(store: SqlStore, table: str) -> list[Any]:
+    stored = store.sync.load(table)
     assert stored is not None
     return stored.actions
 
@@ -104,174 +101,11 @@ def actions(store: Store, table: str) -> list[Any]:
 # ---------------------------------------------------------------- revisions
 
 
-def test_a_new_table_is_at_revision_0_and_every_append_and_undo_moves_it_on(
-    stores: Callable[..., Store],
-) -> None:
-    store = stores()
-    table = new_table(store)
-    assert store.load(table).revision == 0  # type: ignore[union-attr]
-    assert play(store, table, "a0") == 1
-    assert play(store, table, "a1") == 2
-    assert store.undo(table, number=1, revision=2) == 3
-    # The count is back at 1, as after the first append; the revision is not.
-    stored = store.load(table)
-    assert stored is not None
-    assert (stored.actions, stored.revision) == (["a0"], 3)
-
-
-def test_a_stale_undo_is_refused_and_deletes_nothing(stores: Callable[..., Store]) -> None:
-    one, two = stores(), stores()
-    table = new_table(one)
-    revision = one.append(table, number=0, revision=0, payload="a0", status="playing", outcome=None)
-    # Server one's view: one action, at ``revision``. Server two plays on meanwhile.
-    for i in range(1, 5):
-        play(two, table, f"a{i}")
-    with pytest.raises(MovedOnError):
-        one.undo(table, number=0, revision=revision)
-    assert actions(two, table) == ["a0", "a1", "a2", "a3", "a4"]
-
-
-def test_only_the_latest_action_is_undone(stores: Callable[..., Store]) -> None:
-    store = stores()
-    table = new_table(store)
-    for i in range(3):
-        play(store, table, f"a{i}")
-    revision = store.load(table).revision  # type: ignore[union-attr]
-    with pytest.raises(MovedOnError):
-        store.undo(table, number=1, revision=revision)  # not the latest
-    with pytest.raises(MovedOnError):
-        store.undo(table, number=2, revision=revision - 1)
-    assert actions(store, table) == ["a0", "a1", "a2"]
-    assert store.load(table).revision == revision  # type: ignore[union-attr]
-
-
-def test_an_append_that_leaves_a_hole_is_refused(stores: Callable[..., Store]) -> None:
-    one, two = stores(), stores()
-    table = new_table(one)
-    play(one, table, "a0")
-    revision = one.load(table).revision  # type: ignore[union-attr]
-    with pytest.raises(MovedOnError):
-        two.append(table, number=2, revision=revision, payload="a2", status="playing", outcome=None)
-    assert actions(one, table) == ["a0"]
-
-
-def test_a_writer_that_missed_an_undo_cannot_store_a_hole_nor_act_at_the_same_count(
-    stores: Callable[..., Store],
-) -> None:
-    """Both servers saw two actions; one undoes the second, the other (not told) plays a
-    third: refused, and the table keeps the one action left. Once the first has played
-    again, the count is what the second saw, but the revision is not."""
-    one, two = stores(), stores()
-    table = new_table(one)
-    play(one, table, "a0")
-    play(one, table, "a1")
-    seen = two.load(table)
-    assert seen is not None
-    one.undo(table, number=1, revision=seen.revision)
-    stale = {"number": len(seen.actions), "revision": seen.revision}
-    with pytest.raises(MovedOnError):
-        two.append(table, **stale, payload="a2", status="playing", outcome=None)
-    assert actions(two, table) == ["a0"]
-    play(one, table, "b1")
-    with pytest.raises(MovedOnError):
-        two.undo(table, number=1, revision=seen.revision)
-    with pytest.raises(MovedOnError):
-        two.append(table, **stale, payload="a2", status="playing", outcome=None)
-    assert actions(one, table) == ["a0", "b1"]
-
-
-def test_of_many_appends_at_one_revision_exactly_one_wins(stores: Callable[..., Store]) -> None:
-    servers = [stores(), stores()]
-    table = new_table(servers[0])
-    play(servers[0], table, "a0")
-    writers = 8
-    start = threading.Barrier(writers)
-
-    def write(i: int) -> str:
-        start.wait()
-        try:
-            servers[i % 2].append(
-                table, number=1, revision=1, payload=f"w{i}", status="playing", outcome=None
-            )
-        except MovedOnError:
-            return "moved on"
-        return "stored"
-
-    with ThreadPoolExecutor(writers) as pool:
-        results = list(pool.map(write, range(writers)))
-    assert sorted(results) == ["moved on"] * (writers - 1) + ["stored"]
-    stored = servers[1].load(table)
-    assert stored is not None
-    assert stored.revision == 2
-    assert stored.actions[0] == "a0"
-    assert stored.actions[1] == f"w{results.index('stored')}"
-    assert len(stored.actions) == 2
-
-
-def test_appends_racing_from_threads_leave_no_holes(stores: Callable[..., Store]) -> None:
-    """Writers that reload and retry on "moved on" store every action once, in order."""
-    servers = [stores(), stores()]
-    table = new_table(servers[0])
-    each = 5
-
-    def write(i: int) -> None:
-        store = servers[i % 2]
-        for j in range(each):
-            while True:
-                try:
-                    play(store, table, f"w{i}-{j}")
-                    break
-                except MovedOnError:
-                    continue
-
-    with ThreadPoolExecutor(4) as pool:
-        list(pool.map(write, range(4)))
-    stored = servers[0].load(table)
-    assert stored is not None
-    assert sorted(stored.actions) == sorted(f"w{i}-{j}" for i in range(4) for j in range(each))
-    assert stored.revision == 4 * each
-
-
 # ---------------------------------------------------------------- receipts and seats
 
 
-def test_a_resent_message_gets_its_receipt_and_is_stored_once(
-    stores: Callable[..., Store],
-) -> None:
-    one, two = stores(), stores()
-    table = new_table(one)
-    revision = play(one, table, "a0", message_id="p7-000001")
-    receipt = Receipt("p7-000001", "act", 0, revision)
-    assert one.receipt(table, "p7-000001") == receipt
-    for store in (one, two):  # the same message, resent, reaching either server
-        with pytest.raises(DuplicateError) as caught:
-            store.append(
-                table, number=0, revision=0, payload="a0", status="playing", outcome=None,
-                message_id="p7-000001",
-            )  # fmt: skip
-        assert caught.value.receipt == receipt
-        # Even when it would be in order now, it is not applied again.
-        with pytest.raises(DuplicateError):
-            play(store, table, "a0", message_id="p7-000001")
-    assert actions(one, table) == ["a0"]
-    undone = one.undo(table, number=0, revision=revision, message_id="p7-000002")
-    with pytest.raises(DuplicateError) as caught:
-        two.undo(table, number=0, revision=revision, message_id="p7-000002")
-    assert caught.value.receipt == Receipt("p7-000002", "undo", 0, undone)
-    assert actions(one, table) == []
-    assert one.receipt(table, "p7-000003") is None
-
-
-def test_a_message_id_belongs_to_its_table(stores: Callable[..., Store]) -> None:
-    store = stores()
-    first, second = new_table(store), new_table(store)
-    play(store, first, "a0", message_id="m1")
-    play(store, second, "b0", message_id="m1")
-    assert actions(store, second) == ["b0"]
-
-
 def test_receipts_are_kept_for_a_table_s_latest_writes_only(
-    stores: Callable[..., Store],
+    stores: Callable[..., SqlStore],
 ) -> None:
     """The latest ``receipts_kept`` revisions' receipts are always there, and fewer than
     ``receipts_kept + FORGET_EVERY`` in all: the old ones go every FORGET_EVERY revisions."""
@@ -280,7 +114,7 @@ def test_receipts_are_kept_for_a_table_s_latest_writes_only(
     most = 0
     for i in range(2 * FORGET_EVERY + 5):
         play(store, table, f"a{i}", message_id=f"m{i}")
-        kept = [j for j in range(i + 1) if store.receipt(table, f"m{j}") is not None]
+        kept = [j for j in range(i + 1) if store.sync.receipt(table, f"m{j}") is not None]
         assert kept[-3:] == list(range(max(0, i - 2), i + 1))
         assert kept == list(range(kept[0], i + 1))  # (the oldest go first)
         most = max(most, len(kept))
@@ -290,7 +124,7 @@ def test_receipts_are_kept_for_a_table_s_latest_writes_only(
 
 
 def test_refused_writes_leave_no_trace_and_their_group_s_other_writes_stand(
-    stores: Callable[..., Store],
+    stores: Callable[..., SqlStore],
 ) -> None:
     """An act or undo refused in a group (moved on, seat lost, resent, no such table) leaves
     its table's row, actions and receipts as they were — the store moves the row on before
@@ -299,7 +133,7 @@ def test_refused_writes_leave_no_trace_and_their_group_s_other_writes_stand(
     ok, stale, lost, resent, undone = (new_table(store) for _ in range(5))
     for table in (resent, undone):
         play(store, table, "x0", message_id="m-first")
-    before = {table: store.load(table) for table in (stale, lost, resent, undone)}
+    before = {table: store.sync.load(table) for table in (stale, lost, resent, undone)}
     timing = Timing({"left": [9.0, 9.0]}, datetime(2030, 1, 1, tzinfo=UTC))
 
     def append(table: str, number: int, revision: int, **checks: Any) -> Any:
@@ -339,10 +173,10 @@ def test_refused_writes_leave_no_trace_and_their_group_s_other_writes_stand(
             future.result()
     assert store.commits.figures()["groups"] == 1
     for table, was in before.items():
-        assert store.load(table) == was
+        assert store.sync.load(table) == was
     for table, message in [(stale, "m-stale"), (lost, "m-lost"), (undone, "m-undo")]:
-        assert store.receipt(table, message) is None
-    made = store.load(ok)
+        assert store.sync.receipt(table, message) is None
+    made = store.sync.load(ok)
     assert made is not None
     assert (made.revision, made.actions, made.status, made.outcome) == (
         1,
@@ -351,55 +185,7 @@ def test_refused_writes_leave_no_trace_and_their_group_s_other_writes_stand(
         {"winner": 0},
     )
     assert (made.clock, made.deadline) == (timing.clock, timing.deadline)
-    assert store.receipt(ok, "m-ok") == Receipt("m-ok", "act", 0, 1)
-
-
-def test_a_bad_message_id_is_refused_and_stores_nothing(stores: Callable[..., Store]) -> None:
-    store = stores()
-    table = new_table(store)
-    for bad in ["", "x" * 65]:
-        with pytest.raises(ValueError, match="message id"):
-            play(store, table, "a0", message_id=bad)
-    assert store.load(table).revision == 0  # type: ignore[union-attr]
-
-
-def test_a_seat_whose_token_was_renewed_elsewhere_cannot_act(
-    stores: Callable[..., Store],
-) -> None:
-    one, two = stores(), stores()
-    table = new_table(one)
-
-    def renew(seats: list[dict[str, Any]]) -> None:
-        seats[1]["token_hash"] = hash_token("new guest")
-
-    two.change_seats(table, renew)
-    play(one, table, "a0", seat=0, token_hash=hash_token("ann"))
-    with pytest.raises(SeatLostError):
-        play(one, table, "a1", seat=1, token_hash=hash_token("bo"))
-    revision = one.load(table).revision  # type: ignore[union-attr]
-    with pytest.raises(SeatLostError):
-        one.undo(table, number=0, revision=revision, seat=1, token_hash=hash_token("bo"))
-    for seat in [None, 2]:
-        with pytest.raises(ValueError, match="a token is checked against a seat"):
-            play(one, table, "a1", seat=seat, token_hash=hash_token("bo"))
-    play(one, table, "a1", seat=1, token_hash=hash_token("new guest"))
-    stored = one.load(table)
-    assert stored is not None
-    assert (stored.actions, stored.revision) == (["a0", "a1"], 2)
-
-
-def test_writes_to_a_table_that_is_not_there_raise_key_error(
-    stores: Callable[..., Store],
-) -> None:
-    store = stores()
-    with pytest.raises(KeyError):
-        store.append("nope", number=0, revision=0, payload="a0", status="playing", outcome=None)
-    with pytest.raises(KeyError):
-        store.undo("nope", number=0, revision=1)
-    with pytest.raises(KeyError):
-        store.set_timing("nope", Timing({"left": [1, 2]}, None))
-    with pytest.raises(KeyError):
-        store.end("nope", revision=0, status="resigned", outcome={"places": [1, 2]})
+    assert store.sync.receipt(ok, "m-ok") == Receipt("m-ok", "act", 0, 1)
 
 
 # ---------------------------------------------------------------- the web app on it
@@ -509,7 +295,7 @@ def alembic_version(url: str) -> str:
 
 
 def test_a_new_database_gets_the_schema_of_the_models(
-    stores: Callable[..., Store], url: str
+    stores: Callable[..., SqlStore], url: str
 ) -> None:
     stores()
     assert schema_differences(url, Base.metadata) == []
@@ -538,7 +324,7 @@ def test_a_database_the_old_code_made_is_upgraded_with_its_tables(url: str, tmp_
                 state = receive(ann, "state")
                 play_first(ann, state)
             assert receive(ann, "state")["version"] == 3
-        played = app.app.state.manager.store.load(made["id"])  # type: ignore[attr-defined]
+        played = app.app.state.manager.store.sync.load(made["id"])  # type: ignore[attr-defined]
     # … as the old code stored it.
     old = sa.create_engine(url)
     OldBase.metadata.create_all(old)
@@ -570,9 +356,9 @@ def test_a_database_the_old_code_made_is_upgraded_with_its_tables(url: str, tmp_
         )
     old.dispose()
 
-    store = Store(url)
+    store = SqlStore(url)
     try:
-        stored = store.load(played.id)
+        stored = store.sync.load(played.id)
         assert stored is not None
         assert (stored.actions, stored.revision, stored.seats) == (played.actions, 0, played.seats)
         game = get_game(stored.game)
@@ -589,11 +375,11 @@ def test_a_database_the_old_code_made_is_upgraded_with_its_tables(url: str, tmp_
 # A server's start, again for every database named on its input (the imports paid once).
 STARTER = """
 import sys
-from gamenight.web.storage import Store
+from gamenight.web.store.sql import SqlStore
 from gamenight.web.views.centrix import notations
 print("ready", flush=True)
 for url in sys.stdin:
-    Store(url.strip()).engine.dispose()
+    SqlStore(url.strip()).engine.dispose()
     print("started", flush=True)
 """
 
@@ -655,7 +441,7 @@ def test_a_store_starts_while_another_writes_to_a_file_not_yet_in_wal(tmp_path: 
     release = threading.Timer(0.3, lambda: other.execute("COMMIT"))
     release.start()
     try:
-        store = Store(f"sqlite:///{path}")
+        store = SqlStore(f"sqlite:///{path}")
     finally:
         release.join()
         other.close()
@@ -664,10 +450,10 @@ def test_a_store_starts_while_another_writes_to_a_file_not_yet_in_wal(tmp_path: 
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert alembic_version(f"sqlite:///{path}") == head()
     finally:
-        store.close()
+        store.sync.close()
 
 
-def test_a_load_reads_the_actions_of_the_revision_it_reads(stores: Callable[..., Store]) -> None:
+def test_a_load_reads_the_actions_of_the_revision_it_reads(stores: Callable[..., SqlStore]) -> None:
     """While another server appends, every load is one table: (append-only) its revision
     is its action count."""
     one, two = stores(), stores()
@@ -685,7 +471,7 @@ def test_a_load_reads_the_actions_of_the_revision_it_reads(stores: Callable[...,
     writer.start()
     seen = []
     while not done.is_set():
-        stored = two.load(table)
+        stored = two.sync.load(table)
         assert stored is not None
         seen.append((stored.revision, len(stored.actions)))
     writer.join()

@@ -21,7 +21,7 @@ from typing import Any
 from gamenight.cli.counts import count, seconds
 from gamenight.cli.files import check_writable
 
-# web.storage.SYNCHRONOUS, which the servers hold to (not imported: the command line starts
+# web.store.sql.SYNCHRONOUS, which the servers hold to (not imported: the command line starts
 # without the web's database libraries).
 SYNCHRONOUS = ("FULL", "NORMAL")
 

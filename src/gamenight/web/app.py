@@ -42,7 +42,7 @@ from gamenight.web.room import Connection
 from gamenight.web.rules import Part, rules_html
 from gamenight.web.seats import SeatKeyError, hash_keys, hash_token, new_token
 from gamenight.web.settings import Settings
-from gamenight.web.storage import Store, StoredTable
+from gamenight.web.store import StoredTable, open_store
 from gamenight.web.tables import LiveTable, TableManager
 from gamenight.web.yours import ArchiveIn, HostIn, MineIn, held_seats, is_host, summary
 
@@ -123,7 +123,7 @@ def serve(app: FastAPI, settings: Settings, host: str, port: int) -> None:
 def create_app(settings: Settings | None = None, bot_executor: Executor | None = None) -> FastAPI:
     """The app. ``bot_executor`` replaces the bots' process pool (tests use threads)."""
     settings = settings or Settings.from_env()
-    store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
+    store = open_store(settings.database_url, synchronous=settings.sqlite_synchronous)
     manager = TableManager(
         store,
         settings.bot_workers,
@@ -161,10 +161,10 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             if relay is not None:
                 await relay.stop()
             manager.close()
-            # Every write still waiting in the group commit is committed and answered (or
-            # refused), then the writer thread stops: a daemon thread would die with the
-            # process, its writes never answered. Off the loop, which delivers the answers.
-            await asyncio.to_thread(store.close)
+            # Every write still waiting is committed and answered (or refused), then the
+            # store lets go: a daemon writer thread would die with the process, its writes
+            # never answered.
+            await store.close()
 
     app = FastAPI(title="gamenight", version=__version__, lifespan=lifespan)
     app.state.manager = manager
@@ -312,7 +312,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
         """The latest public tables (an unlisted one is seen only through its links)."""
-        recent = await asyncio.to_thread(store.recent, LISTED * 4)
+        recent = await store.recent(LISTED * 4)
         stored = [
             t for t in recent if visibility_of(t.setup, t.seats) == "public" and not t.archived
         ][:LISTED]
@@ -338,7 +338,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
             keys = MineIn.model_validate(body).tables
         except ValidationError as exc:
             raise refused(exc) from None
-        found = {t.id: t for t in await asyncio.to_thread(store.some, list(keys))}
+        found = {t.id: t for t in await store.some(list(keys))}
         tables = []
         for table_id, table_keys in keys.items():
             stored = found.get(table_id)
@@ -366,7 +366,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     async def hosted(table_id: str, keys: list[str]) -> None:
         """Refuse unless ``keys`` show the asker is the table's host (or it does not exist)."""
-        found = await asyncio.to_thread(store.some, [table_id])
+        found = await store.some([table_id])
         if not found:
             raise HttpRefusal(404, no_table(table_id))
         if not is_host(found[0], keys):

@@ -33,13 +33,13 @@ from gamenight.web.games import WebGame, get_game
 from gamenight.web.protocol import ClockIn
 from gamenight.web.refusals import Code, RefusedError, no_table
 from gamenight.web.seats import SeatBook
-from gamenight.web.storage import (
+from gamenight.web.store import (
     DuplicateError,
     MovedOnError,
     Receipt,
     SeatLostError,
-    Store,
     StoredTable,
+    TableStore,
     Timing,
 )
 
@@ -47,7 +47,7 @@ log = logging.getLogger("gamenight.web")
 T = TypeVar("T")
 # Message ids a live table remembers, to answer a resent message at once. A page resends
 # only what it has not heard answered, the messages of just now; an older one is answered
-# from the store's receipts (Store.receipts_kept revisions), as on another server. Held for
+# from the store's receipts (its receipts_kept revisions), as on another server. Held for
 # every live table, at some 0.3 KB a message id.
 RECEIPTS_KEPT = 16
 
@@ -232,7 +232,7 @@ def replay(game: WebGame[GameState], stored: StoredTable) -> Any:
 
 class Referee:
     def __init__(
-        self, store: Store, stored: StoredTable, state: Any, now: Callable[[], int] = wall_ms
+        self, store: TableStore, stored: StoredTable, state: Any, now: Callable[[], int] = wall_ms
     ) -> None:
         self.store = store
         self.stored = stored
@@ -259,10 +259,10 @@ class Referee:
 
     @classmethod
     async def load(
-        cls, store: Store, table_id: str, now: Callable[[], int] = wall_ms
+        cls, store: TableStore, table_id: str, now: Callable[[], int] = wall_ms
     ) -> Referee | None:
         """The table as stored (None: no such table); the replay runs off the event loop."""
-        stored = await asyncio.to_thread(store.load, table_id)
+        stored = await store.load(table_id)
         if stored is None:
             return None
         state = await asyncio.to_thread(replay, get_game(stored.game), stored)
@@ -405,8 +405,7 @@ class Referee:
                 # The seat's token is checked again in the store's transaction: its invite
                 # may have been renewed on another server that this one has not heard from.
                 # (answered once the group commit that holds it has committed: web.commits)
-                self.revision = await self.store.write(
-                    self.store.append_in,
+                self.revision = await self.store.append(
                     self.id,
                     number=number,
                     revision=self.revision,
@@ -439,8 +438,7 @@ class Referee:
                 )
             number = self.version - 1
             try:
-                self.revision = await self.store.write(
-                    self.store.undo_in,
+                self.revision = await self.store.undo(
                     self.id,
                     number=number,
                     revision=self.revision,
@@ -497,7 +495,7 @@ class Referee:
         if seen is None or seen == self.revision:
             return None
         if message_id is not None:
-            receipt = await asyncio.to_thread(self.store.receipt, self.id, message_id)
+            receipt = await self.store.receipt(self.id, message_id)
             if receipt is not None:
                 await self._reload()
                 return self._remember(_accepted(receipt))
@@ -549,7 +547,7 @@ class Referee:
             return await self._reload()
 
     async def _reload(self) -> bool:
-        stored = await asyncio.to_thread(self.store.load, self.id)
+        stored = await self.store.load(self.id)
         if stored is None:
             return False
         if stored.revision != self.revision or len(stored.actions) != self.version:
@@ -629,8 +627,7 @@ class Referee:
             return False
         outcome = table_outcome(reason, self.state.standing(), losers)
         try:
-            self.revision = await self.store.write(
-                self.store.end_in,
+            self.revision = await self.store.finish(
                 self.id,
                 revision=self.revision,
                 status=reason,
@@ -659,7 +656,7 @@ class Referee:
             if taken <= self._written:
                 return
             try:
-                await self.store.write(self.store.timing_in, self.id, timing)
+                await self.store.set_timing(self.id, timing)
             except Exception:
                 log.exception("the clock of table %s could not be stored", self.id)
             self._written = taken
@@ -675,7 +672,7 @@ class Referee:
             return result
 
         try:
-            result, stored = await self.store.write(self.store.seats_in, self.id, edit)
+            result, stored = await self.store.edit_seats(self.id, edit)
         except KeyError:
             raise no_table(self.id) from None
         self.stored.seats = stored

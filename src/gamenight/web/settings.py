@@ -15,7 +15,7 @@ from gamenight.core.errors import RulesError
 from gamenight.core.numbers import read_decimal, read_whole_number
 from gamenight.web.links import read_public_url
 from gamenight.web.quotas import Limits
-from gamenight.web.storage import SYNCHRONOUS
+from gamenight.web.store.sql import SYNCHRONOUS
 
 # The names a request to this machine's own loopback may give as its Host.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
@@ -189,7 +189,7 @@ def _number(name: str, default: Any, low: float, high: float) -> int | float:
 
 
 def _synchronous(text: str) -> str:
-    """``GAMENIGHT_SQLITE_SYNCHRONOUS``: FULL or NORMAL (web.storage.SYNCHRONOUS)."""
+    """``GAMENIGHT_SQLITE_SYNCHRONOUS``: FULL or NORMAL (web.store.sql.SYNCHRONOUS)."""
     value = text.strip().upper()
     if value not in SYNCHRONOUS:
         raise RulesError(

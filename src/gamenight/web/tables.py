@@ -10,7 +10,6 @@ its own seat's view. Other server processes hear of changes through the events i
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import time
 import weakref
@@ -33,7 +32,7 @@ from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall
 from gamenight.web.refusals import Code, RefusedError, no_table, unlisted
 from gamenight.web.room import Connection, Room
 from gamenight.web.seats import Opened, Seat, SeatBook, hash_token, new_token
-from gamenight.web.storage import Store, StoredTable
+from gamenight.web.store import NewTable, StoredTable, TableStore
 
 log = logging.getLogger("gamenight.web")
 RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
@@ -128,7 +127,7 @@ class LiveTable:
 class TableManager:
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         bot_workers: int = 1,
         executor: Executor | None = None,
         limits: Limits | None = None,
@@ -340,14 +339,16 @@ class TableManager:
             host_hash=host_hash,
         )
         referee = Referee(self.store, draft, state, self.now)
-        referee.stored = await self.store.add(
-            draft.game,
-            draft.rules,
-            seed,
-            draft.setup,
-            draft.seats,
-            host_hash,
-            timing=referee.timing([]),
+        referee.stored = await self.store.create(
+            NewTable(
+                draft.game,
+                draft.rules,
+                seed,
+                draft.setup,
+                draft.seats,
+                host_hash,
+                timing=referee.timing([]),
+            )
         )
         table = self._live(referee)
         seats_out = [
@@ -542,9 +543,9 @@ class TableManager:
             self.deleted_loading.add(table_id)
         table = self.tables.get(table_id)
         if table is None:
-            return await asyncio.to_thread(self.store.delete, table_id)
+            return await self.store.delete(table_id)
         async with table.lock:
-            deleted = await asyncio.to_thread(self.store.delete, table_id)
+            deleted = await self.store.delete(table_id)
             self.gone(table)
         await self.events.changed(table_id, Change(table.referee.revision))  # others let go
         return deleted
@@ -559,7 +560,7 @@ class TableManager:
 
     async def archive(self, table_id: str, archived: bool) -> bool:
         """Archive the table, or bring it back (False: there is no such table)."""
-        done = await asyncio.to_thread(self.store.set_archived, table_id, archived)
+        done = await self.store.archive(table_id, archived)
         table = self.tables.get(table_id)
         if done and table is not None:
             table.referee.stored.archived = archived
@@ -805,7 +806,7 @@ class TableManager:
                         referee.stored.host_hash,
                         keep=list(referee.seats),
                     )
-                    await asyncio.to_thread(self.store.set_rematch, table.id, made.id)
+                    await self.store.set_rematch(table.id, made.id)
                     referee.stored.setup = {**referee.stored.setup, "rematch": made.id}
         await self.changed(table)
 
@@ -853,7 +854,7 @@ class TableManager:
     async def wake_due(self) -> None:
         """Do what is due at every table whose stored deadline has come, live here or not
         (after a restart, or a table that left memory): the sweep runs it."""
-        due = await asyncio.to_thread(self.store.due, moment(self.now()))
+        due = await self.store.due(moment(self.now()))
         for table_id in due:
             try:
                 table = await self.get(table_id)
@@ -890,9 +891,7 @@ class TableManager:
         await self.wake_due()
 
     async def _resume_bots(self) -> None:
-        stored = await asyncio.to_thread(
-            functools.partial(self.store.recent, RESUMED, playing=True)
-        )
+        stored = await self.store.recent(RESUMED, playing=True)
         for table in stored:
             if table.id in self.tables or not any(
                 s.get("kind") == "bot" or s.get("stand_in") is not None for s in table.seats

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from gamenight.web.seats import hash_keys
-from gamenight.web.storage import StoredTable
+from gamenight.web.store import StoredTable
 
 MINE = 50  # tables one request asks about
 KEYS = 24  # keys for one table: a seat's token and an invite's renewal key for 8 seats, …

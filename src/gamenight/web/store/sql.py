@@ -1,4 +1,5 @@
-"""Tables in a relational database (SQLite by default) through SQLAlchemy.
+"""Tables in a relational database (SQLite by default, or PostgreSQL) through SQLAlchemy:
+the ``SqlStore`` of web.store.protocol.
 
 A table is stored as its set-up (game, rules, seed, seats, setup) plus every accepted
 action in order. An action is committed before it is acknowledged, so after a restart every
@@ -8,31 +9,32 @@ Several servers may share one database. Every write to a table's actions holds t
 row to its transaction's end (PostgreSQL: ``SELECT … FOR UPDATE``; SQLite: ``BEGIN
 IMMEDIATE``, which holds the whole file) and is refused unless the table is still as the
 writer read it: its action count and its revision, which goes up by one on every append
-and every undo. So a writer that missed another's change is told "moved on", and nothing it
-stores can leave a hole or take away an action it never saw.
+and every undo, and — when the writer gives one — the epoch of its home's lease. So a
+writer that missed another's change is told "moved on", and nothing it stores can leave a
+hole or take away an action it never saw.
 
 Every write goes through the store's group commit (web.commits): one writer thread runs
 the writes waiting in one transaction, each in its own savepoint, and answers each once the
 COMMIT has returned. A write is a ``*_in`` method (``append_in``, ``undo_in``, …) run on the
 group's Connection, in SQLAlchemy Core statements built once (an act's and an undo's also
 compiled once for the dialect and run on the driver's cursor, web.prepared: each µs of
-Python in the writer thread is one the event loop waits for the GIL); ``Store.write``
-awaits one, ``Store.wait`` blocks for it, and ``append``, ``undo``, … are the blocking
-calls.
+Python in the writer thread is one the event loop waits for the GIL); the protocol's
+methods await one, ``SqlStore.sync``'s block for it.
 
-The schema is made and upgraded by the Alembic migrations in ``migrations/`` whenever a
-Store opens a database, one server at a time.
+The schema is made and upgraded by the Alembic migrations in ``web/store/migrations`` whenever a
+store opens a database, one server at a time.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
@@ -70,6 +72,17 @@ from sqlalchemy.sql.elements import BindParameter
 
 from gamenight.web.commits import LINGER, Committer
 from gamenight.web.prepared import Prepared
+from gamenight.web.store.protocol import (
+    DuplicateError,
+    LeaseLostError,
+    MovedOnError,
+    NewTable,
+    Receipt,
+    SeatLostError,
+    Seats,
+    StoredTable,
+    Timing,
+)
 
 
 class Base(DeclarativeBase):
@@ -99,6 +112,8 @@ class TableRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    # The latest home's lease (web.homes): a write under an older one is refused.
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 class ActionRow(Base):
@@ -138,10 +153,23 @@ RECEIPTS = cast(Table, ReceiptRow.__table__)
 KEY: BindParameter[str] = bindparam("key")
 # (each holds the table's row: PostgreSQL's SELECT … FOR UPDATE; SQLite holds the file)
 HOLD_REVISION = (
-    select(TABLES.c.revision, TABLES.c.status).where(TABLES.c.id == KEY).with_for_update()
+    select(TABLES.c.revision, TABLES.c.status, TABLES.c.epoch)
+    .where(TABLES.c.id == KEY)
+    .with_for_update()
 )
-HOLD_SEATS = select(TABLES.c.revision, TABLES.c.seats).where(TABLES.c.id == KEY).with_for_update()
+HOLD_SEATS = (
+    select(TABLES.c.revision, TABLES.c.seats, TABLES.c.epoch)
+    .where(TABLES.c.id == KEY)
+    .with_for_update()
+)
 HOLD_SETUP = select(TABLES.c.setup).where(TABLES.c.id == KEY).with_for_update()
+HOLD_EPOCH = select(TABLES.c.epoch).where(TABLES.c.id == KEY).with_for_update()
+CLAIM = (
+    update(TABLES)
+    .where(TABLES.c.id == KEY)
+    .values(epoch=TABLES.c.epoch + 1)
+    .returning(TABLES.c.epoch)
+)
 MESSAGE: BindParameter[str | None] = bindparam("message")
 # What a write checks once it holds the row: the table's action count and last number, and
 # whether the message has a receipt here (its revision; RECEIPT reads the whole of it, for
@@ -171,7 +199,7 @@ ADVANCE = (
     update(TABLES)
     .where(TABLES.c.id == KEY)
     .values(revision=TABLES.c.revision + 1)
-    .returning(TABLES.c.revision, TABLES.c.seats, COUNT, LAST, RECEIVED)
+    .returning(TABLES.c.revision, TABLES.c.seats, TABLES.c.epoch, COUNT, LAST, RECEIVED)
 )
 ADVANCED = ("status", "outcome", "updated")  # the values ADVANCE sets at each run
 TIMED = ("clock", "deadline")  # and, with the clock after the write, these
@@ -218,62 +246,6 @@ MESSAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 FORGET_EVERY = 20  # revisions between two forgettings of a table's old receipts
 
 
-@dataclass
-class StoredTable:
-    id: str
-    game: str
-    rules: dict[str, Any]
-    seed: int
-    setup: dict[str, Any]
-    seats: list[dict[str, Any]]  # name, kind ("human" or "bot"), level, token_hash, …
-    status: str
-    outcome: dict[str, Any] | None
-    created: datetime
-    updated: datetime
-    revision: int = 0
-    actions: list[Any] = field(default_factory=list)
-    host_hash: str | None = None
-    archived: bool = False
-    clock: dict[str, Any] | None = None
-    deadline: datetime | None = None
-
-
-@dataclass(frozen=True)
-class Timing:
-    """What a write stores of the table's clock (web.referee): the clock, and the deadline."""
-
-    clock: dict[str, Any]
-    deadline: datetime | None
-
-
-@dataclass(frozen=True)
-class Receipt:
-    message_id: str
-    kind: str  # "act" or "undo"
-    number: int
-    revision: int  # the table's revision after it
-
-
-class ConflictError(Exception):
-    """The write was refused because of what another writer did (see the subclasses)."""
-
-
-class MovedOnError(ConflictError):
-    """The table is not at the action count and revision the writer read."""
-
-
-class SeatLostError(ConflictError):
-    """The seat's stored token is not the writer's (its invite was renewed)."""
-
-
-class DuplicateError(ConflictError):
-    """A message with this id was already applied at the table: ``receipt`` says how."""
-
-    def __init__(self, receipt: Receipt) -> None:
-        super().__init__(f"message {receipt.message_id!r} was applied already")
-        self.receipt = receipt
-
-
 def upgrade(engine: Engine, target: str = "head") -> None:
     """Bring the database's schema to ``target``, one server at a time. A database made
     before there were migrations (its tables there, no ``alembic_version``) is taken to be
@@ -292,14 +264,15 @@ def upgrade(engine: Engine, target: str = "head") -> None:
         command.upgrade(config, target)
 
 
-SYNCHRONOUS = ("FULL", "NORMAL")  # SQLite's PRAGMA synchronous a Store may be given
+SYNCHRONOUS = ("FULL", "NORMAL")  # SQLite's PRAGMA synchronous a store may be given
 P = ParamSpec("P")
 
 
-class Store:
-    """``synchronous`` (SQLite only): FULL (the default, durable after a power cut) or NORMAL
-    (docs/reliability.md); ``linger``: how long a group of writes waits for more
-    (web.commits)."""
+class SqlStore:
+    """The tables in SQLite or PostgreSQL (a ``TableStore``). ``synchronous`` (SQLite only):
+    FULL (the default, durable after a power cut) or NORMAL (docs/reliability.md);
+    ``linger``: how long a group of writes waits for more (web.commits). ``sync`` has the
+    same operations, blocking (for tools and tests, off any event loop)."""
 
     def __init__(
         self,
@@ -328,11 +301,12 @@ class Store:
         self._reader = reader
         # Every write of the store goes through one writer thread, in groups (web.commits).
         self.commits = Committer(writer, linger=linger)
+        self.sync = SqlBlocking(self)
 
-    def close(self) -> None:
-        """Commit the writes waiting, stop the writer thread and close the connections."""
-        self.commits.close()
-        self.engine.dispose()
+    async def close(self) -> None:
+        """Commit the writes waiting, stop the writer thread and close the connections
+        (off the loop, which delivers the answers)."""
+        await asyncio.to_thread(self.sync.close)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -347,20 +321,6 @@ class Store:
         with self._write() as session, session.begin():
             yield session
 
-    # ---------------------------------------------------------------- writing
-
-    def wait(
-        self,
-        op: Callable[Concatenate[Connection, str, P], T],
-        table_id: str,
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
-        """``op(connection, table_id, …)`` (one of the ``*_in`` methods) made in the next
-        group commit: what it returned once committed (or what it raised), waiting for it
-        in this thread."""
-        return self.commits.run(_bound(op, table_id, args, kwargs), table_id)
-
     async def write(
         self,
         op: Callable[Concatenate[Connection, str, P], T],
@@ -368,84 +328,103 @@ class Store:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """As ``wait``, awaited: the event loop goes on while the group commits."""
+        """``op(connection, table_id, …)`` (one of the ``*_in`` methods) made in the next
+        group commit: what it returned once committed (or what it raised). The event loop
+        goes on while the group commits."""
         return await self.commits.write(_bound(op, table_id, args, kwargs), table_id)
 
-    def create(
-        self,
-        game: str,
-        rules: dict[str, Any],
-        seed: int,
-        setup: dict[str, Any],
-        seats: list[dict[str, Any]],
-        host_hash: str | None = None,
-        timing: Timing | None = None,
-    ) -> StoredTable:
-        """A new table, stored (waiting for its group's COMMIT in this thread)."""
-        stored, made = self._new(game, rules, seed, setup, seats, host_hash, timing)
-        self.commits.run(made, stored.id)
-        return stored
+    # ---------------------------------------------------------------- the protocol
 
-    async def add(
-        self,
-        game: str,
-        rules: dict[str, Any],
-        seed: int,
-        setup: dict[str, Any],
-        seats: list[dict[str, Any]],
-        host_hash: str | None = None,
-        timing: Timing | None = None,
-    ) -> StoredTable:
-        """As ``create``, awaited: the event loop goes on while the group commits."""
-        stored, made = self._new(game, rules, seed, setup, seats, host_hash, timing)
+    async def create(self, table: NewTable) -> StoredTable:
+        stored, made = self._new(table)
         await self.commits.write(made, stored.id)
         return stored
 
+    async def load(self, table_id: str) -> StoredTable | None:
+        return await asyncio.to_thread(self.sync.load, table_id)
+
+    async def claim(self, table_id: str) -> int:
+        return await self.write(self.claim_in, table_id)
+
+    async def append(self, table_id: str, **write: Any) -> int:
+        return await self.write(self.append_in, table_id, **write)
+
+    async def undo(self, table_id: str, **write: Any) -> int:
+        return await self.write(self.undo_in, table_id, **write)
+
+    async def finish(self, table_id: str, **write: Any) -> int:
+        return await self.write(self.finish_in, table_id, **write)
+
+    async def set_timing(self, table_id: str, timing: Timing, *, epoch: int | None = None) -> None:
+        await self.write(self.timing_in, table_id, timing, epoch=epoch)
+
+    async def edit_seats(
+        self, table_id: str, edit: Callable[[Seats], T], *, epoch: int | None = None
+    ) -> tuple[T, Seats]:
+        return await self.write(self.seats_in, table_id, edit, epoch=epoch)
+
+    async def set_rematch(self, table_id: str, rematch: str) -> None:
+        await self.write(self.rematch_in, table_id, rematch)
+
+    async def archive(self, table_id: str, archived: bool) -> bool:
+        return await self.write(self.archive_in, table_id, archived)
+
+    async def delete(self, table_id: str) -> bool:
+        return await self.write(_delete, table_id)
+
+    async def receipt(self, table_id: str, message_id: str) -> Receipt | None:
+        return await asyncio.to_thread(self.sync.receipt, table_id, message_id)
+
+    async def recent(self, limit: int = 100, *, playing: bool = False) -> list[StoredTable]:
+        return await asyncio.to_thread(self.sync.recent, limit, playing=playing)
+
+    async def some(self, table_ids: list[str]) -> list[StoredTable]:
+        return await asyncio.to_thread(self.sync.some, table_ids)
+
+    async def due(self, now: datetime, limit: int = 100) -> list[str]:
+        return await asyncio.to_thread(self.sync.due, now, limit)
+
+    # ---------------------------------------------------------------- the writes
+
     @staticmethod
-    def _new(
-        game: str,
-        rules: dict[str, Any],
-        seed: int,
-        setup: dict[str, Any],
-        seats: list[dict[str, Any]],
-        host_hash: str | None,
-        timing: Timing | None,
-    ) -> tuple[StoredTable, Callable[[Connection], None]]:
+    def _new(table: NewTable) -> tuple[StoredTable, Callable[[Connection], None]]:
         """A new table as stored, and the write that stores it."""
         now = datetime.now(UTC)
+        timing = table.timing
         stored = StoredTable(
             id=secrets.token_urlsafe(9),
-            game=game,
-            rules=rules,
-            seed=seed,
-            setup=setup,
-            seats=seats,
+            game=table.game,
+            rules=table.rules,
+            seed=table.seed,
+            setup=table.setup,
+            seats=table.seats,
             status="playing",
             outcome=None,
             created=now,
             updated=now,
             revision=0,
-            host_hash=host_hash,
+            host_hash=table.host_hash,
             archived=False,
             clock=None if timing is None else timing.clock,
             deadline=None if timing is None else timing.deadline,
         )
         row = {
             "id": stored.id,
-            "game": game,
-            "rules": rules,
-            "seed": seed,
-            "setup": setup,
-            "seats": seats,
+            "game": table.game,
+            "rules": table.rules,
+            "seed": table.seed,
+            "setup": table.setup,
+            "seats": table.seats,
             "status": stored.status,
             "outcome": None,
             "created": now,
             "updated": now,
             "revision": 0,
-            "host_hash": host_hash,
+            "host_hash": table.host_hash,
             "archived": False,
             "clock": stored.clock,
             "deadline": stored.deadline,
+            "epoch": 0,
         }
 
         def made(connection: Connection) -> None:
@@ -453,38 +432,12 @@ class Store:
 
         return stored, made
 
-    def append(
-        self,
-        table_id: str,
-        *,
-        number: int,
-        revision: int,
-        payload: Any,
-        status: str,
-        outcome: dict[str, Any] | None,
-        seat: int | None = None,
-        token_hash: str | None = None,
-        message_id: str | None = None,
-        timing: Timing | None = None,
-    ) -> int:
-        """Store action ``number`` (and ``timing``, the clock after it, if given) if the
-        table has exactly ``number`` actions and is at ``revision`` (MovedOnError),
-        ``seat``'s token is still ``token_hash`` when one is given (SeatLostError) and
-        ``message_id`` is new here (DuplicateError); KeyError if there is no such table.
-        Returns the new revision once committed."""
-        return self.wait(
-            self.append_in,
-            table_id,
-            number=number,
-            revision=revision,
-            payload=payload,
-            status=status,
-            outcome=outcome,
-            seat=seat,
-            token_hash=token_hash,
-            message_id=message_id,
-            timing=timing,
-        )
+    def claim_in(self, connection: Connection, table_id: str) -> int:
+        """``claim``'s write, in ``connection``'s transaction."""
+        epoch = connection.execute(CLAIM, {"key": table_id}).scalar_one_or_none()
+        if epoch is None:
+            raise KeyError(table_id)
+        return int(epoch)
 
     def append_in(
         self,
@@ -500,6 +453,7 @@ class Store:
         token_hash: str | None = None,
         message_id: str | None = None,
         timing: Timing | None = None,
+        epoch: int | None = None,
     ) -> int:
         """``append``'s write, in ``connection``'s transaction."""
         with _cursor(connection) as cursor:
@@ -515,34 +469,13 @@ class Store:
                 token_hash,
                 message_id,
                 timing,
+                epoch,
             )
             self._path.add_action.run(
                 cursor, {"table_id": table_id, "number": number, "payload": payload}
             )
             self._receipted(cursor, table_id, new, number, "act", message_id)
         return new
-
-    def undo(
-        self,
-        table_id: str,
-        *,
-        number: int,
-        revision: int,
-        seat: int | None = None,
-        token_hash: str | None = None,
-        message_id: str | None = None,
-    ) -> int:
-        """Take back action ``number``, if it is the table's latest and the table is at
-        ``revision``; the other checks as for ``append``. Returns the new revision."""
-        return self.wait(
-            self.undo_in,
-            table_id,
-            number=number,
-            revision=revision,
-            seat=seat,
-            token_hash=token_hash,
-            message_id=message_id,
-        )
 
     def undo_in(
         self,
@@ -554,6 +487,7 @@ class Store:
         seat: int | None = None,
         token_hash: str | None = None,
         message_id: str | None = None,
+        epoch: int | None = None,
     ) -> int:
         """``undo``'s write, in ``connection``'s transaction."""
         with _cursor(connection) as cursor:
@@ -569,28 +503,13 @@ class Store:
                 token_hash,
                 message_id,
                 None,
+                epoch,
             )
             self._path.take_back.run(cursor, {"key": table_id, "at": number})
             self._receipted(cursor, table_id, new, number, "undo", message_id)
         return new
 
-    def end(
-        self,
-        table_id: str,
-        *,
-        revision: int,
-        status: str,
-        outcome: dict[str, Any],
-        timing: Timing | None = None,
-    ) -> int:
-        """End the game at the table for a reason of the table's (core.endings), if it is
-        at ``revision`` (MovedOnError) and still in play (MovedOnError too: it ended
-        meanwhile, perhaps on another server); no action is stored. The new revision."""
-        return self.wait(
-            self.end_in, table_id, revision=revision, status=status, outcome=outcome, timing=timing
-        )
-
-    def end_in(
+    def finish_in(
         self,
         connection: Connection,
         table_id: str,
@@ -599,9 +518,11 @@ class Store:
         status: str,
         outcome: dict[str, Any],
         timing: Timing | None = None,
+        epoch: int | None = None,
     ) -> int:
-        """``end``'s write, in ``connection``'s transaction."""
+        """``finish``'s write, in ``connection``'s transaction."""
         row = _hold(connection, HOLD_REVISION, table_id)
+        _fenced(table_id, row.epoch, epoch)
         if row.revision != revision or row.status != "playing":
             raise MovedOnError(
                 f"table {table_id} is at revision {row.revision} ({row.status}),"
@@ -621,46 +542,45 @@ class Store:
         )
         return new
 
-    def set_timing(self, table_id: str, timing: Timing) -> None:
-        """Store the table's clock and deadline as they are now (a stand-in came or went,
-        the last page left): no revision, since no action or seat changed with it."""
-        self.wait(self.timing_in, table_id, timing)
-
-    def timing_in(self, connection: Connection, table_id: str, timing: Timing) -> None:
-        """``set_timing``'s write, in ``connection``'s transaction (the UPDATE holds the row:
-        nothing is read before it)."""
+    def timing_in(
+        self, connection: Connection, table_id: str, timing: Timing, *, epoch: int | None = None
+    ) -> None:
+        """``set_timing``'s write, in ``connection``'s transaction (without an epoch the
+        UPDATE holds the row: nothing is read before it)."""
+        if epoch is not None:
+            _fenced(table_id, _hold(connection, HOLD_EPOCH, table_id).epoch, epoch)
         done = connection.execute(
             CHANGE_TABLE, {"key": table_id, "clock": timing.clock, "deadline": timing.deadline}
         )
         if not done.rowcount:
             raise KeyError(table_id)
 
-    def set_rematch(self, table_id: str, rematch: str) -> None:
-        """Note in the finished table's set-up the table of its rematch (docs/rules/table.md,
-        T10), where every server's pages find it."""
+    def rematch_in(self, connection: Connection, table_id: str, rematch: str) -> None:
+        """``set_rematch``'s write, in ``connection``'s transaction."""
+        setup = _hold(connection, HOLD_SETUP, table_id).setup
+        connection.execute(CHANGE_TABLE, {"key": table_id, "setup": {**setup, "rematch": rematch}})
 
-        def noted(connection: Connection, table_id: str) -> None:
-            setup = _hold(connection, HOLD_SETUP, table_id).setup
-            connection.execute(
-                CHANGE_TABLE, {"key": table_id, "setup": {**setup, "rematch": rematch}}
-            )
+    def archive_in(self, connection: Connection, table_id: str, archived: bool) -> bool:
+        """``archive``'s write, in ``connection``'s transaction."""
+        done = connection.execute(CHANGE_TABLE, {"key": table_id, "archived": archived})
+        return bool(done.rowcount)
 
-        self.wait(noted, table_id)
-
-    def due(self, now: datetime, limit: int = 100) -> list[str]:
-        """The tables in play whose deadline has come by ``now``, the most overdue first."""
-        query = (
-            select(TableRow.id)
-            .where(TableRow.status == "playing", TableRow.deadline <= now)
-            .order_by(TableRow.deadline)
-            .limit(limit)
-        )
-        with self.session() as session:
-            return list(session.scalars(query).all())
-
-    def receipt(self, table_id: str, message_id: str) -> Receipt | None:
-        with self._reader.connect() as connection:
-            return _receipt(connection, table_id, message_id)
+    def seats_in(
+        self,
+        connection: Connection,
+        table_id: str,
+        change: Callable[[Seats], T],
+        *,
+        epoch: int | None = None,
+    ) -> tuple[T, Seats]:
+        """``edit_seats``'s write, in ``connection``'s transaction."""
+        row = _hold(connection, HOLD_SEATS, table_id)
+        _fenced(table_id, row.epoch, epoch)
+        seats = [dict(seat) for seat in row.seats]
+        result = change(seats)
+        if seats != row.seats:
+            connection.execute(CHANGE_TABLE, {"key": table_id, "seats": seats})
+        return result, seats
 
     def _advance(
         self,
@@ -675,12 +595,14 @@ class Store:
         token_hash: str | None,
         message_id: str | None,
         timing: Timing | None,
+        epoch: int | None,
     ) -> int:
         """Move the table on to its next revision (with the clock after the write, if
         given), holding its row, and refuse the write (see ``append``) unless the message is
         new here, the table had ``count`` actions (numbered 0 to count - 1) and was at
-        ``revision``, and the seat's token is ``token_hash`` (when one is given). The new
-        revision. (A refusal raises: the write's savepoint takes the UPDATE back.)"""
+        ``revision``, the seat's token is ``token_hash`` (when one is given) and the table's
+        epoch is ``epoch`` (when given). The new revision. (A refusal raises: the write's
+        savepoint takes the UPDATE back.)"""
         if message_id is not None and not MESSAGE_ID.fullmatch(message_id):
             raise ValueError(
                 f"a message id is 1–64 letters, digits, '_' or '-', not {message_id[:80]!r}"
@@ -699,7 +621,8 @@ class Store:
             row = self._path.advance_timed.one(cursor, values)
         if row is None:
             raise KeyError(table_id)
-        new, seats, stored, last, receipt = row
+        new, seats, held_epoch, stored, last, receipt = row
+        _fenced(table_id, held_epoch, epoch)
         if receipt is not None or not _standing(new - 1, stored, last, revision, count):
             # Read the checks again before refusing, now that the row is held: on PostgreSQL
             # the UPDATE's subqueries read the snapshot of its start, and it may have waited
@@ -758,73 +681,8 @@ class Store:
                 cursor, {"key": table_id, "before": revision - self.receipts_kept}
             )
 
-    def change_seats(
-        self, table_id: str, change: Callable[[list[dict[str, Any]]], T]
-    ) -> tuple[T, list[dict[str, Any]]]:
-        """Let ``change`` edit the table's seats in place, in one transaction that holds the
-        row (two servers cannot both hand out one invited seat). Returns what ``change``
-        returned and the seats as stored; nothing is written when nothing changed, and an
-        exception from ``change`` stores nothing."""
-        return self.wait(self.seats_in, table_id, change)
-
-    def seats_in(
-        self,
-        connection: Connection,
-        table_id: str,
-        change: Callable[[list[dict[str, Any]]], T],
-    ) -> tuple[T, list[dict[str, Any]]]:
-        """``change_seats``'s write, in ``connection``'s transaction."""
-        held = _hold(connection, HOLD_SEATS, table_id).seats
-        seats = [dict(seat) for seat in held]
-        result = change(seats)
-        if seats != held:
-            connection.execute(CHANGE_TABLE, {"key": table_id, "seats": seats})
-        return result, seats
-
-    def load(self, table_id: str) -> StoredTable | None:
-        with self.session() as session:
-            row = session.get(TableRow, table_id)
-            if row is None:
-                return None
-            actions = session.scalars(
-                select(ActionRow.payload)
-                .where(ActionRow.table_id == table_id)
-                .order_by(ActionRow.number)
-            ).all()
-            return self._stored(row, list(actions))
-
-    def recent(self, limit: int = 100, *, playing: bool = False) -> list[StoredTable]:
-        """Up to ``limit`` tables, the latest played first (without their actions);
-        ``playing``: only those still in play (whose bots a server resumes at start-up)."""
-        query = select(TableRow).order_by(TableRow.updated.desc()).limit(limit)
-        if playing:
-            query = query.where(TableRow.status == "playing")
-        with self.session() as session:
-            return [self._stored(row, []) for row in session.scalars(query).all()]
-
-    def some(self, table_ids: list[str]) -> list[StoredTable]:
-        """The tables among ``table_ids`` that exist (without their actions), in no order."""
-        if not table_ids:
-            return []
-        query = select(TableRow).where(TableRow.id.in_(table_ids))
-        with self.session() as session:
-            return [self._stored(row, []) for row in session.scalars(query).all()]
-
-    def set_archived(self, table_id: str, archived: bool) -> bool:
-        """Archive the table or bring it back (False: no such table)."""
-
-        def archive(connection: Connection, table_id: str) -> bool:
-            done = connection.execute(CHANGE_TABLE, {"key": table_id, "archived": archived})
-            return bool(done.rowcount)
-
-        return self.wait(archive, table_id)
-
-    def delete(self, table_id: str) -> bool:
-        """Delete the table, its actions and its receipts (False: no such table)."""
-        return self.wait(_delete, table_id)
-
     @staticmethod
-    def _stored(row: TableRow, actions: list[Any]) -> StoredTable:
+    def stored(row: TableRow, actions: list[Any]) -> StoredTable:
         return StoredTable(
             id=row.id,
             game=row.game,
@@ -842,7 +700,111 @@ class Store:
             archived=bool(row.archived),
             clock=row.clock,
             deadline=_aware(row.deadline),
+            epoch=row.epoch,
         )
+
+
+class SqlBlocking:
+    """A SqlStore's operations, each blocking its thread until it is done (a write: until
+    the group commit that holds it has committed)."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+
+    def run(
+        self,
+        op: Callable[Concatenate[Connection, str, P], T],
+        table_id: str,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        return self.store.commits.run(_bound(op, table_id, args, kwargs), table_id)
+
+    def close(self) -> None:
+        """Commit the writes waiting, stop the writer thread and close the connections."""
+        self.store.commits.close()
+        self.store.engine.dispose()
+
+    def create(self, table: NewTable) -> StoredTable:
+        stored, made = self.store._new(table)
+        self.store.commits.run(made, stored.id)
+        return stored
+
+    def claim(self, table_id: str) -> int:
+        return self.run(self.store.claim_in, table_id)
+
+    def append(self, table_id: str, **write: Any) -> int:
+        return self.run(self.store.append_in, table_id, **write)
+
+    def undo(self, table_id: str, **write: Any) -> int:
+        return self.run(self.store.undo_in, table_id, **write)
+
+    def finish(self, table_id: str, **write: Any) -> int:
+        return self.run(self.store.finish_in, table_id, **write)
+
+    def set_timing(self, table_id: str, timing: Timing, *, epoch: int | None = None) -> None:
+        self.run(self.store.timing_in, table_id, timing, epoch=epoch)
+
+    def edit_seats(
+        self, table_id: str, edit: Callable[[Seats], T], *, epoch: int | None = None
+    ) -> tuple[T, Seats]:
+        return self.run(self.store.seats_in, table_id, edit, epoch=epoch)
+
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        self.run(self.store.rematch_in, table_id, rematch)
+
+    def archive(self, table_id: str, archived: bool) -> bool:
+        return self.run(self.store.archive_in, table_id, archived)
+
+    def delete(self, table_id: str) -> bool:
+        return self.run(_delete, table_id)
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.store.session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            actions = session.scalars(
+                select(ActionRow.payload)
+                .where(ActionRow.table_id == table_id)
+                .order_by(ActionRow.number)
+            ).all()
+            return self.store.stored(row, list(actions))
+
+    def receipt(self, table_id: str, message_id: str) -> Receipt | None:
+        with self.store._reader.connect() as connection:
+            return _receipt(connection, table_id, message_id)
+
+    def recent(self, limit: int = 100, *, playing: bool = False) -> list[StoredTable]:
+        query = select(TableRow).order_by(TableRow.updated.desc()).limit(limit)
+        if playing:
+            query = query.where(TableRow.status == "playing")
+        with self.store.session() as session:
+            return [self.store.stored(row, []) for row in session.scalars(query).all()]
+
+    def some(self, table_ids: list[str]) -> list[StoredTable]:
+        if not table_ids:
+            return []
+        query = select(TableRow).where(TableRow.id.in_(table_ids))
+        with self.store.session() as session:
+            return [self.store.stored(row, []) for row in session.scalars(query).all()]
+
+    def due(self, now: datetime, limit: int = 100) -> list[str]:
+        query = (
+            select(TableRow.id)
+            .where(TableRow.status == "playing", TableRow.deadline <= now)
+            .order_by(TableRow.deadline)
+            .limit(limit)
+        )
+        with self.store.session() as session:
+            return list(session.scalars(query).all())
+
+
+def _fenced(table_id: str, held: int, epoch: int | None) -> None:
+    """Refuse a write made under ``epoch`` when the table's is ``held`` (another home
+    claimed it since)."""
+    if epoch is not None and held != epoch:
+        raise LeaseLostError(f"table {table_id} was claimed at epoch {held}, not {epoch}")
 
 
 def _bound(

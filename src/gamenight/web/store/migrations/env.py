@@ -1,4 +1,4 @@
-"""Alembic's environment: migrate the connection the store hands over (``Store`` runs this
+"""Alembic's environment: migrate the connection the store hands over (``SqlStore`` runs this
 inside its own transaction and lock); without one (a developer's ``alembic`` command), the
 database at ``sqlalchemy.url``."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from gamenight.web.storage import Base
+from gamenight.web.store.sql import Base
 
 
 def run(connection: Connection) -> None:
