@@ -81,8 +81,7 @@ class Harness:
     def __init__(self, store: SqlStore, clock: Clock) -> None:
         self.clock = clock
         self.threads = ThreadPoolExecutor(2)
-        self.manager = TableManager(store, executor=self.threads)
-        self.manager.now = clock
+        self.manager = TableManager(store, executor=self.threads, now=clock)
 
     async def page(self, table: LiveTable, *tokens: str) -> tuple[Connection, Socket]:
         socket = Socket()
@@ -151,8 +150,7 @@ def test_t6_a_realtime_clock_runs_only_for_the_actor_and_adds_the_increment(
         left = h.manager.state_message(table, [0, 1])["clock"]["left"]
         assert left == [55_000, 56_000]  # 60 - 10 + the increment of 5; Bo's 4 s run
         # The clock is stored with the play: another server (a restart) reads it back.
-        again = TableManager(store)
-        again.now = h.clock
+        again = TableManager(store, now=h.clock)
         reloaded = await again.get(table.id)
         assert again.state_message(reloaded, [])["clock"]["left"] == [55_000, 56_000]
 
@@ -362,8 +360,7 @@ def test_t3_an_abandoned_table_ends_after_the_hosts_limit_even_after_a_restart(
         await until(lambda: stored_active() == left_at)  # abandonment counts from here
         # Another server starts (this one's table in memory plays no part): when the limit
         # has passed, it finds the table due in the store and ends it.
-        later = TableManager(store)
-        later.now = h.clock
+        later = TableManager(store, now=h.clock)
         h.clock.advance(3599)
         await later.wake_due()
         assert store.sync.load(table.id).status == "playing"  # type: ignore[union-attr]

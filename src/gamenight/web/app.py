@@ -32,6 +32,7 @@ from gamenight.web import collector, protocol
 from gamenight.web.chat import side_of
 from gamenight.web.guard import Guard
 from gamenight.web.links import InviteCheckIn, our_link, qr_svg
+from gamenight.web.live import TableEvents
 from gamenight.web.privacy import may_watch, new_privacy, visibility_of
 from gamenight.web.protocol import RenewIn, TableIn, parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
@@ -124,6 +125,16 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     """The app. ``bot_executor`` replaces the bots' process pool (tests use threads)."""
     settings = settings or Settings.from_env()
     store = open_store(settings.database_url, synchronous=settings.sqlite_synchronous)
+    gate = Gate(settings.limits)
+    relay: Callable[[TableManager], TableEvents] | None = None
+    if settings.redis_url:
+        from gamenight.web.relay import RedisRelay
+
+        url, ttl = settings.redis_url, settings.presence_ttl
+
+        def relay(manager: TableManager) -> TableEvents:
+            return RedisRelay(url, manager, ttl)
+
     manager = TableManager(
         store,
         settings.bot_workers,
@@ -131,9 +142,9 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         settings.limits,
         bot_seconds=settings.bot_seconds,
         bot_think_seconds=settings.think_seconds,
+        in_use=lambda table_id: gate.sockets(table_id) > 0,
+        events=relay,
     )
-    gate = Gate(settings.limits)
-    manager.in_use = lambda table_id: gate.sockets(table_id) > 0
     replays = Replays()
 
     async def sweep() -> None:
@@ -145,21 +156,15 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        relay = None
-        if settings.redis_url:
-            from gamenight.web.relay import RedisRelay
-
-            relay = RedisRelay(settings.redis_url, manager, settings.presence_ttl)
-            await relay.start()
-        app.state.relay = relay
+        await manager.events.start()
+        app.state.relay = manager.events if settings.redis_url else None
         manager.start()  # (after the relay: two servers resuming a table think once)
         sweeper = asyncio.create_task(sweep())
         try:
             yield
         finally:
             sweeper.cancel()
-            if relay is not None:
-                await relay.stop()
+            await manager.events.stop()
             manager.close()
             # Every write still waiting is committed and answered (or refused), then the
             # store lets go: a daemon writer thread would die with the process, its writes

@@ -19,7 +19,7 @@ import functools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -36,6 +36,7 @@ from gamenight.web.seats import SeatBook
 from gamenight.web.store import (
     DuplicateError,
     MovedOnError,
+    NewTable,
     Receipt,
     SeatLostError,
     StoredTable,
@@ -660,6 +661,72 @@ class Referee:
             except Exception:
                 log.exception("the clock of table %s could not be stored", self.id)
             self._written = taken
+
+    # ---------------------------------------------------------------- the clock's owners
+    # (web.timekeeper, web.finisher and web.seating ask; only the referee writes its fields)
+
+    def present(self, online: list[int]) -> Coroutine[Any, Any, None] | None:
+        """Who is online changed: each seat online (or never seen) is seen now, and the
+        clock notes the moment (abandonment and grace count from it). The write of the
+        timing it takes, to await or run as a task (None: nothing to store)."""
+        now = self.now()
+        for seat in range(len(self.seats)):
+            if seat in online or seat not in self.seen:
+                self.seen[seat] = now
+        if self.clock is None or self.outcome is not None:
+            return None
+        self.clock = self.clock.touched(now)
+        return self.store_timing(online)
+
+    def saw(self, seats: Iterable[int]) -> None:
+        """``seats``' pages are here now."""
+        now = self.now()
+        for seat in seats:
+            self.seen[seat] = now
+
+    async def stand_in(
+        self, seat: int, level: int | None, online: list[int], *, resigned: bool = False
+    ) -> bool:
+        """A bot of ``level`` plays ``seat`` from now on (None: the seat's owner takes it
+        back, seen now), its time refilled (T8, T9); False if nothing changed. The caller
+        holds the lock."""
+        changed = await self.change_seats(
+            lambda book: book.stand_in(seat, level, resigned=resigned)
+        )
+        if level is None:
+            self.saw([seat])
+        if self.clock is not None:
+            self.clock = self.clock.refilled(seat, self.now())
+            await self.store_timing(online)
+        return bool(changed) or level is None
+
+    async def store_new(self, host_hash: str | None) -> None:
+        """Store this table, new (the store names it): its clock, and when it must next
+        act by itself, are written with it, in one transaction."""
+        draft = self.stored
+        self.stored = await self.store.create(
+            NewTable(
+                draft.game,
+                draft.rules,
+                draft.seed,
+                draft.setup,
+                draft.seats,
+                host_hash,
+                timing=self.timing([]),
+            )
+        )
+
+    async def rematch_made(self, table_id: str) -> None:
+        """The rematch of this table is ``table_id`` (every page is sent there)."""
+        await self.store.set_rematch(self.id, table_id)
+        self.stored.setup = {**self.stored.setup, "rematch": table_id}
+
+    async def archive(self, archived: bool) -> bool:
+        """Archive the table, or bring it back (False: the store has no such table)."""
+        done = await self.store.archive(self.id, archived)
+        if done:
+            self.stored.archived = archived
+        return done
 
     async def change_seats(self, change: Callable[[SeatBook], T]) -> T:
         """Let ``change`` edit the seats, in the store's transaction (where they are current:

@@ -43,11 +43,14 @@ import logging
 import os
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as redis
 
-from gamenight.web.tables import RELOAD, Change, LiveTable, TableManager
+from gamenight.web.live import RELOAD, Change, LiveTable
+
+if TYPE_CHECKING:  # (the manager makes its relay, given itself: web.tables)
+    from gamenight.web.tables import TableManager
 
 CHANNEL = "gamenight:tables"
 PRESENCE = "gamenight:presence:"  # + a table's id: server id → JSON list of its pages' seats
@@ -98,7 +101,6 @@ class RedisRelay:
             asyncio.create_task(self._listen(pubsub)),
             asyncio.create_task(self._keep_presence()),
         ]
-        self.manager.events = self
 
     async def stop(self) -> None:
         for task in [*self._tasks, *self._sending, *self._following.values()]:
@@ -244,10 +246,7 @@ class RedisRelay:
         """Another server changed ``table_id``: bring it up to date (if it is live here:
         ``change`` followed alone if it can be, else the table reloaded), tell its pages and
         let its bot think."""
-        table = await self.manager.refresh(table_id, change)
-        if table is not None:
-            self.manager.broadcast(table)
-            self.manager.schedule_bot(table)
+        await self.manager.follow(table_id, change)
 
     def _follow(self, table_id: str, change: Change | None) -> None:
         """Bring ``table_id`` up to date with ``change`` (None: from the store) after the
