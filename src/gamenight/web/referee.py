@@ -662,6 +662,21 @@ class Referee:
                 log.exception("the clock of table %s could not be stored", self.id)
             self._written = taken
 
+    async def predict(self, shot: str) -> dict[str, Any]:
+        """Where a flick would go from the table as it is (Color City), off the loop; under
+        the lock, since an action may be changing the state in another thread."""
+        async with self.lock:
+            result: dict[str, Any] = await asyncio.to_thread(self.game.predict, self.state, shot)
+        return result
+
+    async def preview(self, rotation: str) -> dict[str, Any]:
+        """The board after a ring's rotation (Centrix), as ``predict``."""
+        async with self.lock:
+            result: dict[str, Any] = await asyncio.to_thread(
+                self.game.preview, self.state, rotation
+            )
+        return result
+
     # ---------------------------------------------------------------- the clock's owners
     # (web.timekeeper, web.finisher and web.seating ask; only the referee writes its fields)
 
