@@ -4,14 +4,15 @@ the bot may play and the clock's timer is set again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gamenight.web.live import Change, LiveTable, TableEvents
-from gamenight.web.outbound import state_message
+from gamenight.web.outbound import StateOut
 from gamenight.web.room import Connection
+from gamenight.web.table_state import state_message
 
-Answer = tuple[Connection, dict[str, Any]]
+Answer = tuple[Connection, Mapping[str, Any]]
 
 
 class AfterChange:
@@ -27,7 +28,7 @@ class AfterChange:
         self.schedule_bot = schedule_bot
         self.arm = arm
 
-    def state(self, table: LiveTable, seats: list[int]) -> dict[str, Any]:
+    def state(self, table: LiveTable, seats: list[int]) -> StateOut:
         return state_message(table, seats, self.now())
 
     def broadcast(self, table: LiveTable, answer: Answer | None = None) -> bool:

@@ -27,8 +27,10 @@ import re
 import unicodedata
 import weakref
 from collections import deque
-from typing import Any, Literal
+from typing import Literal
 
+from gamenight.web import outbound
+from gamenight.web.outbound import ChatLine
 from gamenight.web.protocol import Chat
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.room import Connection, Room, to_json
@@ -76,7 +78,7 @@ class TableChat:
     """The chat of one live table."""
 
     def __init__(self) -> None:
-        self.kept: dict[Side, deque[dict[str, Any]]] = {
+        self.kept: dict[Side, deque[ChatLine]] = {
             "players": deque(maxlen=KEPT),
             "spectators": deque(maxlen=KEPT),
         }
@@ -96,17 +98,17 @@ class TableChat:
         if side_of(connection) == "spectators":
             self.number(connection)
         if kept:
-            connection.send({"type": "chat", "messages": list(kept), "history": True})
+            connection.send(outbound.chat(list(kept), history=True))
 
     def say(
         self, room: Room, connection: Connection, message: Chat, actor: int | None
-    ) -> tuple[Side, dict[str, Any]]:
+    ) -> tuple[Side, ChatLine]:
         """``connection``'s line, told to every page of its side here (itself included); its
         side and the line, for the other servers. (Its rate is the gate's: web.quotas.)"""
         if connection not in room.connections:
             detail = "chat: say hello before chatting"
             raise RefusedError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail)
-        line: dict[str, Any] = {"n": next(self.lines)}
+        line: ChatLine = {"n": next(self.lines)}
         side = side_of(connection)
         if side == "players":
             seats = connection.seats
@@ -124,13 +126,13 @@ class TableChat:
         self.hear(room, side, line)
         return side, line
 
-    def hear(self, room: Room, side: str, line: dict[str, Any]) -> None:
+    def hear(self, room: Room, side: str, line: ChatLine) -> None:
         """Tell every page here of ``side`` a line said here or (scaled out) on another
         server, and keep it for the pages to come."""
         if side not in self.kept:
             return
         self.kept[side].append(line)
-        out = to_json({"type": "chat", "messages": [line]})
+        out = to_json(outbound.chat([line]))
         for other in list(room.connections):
             if not other.gone and side_of(other) == side:
                 other.send(out)

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from gamenight.web.chat import TableChat
 from gamenight.web.games import Payload
+from gamenight.web.outbound import ChatLine
 from gamenight.web.referee import Referee
 from gamenight.web.room import Connection, Room
 
@@ -58,7 +59,7 @@ class TableEvents(Protocol):
         """Whether this server is the one to think for the bot at ``table_id`` at
         ``revision`` (the answer holds while the block runs; never raises)."""
 
-    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+    def chat(self, table_id: str, side: str, line: ChatLine) -> None:
         """A chat line was said here at ``table_id``: the pages of ``side`` on the other
         servers hear it (web.chat; never raises, never waits)."""
 
@@ -85,7 +86,7 @@ class NoEvents:
     async def thinking(self, table_id: str, revision: int) -> AsyncIterator[bool]:
         yield True
 
-    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+    def chat(self, table_id: str, side: str, line: ChatLine) -> None:
         return None
 
 

@@ -1,45 +1,200 @@
-"""What a table sends its pages about itself: the state message, as each page's seats see
-it (the other outbound messages are built where they are sent: web.protocol)."""
+"""What the server sends a page, typed (issue 28): one TypedDict per message, the union
+``Outbound`` of them all, and the JSON Schema the page's types are checked against
+(``SCHEMA_FILE``, written by ``python -m gamenight.web.outbound``; a test keeps it current).
+web.protocol's docstring says what each message means. A game's view (``state.view``,
+``prediction``, ``preview``) is the game's own (web.views), typed there as JSON."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, NotRequired, TypeAlias
 
-from gamenight.web.live import LiveTable
+from pydantic import ConfigDict, TypeAdapter, with_config
+from typing_extensions import TypedDict  # (pydantic reads the typing one only from 3.12)
+
+from gamenight.web.seats import Opened
+
+SCHEMA_FILE = Path(str(resources.files("gamenight.web") / "static" / "messages.schema.json"))
+# A message carries exactly its keys: a key the schema does not know fails the tests.
+STRICT = ConfigDict(extra="forbid")
 
 
-def state_message(table: LiveTable, seats: list[int], now: int) -> dict[str, Any]:
-    """The table at wall time ``now`` (ms), as a page holding ``seats`` sees it."""
-    referee = table.referee
-    actor = referee.actor
-    active = actor if actor in seats else (seats[0] if seats else None)
-    view = referee.game.view(referee.state, active)
-    if referee.ending is not None:  # the table ended it, not the game's rules
-        view = {**view, "outcome": referee.ending.to_dict(), "status": referee.ending.reason}
-    clock = referee.clock
+@with_config(STRICT)
+class ClockOut(TypedDict):
+    kind: str
+    left: list[int]  # each seat's time left (ms) at ``at``
+    at: int  # the server's time, ms since 1970
+    actor: int | None
+
+
+@with_config(STRICT)
+class SeatingOut(TypedDict):
+    stand_ins: list[int]
+    resigned: list[int]
+    rematch: list[int]
+    next: str | None
+
+
+@with_config(STRICT)
+class StateOut(TypedDict):
+    type: Literal["state"]
+    table: str
+    version: int
+    revision: int
+    seats: list[int]
+    active: int | None
+    actor: int | None
+    names: list[str]
+    kinds: list[str]
+    online: list[int]
+    view: dict[str, Any]
+    last: dict[str, Any] | None
+    can_undo: bool
+    clock: ClockOut | None
+    seating: SeatingOut
+    accepted: NotRequired[str | None]  # the page's own act or undo this state stores
+
+
+@with_config(STRICT)
+class ChangeOut(TypedDict):
+    type: Literal["change"]
+    diff: dict[str, list[Any]]  # web.protocol: diff and patch
+    accepted: NotRequired[str | None]
+
+
+@with_config(STRICT)
+class WelcomeOut(TypedDict):
+    type: Literal["welcome"]
+    seats: list[int]
+    tokens: dict[int, str]
+    taken: list[int]
+    revoked: list[int]
+
+
+@with_config(STRICT)
+class RevokedOut(TypedDict):
+    type: Literal["revoked"]
+    seat: int
+    seats: list[int]
+
+
+@with_config(STRICT)
+class AcceptedOut(TypedDict):
+    type: Literal["accepted"]
+    id: str | None
+    revision: int
+
+
+@with_config(STRICT)
+class ErrorOut(TypedDict):
+    type: Literal["error"]
+    message: str  # in English, naming the problem
+    code: str  # web.refusals: for a page to say it in its own language
+    params: dict[str, Any]
+
+
+@with_config(STRICT)
+class ChatLine(TypedDict):
+    n: int
+    seat: NotRequired[int | None]
+    spectator: NotRequired[int]
+    text: NotRequired[str]
+    phrase: NotRequired[str]
+
+
+@with_config(STRICT)
+class ChatOut(TypedDict):
+    type: Literal["chat"]
+    messages: list[ChatLine]
+    history: NotRequired[bool]
+
+
+@with_config(STRICT)
+class PresenceOut(TypedDict):
+    type: Literal["presence"]
+    online: list[int]
+
+
+@with_config(STRICT)
+class PredictionOut(TypedDict):
+    type: Literal["prediction"]
+    shot: str
+    stop: list[float]
+    on_table: bool
+    covered: list[str]
+    path: list[list[float]]
+
+
+class PreviewOut(TypedDict):
+    """A Centrix board with a ring turned: the rotation and the board's data (web.views)."""
+
+    type: Literal["preview"]
+    rotation: str
+
+
+@with_config(STRICT)
+class PongOut(TypedDict):
+    type: Literal["pong"]
+
+
+Outbound: TypeAlias = (
+    StateOut
+    | ChangeOut
+    | WelcomeOut
+    | RevokedOut
+    | AcceptedOut
+    | ErrorOut
+    | ChatOut
+    | PresenceOut
+    | PredictionOut
+    | PreviewOut
+    | PongOut
+)
+OUTBOUND: TypeAdapter[Outbound] = TypeAdapter(Outbound)
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of every message the server sends a page."""
+    return OUTBOUND.json_schema()
+
+
+def welcome(opened: Opened) -> WelcomeOut:
     return {
-        "type": "state",
-        "table": table.id,
-        "version": referee.version,
-        "revision": referee.revision,
-        "seats": seats,
-        "active": active,
-        "actor": actor,
-        "names": referee.seats.names,
-        "kinds": referee.seats.kinds,
-        "online": table.room.online(),
-        "view": view,
-        "last": referee.last,
-        "can_undo": active is not None
-        and actor is not None
-        and not referee.seats[active].played_by_bot
-        and referee.game.can_undo(referee.state, active),
-        # The clock (docs/rules/table.md): each seat's time left at the server's ``at``.
-        "clock": None if clock is None or not clock.settings.timed else clock.message(now),
-        "seating": {
-            "stand_ins": [i for i, s in enumerate(referee.seats) if s.stand_in is not None],
-            "resigned": [i for i, s in enumerate(referee.seats) if s.resigned],
-            "rematch": [i for i, s in enumerate(referee.seats) if s.rematch],
-            "next": referee.stored.setup.get("rematch"),
-        },
+        "type": "welcome",
+        "seats": opened.seats,
+        "tokens": opened.tokens,
+        "taken": opened.taken,
+        "revoked": opened.revoked,
     }
+
+
+def revoked(seat: int, seats: list[int]) -> RevokedOut:
+    return {"type": "revoked", "seat": seat, "seats": seats}
+
+
+def pong() -> PongOut:
+    return {"type": "pong"}
+
+
+def chat(lines: list[ChatLine], *, history: bool = False) -> ChatOut:
+    """Chat lines heard (``history``: the latest of the page's side, after its hello)."""
+    return (
+        {"type": "chat", "messages": lines, "history": True}
+        if history
+        else {
+            "type": "chat",
+            "messages": lines,
+        }
+    )
+
+
+def presence(online: list[int]) -> PresenceOut:
+    return {"type": "presence", "online": online}
+
+
+if __name__ == "__main__":  # python -m gamenight.web.outbound [FILE]: write the schema
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else SCHEMA_FILE
+    target.write_text(json.dumps(schema(), indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -97,7 +97,8 @@ whose page comes from another site (its ``Origin``) is refused before it is acce
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -113,6 +114,9 @@ from pydantic import (
 from gamenight.core.game import registry
 from gamenight.core.validation import describe
 from gamenight.web.refusals import Code, RefusedError, refusal
+
+if TYPE_CHECKING:  # (web.outbound types what is sent; it needs this module to build a state)
+    from gamenight.web.outbound import AcceptedOut, ErrorOut
 
 
 class _Message(BaseModel):
@@ -214,9 +218,15 @@ def parse_client(raw: str | bytes) -> Client:
         raise MessageError(f"bad message ({detail})", Code.BAD_MESSAGE, detail=detail) from None
 
 
-def error(exc: Exception) -> dict[str, Any]:
+def error(exc: Exception) -> ErrorOut:
     """The ``error`` message for a refused request (see gamenight.web.refusals)."""
-    return {"type": "error", **refusal(exc)}
+    body = refusal(exc)
+    return {
+        "type": "error",
+        "message": body["message"],
+        "code": body["code"],
+        "params": body["params"],
+    }
 
 
 # ---------------------------------------------------------------- HTTP bodies
@@ -275,7 +285,7 @@ class RenewIn(_Message):
     renew: str = Field(min_length=1, max_length=200)
 
 
-def accepted(message_id: str | None, revision: int) -> dict[str, Any]:
+def accepted(message_id: str | None, revision: int) -> AcceptedOut:
     """The ``accepted`` message: the act or undo ``message_id`` is stored, and the table is
     at ``revision`` (sent only where its page hears no change for it)."""
     return {"type": "accepted", "id": message_id, "revision": revision}
@@ -288,7 +298,7 @@ CHANGE_LIMIT = 4096  # bytes: what a message after a page's first may weigh at m
 Diff = dict[str, list[Any]]
 
 
-def diff(old: dict[str, Any], new: dict[str, Any]) -> Diff:
+def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
     """What turns ``old`` into ``new`` (see the module's docstring); empty when equal."""
     out: Diff = {}
     for key, value in new.items():

@@ -212,15 +212,6 @@ class Clock:
     def touched(self, now: int) -> Clock:
         return replace(self, active=now)
 
-    def message(self, now: int) -> dict[str, Any]:
-        """The clock as a state message carries it (small and stable)."""
-        return {
-            "kind": self.settings.kind,
-            "left": [self.remaining(seat, now) for seat in range(len(self.left))],
-            "at": now,
-            "actor": self.actor,
-        }
-
 
 def _accepted(receipt: Receipt) -> Accepted:
     return Accepted(receipt.message_id, receipt.kind, receipt.number, receipt.revision)

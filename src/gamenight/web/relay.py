@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as redis
 
 from gamenight.web.live import RELOAD, Change, LiveTable
+from gamenight.web.outbound import ChatLine
 
 if TYPE_CHECKING:  # (the manager makes its relay, given itself: web.tables)
     from gamenight.web.tables import TableManager
@@ -165,7 +166,7 @@ class RedisRelay:
             except Exception as exc:  # the referee still refuses a second copy's play
                 self._trouble(exc)
 
-    def chat(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+    def chat(self, table_id: str, side: str, line: ChatLine) -> None:
         """Relay a chat line said here, as it goes (not awaited: a line never waits on
         Redis, and one Redis cannot take now is heard on this server only)."""
         news = {"type": "chat", "table": table_id, "side": side, "line": line}

@@ -14,9 +14,10 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from gamenight.web import outbound
 from gamenight.web.protocol import diff
 
 log = logging.getLogger("gamenight.web")
@@ -24,7 +25,7 @@ log = logging.getLogger("gamenight.web")
 OUTBOX_LIMIT = 64  # messages waiting for one client before it is let go
 
 
-def to_json(message: dict[str, Any]) -> str:
+def to_json(message: Mapping[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -48,7 +49,7 @@ class Connection:
         self.welcomed = False  # whether its hello was answered (until then it hears nothing)
         self.gone = False
         # The last state this page was sent, as it rebuilds it (None: none yet).
-        self.shown: dict[str, Any] | None = None
+        self.shown: Mapping[str, Any] | None = None
         self._outbox: asyncio.Queue[str | int] = asyncio.Queue()  # an int: close with it
         self._writer = asyncio.create_task(self._write())
         self._writer.add_done_callback(_let_go)
@@ -57,7 +58,7 @@ class Connection:
     def seats(self) -> list[int]:
         return sorted(self.keys)
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, Any] | str) -> None:
         if self.gone:
             return
         if self._outbox.qsize() >= OUTBOX_LIMIT:
@@ -66,7 +67,7 @@ class Connection:
             return
         self._outbox.put_nowait(message if isinstance(message, str) else to_json(message))
 
-    def send_state(self, message: dict[str, Any], *, whole: bool = False) -> None:
+    def send_state(self, message: Mapping[str, Any], *, whole: bool = False) -> None:
         """Send the table as ``message`` (a ``state``): whole the first time (or when told:
         after ``moved_on``), else as the ``change`` from the last one sent."""
         text = self.state_text(message, whole=whole)
@@ -74,7 +75,11 @@ class Connection:
             self.send(text)
 
     def state_text(
-        self, message: dict[str, Any], *, whole: bool = False, also: dict[str, Any] | None = None
+        self,
+        message: Mapping[str, Any],
+        *,
+        whole: bool = False,
+        also: Mapping[str, Any] | None = None,
     ) -> str | None:
         """What ``send_state`` sends (None: nothing changed), with the keys of ``also`` (the
         acceptance of this page's act), and ``message`` becomes the one the page last saw."""
@@ -86,7 +91,7 @@ class Connection:
             return None
         return to_json({"type": "change", "diff": changes, **(also or {})})
 
-    def end(self, message: dict[str, Any], code: int = 1008) -> None:
+    def end(self, message: Mapping[str, Any], code: int = 1008) -> None:
         """Send ``message`` after those waiting, then close the socket with ``code`` (a
         refusal that ends the page's visit: a limit, an unlisted table)."""
         if self.gone:
@@ -95,7 +100,7 @@ class Connection:
         self._outbox.put_nowait(code)
         self.gone = True  # nothing more is sent
 
-    async def finish(self, message: dict[str, Any], code: int = 1008) -> None:
+    async def finish(self, message: Mapping[str, Any], code: int = 1008) -> None:
         """``end``, and wait (a while) for the page to have been told."""
         self.end(message, code)
         with contextlib.suppress(Exception):
@@ -191,7 +196,7 @@ class Room:
     def tell_online(self, before: list[int]) -> None:
         online = self.online()
         if online != before:
-            self.send_all(to_json({"type": "presence", "online": online}))
+            self.send_all(to_json(outbound.presence(online)))
 
     def send_all(self, text: str) -> None:
         for connection in list(self.connections):
@@ -199,8 +204,8 @@ class Room:
 
     def broadcast(
         self,
-        message_for: Callable[[list[int]], dict[str, Any]],
-        answer: tuple[Connection, dict[str, Any]] | None = None,
+        message_for: Callable[[list[int]], Mapping[str, Any]],
+        answer: tuple[Connection, Mapping[str, Any]] | None = None,
     ) -> bool:
         """Send every page ``message_for(its seats)``; pages that are gone are dropped.
         ``answer``: a page and keys its message carries besides (``accepted``: its act is
@@ -209,7 +214,7 @@ class Room:
             self.leave(connection)
         # Pages holding the same seats (spectators, above all) get the same state, built
         # once; those that saw the same state before get the same change, serialised once.
-        states: dict[tuple[int, ...], dict[str, Any]] = {}
+        states: dict[tuple[int, ...], Mapping[str, Any]] = {}
         texts: dict[tuple[tuple[int, ...], int], str | None] = {}
         seen = [c.shown for c in self.connections]  # kept alive: their ids stay theirs
         told = False

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gamenight.web import outbound
 from gamenight.web.after_change import AfterChange
 from gamenight.web.live import Change, LiveTable
 from gamenight.web.privacy import may_watch
@@ -38,13 +39,7 @@ class Seating:
         async with table.lock:
             before = table.room.online()
             opened = await self.open(table, tokens)
-            welcome = {
-                "type": "welcome",
-                "seats": opened.seats,
-                "tokens": opened.tokens,
-                "taken": opened.taken,
-                "revoked": opened.revoked,
-            }
+            welcome = outbound.welcome(opened)
             stored = table.referee.stored
             connection.may_watch = may_watch(stored.setup, stored.seats, [watch or ""])
             if not opened.seats and not connection.may_watch:
@@ -116,7 +111,7 @@ class Seating:
             ]
             for seat in lost:
                 del connection.keys[seat]
-                connection.send({"type": "revoked", "seat": seat, "seats": connection.seats})
+                connection.send(outbound.revoked(seat, connection.seats))
             if lost and not connection.seats and not connection.may_watch:
                 connection.end(error(unlisted()))  # an unlisted table: no seat, no view
                 revoked = True

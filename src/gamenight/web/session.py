@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from gamenight.core.errors import GamenightError
-from gamenight.web import protocol
+from gamenight.web import outbound, protocol
 from gamenight.web.chat import side_of
 from gamenight.web.live import LiveTable
 from gamenight.web.protocol import parse_client
@@ -192,4 +192,4 @@ class Session:
             self.manager.say(self.table, self.connection, message)
 
     async def ping(self, message: protocol.Ping) -> None:
-        self.connection.send({"type": "pong"})
+        self.connection.send(outbound.pong())

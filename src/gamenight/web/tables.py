@@ -32,6 +32,7 @@ from gamenight.web.chat import clean, visible
 from gamenight.web.finisher import Finisher
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.live import RELOAD, Change, LiveTable, NoEvents, TableEvents
+from gamenight.web.outbound import ChatLine, StateOut
 from gamenight.web.protocol import Chat, TableIn, error
 from gamenight.web.protocol import accepted as accepted_message
 from gamenight.web.quotas import Limits
@@ -346,7 +347,7 @@ class TableManager:
         side, line = table.chat.say(table.room, connection, message, table.referee.actor)
         self.events.chat(table.id, side, line)
 
-    def heard(self, table_id: str, side: str, line: dict[str, Any]) -> None:
+    def heard(self, table_id: str, side: str, line: ChatLine) -> None:
         """A chat line said at ``table_id`` on another server (the relay's news)."""
         table = self.tables.get(table_id)
         if table is not None:
@@ -529,5 +530,5 @@ class TableManager:
     ) -> bool:
         return self.after.broadcast(table, answer)
 
-    def state_message(self, table: LiveTable, seats: list[int]) -> dict[str, Any]:
+    def state_message(self, table: LiveTable, seats: list[int]) -> StateOut:
         return self.after.state(table, seats)
