@@ -58,7 +58,7 @@ bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
 	$(BIN)/gamenight colorcity bench
 
-# Every figure the README and the docs quote, measured again (about 5 minutes on one core):
+# Every figure the README and the docs quote, measured again (a few minutes on one core):
 # docs/figures.json and the docs' figure tables; the longer ones are listed with their own
 # commands (docs/benchmarks.md). tests/test_figures.py holds the docs to the file.
 figures: $(DEV_STAMP)

@@ -14,11 +14,12 @@ The docs' figure tables are marked for ``claims``: an HTML comment right above t
     <!-- figures | COLUMN | COLUMN: .SUFFIX | ... -->
 
 names the columns that hold figures, and the key suffix each column's figure has; the
-table's first column holds the row's key in backticks. So the row ```centrix.generation```
-under ``compiled: `` and ``pure: .pure`` claims ``centrix.generation`` and
-``centrix.generation.pure``. A cell's figure is its first number, and it claims the key's
-value rounded as written (``843,000`` to the thousand, ``12.2`` to a tenth). ``rewrite``
-puts the registry's values in those cells at the same rounding, so that ``make figures``
+table's first column holds the row's key in backticks. So in a table marked
+``| compiled | pure: .pure``, the row ```centrix.generation``` claims ``centrix.generation``
+and ``centrix.generation.pure``. A cell's figure is its first number, and it claims the
+key's value rounded as written (``843,000`` to the thousand, ``12.2`` to a tenth:
+``_place``). ``rewrite`` puts the registry's values in those cells with as many significant
+figures as the text showed, so that ``make figures``
 leaves the docs stating what it measured (tests/test_figures.py holds docs and registry
 together).
 """
@@ -233,10 +234,12 @@ def _lab_run(
     count = ("--games", games) if games else ()
     argv = ("lab", "run", f"examples/lab/{file}.toml", *count, "--workers", "1", "--out", "DIR")
     suffix = ".pure" if pure else ""
+    figures: tuple[Figure, ...]
     if games:
         figures = (
             Figure(f"lab.{file}.ms_per_game{suffix}", "ms", "ms_per_game", pure=pure),
-            Figure(f"lab.{file}.ms_per_game{suffix}.games", "games", "games", pure=pure),
+            Figure(f"lab.{file}.first_games.seconds{suffix}", "s", "seconds", pure=pure),
+            Figure(f"lab.{file}.first_games{suffix}", "games", "games", pure=pure),
         )
     else:
         figures = (
@@ -287,12 +290,9 @@ def _memory(name: str, module: str, keys: tuple[str, ...]) -> Source:
 
 
 # Ratios of two sources of one ``measure`` run: (key, numerator, denominator).
-DERIVED = (
-    (
-        "lab.centrix-bottom.ms_per_game.ratio",
-        "lab.centrix-bottom.ms_per_game.pure",
-        "lab.centrix-bottom.ms_per_game",
-    ),
+DERIVED = tuple(
+    (f"lab.centrix-bottom.{k}.ratio", f"lab.centrix-bottom.{k}.pure", f"lab.centrix-bottom.{k}")
+    for k in ("ms_per_game", "first_games.seconds")  # a game's play; the command, start-up too
 )
 
 
@@ -461,6 +461,18 @@ def save_registry(figures: dict[str, Result], path: Path = REGISTRY) -> None:
     path.write_text(text + "\n")
 
 
+def known_keys() -> set[str]:
+    """Every key a source or a ratio of two defines: the registry holds these and no other."""
+    return {f.key for s in sources() for f in s.figures} | {k for k, _, _ in DERIVED}
+
+
+def merged(old: dict[str, Result], new: dict[str, Result]) -> dict[str, Result]:
+    """The registry after a run: the new figures over the old, less any key no source
+    defines any more (a figure dropped from the sources leaves the file with it)."""
+    keys = known_keys()
+    return {k: v for k, v in {**old, **new}.items() if k in keys}
+
+
 def long_sources() -> list[Source]:
     return [s for s in sources() if s.long]
 
@@ -533,12 +545,14 @@ def _decimal(text: str) -> Decimal:
 
 
 def _place(text: str) -> int:
-    """The power of ten a number's text is rounded to: ``12.25`` → −2, ``843,000`` → 3."""
+    """The power of ten a number's text is rounded to: its last decimal (``12.25`` → −2),
+    and for a whole number at least three significant figures (``843,000`` → 3, ``1,300``
+    → 1, ``20`` → 0), so that rewriting a figure never loses a digit the text showed."""
     digits = text.replace(",", "").lstrip("−-")
     if "." in digits:
         return -len(digits.split(".")[1])
-    stripped = digits.rstrip("0")
-    return len(digits) - len(stripped) if stripped else 0
+    significant = len(digits.rstrip("0")) or 1
+    return max(0, len(digits) - max(3, significant))
 
 
 def rounded(value: float, place: int) -> Decimal:
@@ -551,16 +565,30 @@ def holds(claim: Claim, value: float) -> bool:
     return rounded(value, _place(claim.text)) == _decimal(claim.text)
 
 
+def _significant(text: str) -> int:
+    """How many significant figures a number's text shows (``0.038`` → 2, ``843,000`` → 3)."""
+    digits = text.replace(",", "").lstrip("−-")
+    shown = (
+        digits.replace(".", "").lstrip("0")
+        if "." in digits
+        else digits[: len(digits) - _place(text)]
+    )
+    return max(1, len(shown))
+
+
 def render(value: float, like: str) -> str:
-    """``value`` written as ``like`` is: the same rounding, thousands separators if it has
-    them (and a trailing-zeros integer keeps its place: 843,000 stays to the thousand)."""
-    place = _place(like)
+    """``value`` written with as many significant figures as ``like`` shows (a whole number
+    at least three), with thousands separators: so its text claims it as ``_place`` reads
+    it, whatever its size against the old figure's."""
+    if value == 0:
+        return "0" if "." not in like else f"{0:.{-_place(like)}f}"
+    magnitude = Decimal(repr(abs(value))).adjusted()
+    place = magnitude + 1 - _significant(like)
+    if place >= 0:
+        place = max(0, magnitude + 1 - max(3, _significant(like)))
     number = rounded(value, place)
-    if place < 0:
-        body = f"{number:,.{-place}f}" if "," in like else f"{number:.{-place}f}"
-    else:
-        body = f"{int(number):,}" if "," in like or abs(number) >= 10_000 else f"{int(number)}"
-    return ("−" + body.lstrip("-")) if like.startswith("−") and number < 0 else body
+    body = f"{number:,.{-place}f}" if place < 0 else f"{int(number):,}"
+    return ("−" + body[1:]) if like.startswith("−") and body.startswith("-") else body
 
 
 def rewrite(text: str, document: str, figures: dict[str, Result]) -> str:

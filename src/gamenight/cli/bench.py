@@ -105,8 +105,8 @@ def register(commands: Any) -> None:
         "--only",
         nargs="+",
         metavar="SOURCE",
-        default=(),
-        help="measure only these sources (`--list` names them), long ones included",
+        help="measure only these sources (`--list` names them), long ones included"
+        " (default: every source but the long ones)",
     )
     figures.add_argument(
         "--list", action="store_true", help="name the sources and their commands, measure none"
@@ -130,7 +130,7 @@ def _figures(ns: argparse.Namespace) -> int:
         docs = figures.REGISTRY.parent
         raise SystemExit(f"gamenight bench figures measures a source checkout's docs: no {docs}")
     names = {s.name for s in figures.sources()}
-    unknown = sorted(set(ns.only) - names)
+    unknown = sorted(set(ns.only or ()) - names)
     if unknown:
         raise SystemExit(f"no figure source called {', '.join(unknown)} (see --list)")
     if ns.list:
@@ -139,8 +139,8 @@ def _figures(ns: argparse.Namespace) -> int:
             print(f"{source.name} ({mark}): {source.command}")
         return 0
     say = (lambda _: None) if ns.json else print
-    measured = {} if ns.docs_only else figures.measure(ns.only, say)
-    registry = {**figures.load_registry(), **measured}
+    measured = {} if ns.docs_only else figures.measure(ns.only or (), say)
+    registry = figures.merged(figures.load_registry(), measured)
     figures.save_registry(registry)
     if not ns.no_docs:
         for document in figures.DOCUMENTS:
