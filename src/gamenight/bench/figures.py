@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -109,22 +110,21 @@ def _json(source: Source) -> Result:
 
 
 def _lab(source: Source) -> Result:
-    """A lab run into a fresh folder: its wall time, games and mean seconds a game (the
-    rows' own ``seconds``: the game's play, without the process's start)."""
+    """A lab run into a fresh folder: its wall time, its CPU time (the command's process,
+    start-up included: what a loaded machine slows least) and its games."""
     with tempfile.TemporaryDirectory() as folder:
         argv = [a.replace("DIR", str(Path(folder) / "run")) for a in source.argv]
-        start = time.perf_counter()
+        cpu, start = _children_cpu(), time.perf_counter()
         _gamenight(argv, source.env)
-        wall = time.perf_counter() - start
-        rows = [
-            json.loads(line)
-            for line in (Path(folder) / "run" / "results.jsonl").read_text().splitlines()
-        ]
-    return {
-        "seconds": wall,
-        "games": len(rows),
-        "ms_per_game": 1000 * sum(r["seconds"] for r in rows) / len(rows),
-    }
+        wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
+        rows = (Path(folder) / "run" / "results.jsonl").read_text().splitlines()
+    return {"seconds": wall, "cpu_seconds": cpu, "games": len(rows)}
+
+
+def _children_cpu() -> float:
+    """User and system CPU seconds of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _centrix() -> Source:
@@ -229,27 +229,20 @@ def _envs() -> Source:
 def _lab_run(
     name: str, file: str, games: str = "", pure: bool = False, long: bool = False
 ) -> Source:
-    """A lab run: a whole experiment's wall time, or (``games``: the first games of each
-    variant, on both paths) the time a game."""
+    """A lab run: a whole experiment (``lab.FILE.seconds``), or its first ``games`` games of
+    each variant (``lab.FILE.first_G``), on the compiled core or the pure-Python engine."""
     count = ("--games", games) if games else ()
     argv = ("lab", "run", f"examples/lab/{file}.toml", *count, "--workers", "1", "--out", "DIR")
+    key = f"lab.{file}" + (f".first_{games}" if games else "")
     suffix = ".pure" if pure else ""
-    figures: tuple[Figure, ...]
-    if games:
-        figures = (
-            Figure(f"lab.{file}.ms_per_game{suffix}", "ms", "ms_per_game", pure=pure),
-            Figure(f"lab.{file}.first_games.seconds{suffix}", "s", "seconds", pure=pure),
-            Figure(f"lab.{file}.first_games{suffix}", "games", "games", pure=pure),
-        )
-    else:
-        figures = (
-            Figure(f"lab.{file}.seconds", "s", "seconds"),
-            Figure(f"lab.{file}.games", "games", "games"),
-        )
     return Source(
         name,
         argv,
-        figures,
+        (
+            Figure(f"{key}.seconds{suffix}", "s", "seconds", pure=pure),
+            Figure(f"{key}.cpu_seconds{suffix}", "s", "cpu_seconds", pure=pure),
+            Figure(f"{key}.games{suffix}", "games", "games", pure=pure),
+        ),
         env=(("GAMENIGHT_PURE", "1"),) if pure else (),
         run=_lab,
         long=long,
@@ -289,11 +282,64 @@ def _memory(name: str, module: str, keys: tuple[str, ...]) -> Source:
     return Source(name, (), figures, long=True, shell=f"python -m {module}")
 
 
-# Ratios of two sources of one ``measure`` run: (key, numerator, denominator).
-DERIVED = tuple(
-    (f"lab.centrix-bottom.{k}.ratio", f"lab.centrix-bottom.{k}.pure", f"lab.centrix-bottom.{k}")
-    for k in ("ms_per_game", "first_games.seconds")  # a game's play; the command, start-up too
-)
+@dataclass(frozen=True)
+class Derived:
+    """A figure worked out from others of the same ``measure`` run (``inputs``, in the
+    order ``of`` takes them)."""
+
+    key: str
+    unit: str
+    core: str
+    inputs: tuple[str, ...]
+    of: Callable[..., float]
+    what: str
+
+
+def _lab_derived() -> tuple[Derived, ...]:
+    """The lab's CPU a game on each path: the difference between its first 20 and first 10
+    games of each variant (60 and 30 games), which cancels the start-up; the start-up is
+    then what the shorter run spent beyond its games."""
+    base = "lab.centrix-bottom"
+    out: list[Derived] = []
+    for suffix, core in (("", "compiled"), (".pure", "pure")):
+        inputs = tuple(
+            f"{base}.first_{n}.{k}{suffix}" for n in (20, 10) for k in ("cpu_seconds", "games")
+        )
+        out.append(
+            Derived(
+                f"{base}.ms_per_game{suffix}",
+                "ms",
+                core,
+                inputs,
+                lambda c20, g20, c10, g10: 1000 * (c20 - c10) / (g20 - g10),
+                "CPU a game: (first 60 games − first 30) ÷ 30",
+            )
+        )
+        out.append(
+            Derived(
+                f"{base}.startup_seconds{suffix}",
+                "s",
+                core,
+                inputs,
+                lambda c20, g20, c10, g10: c10 - g10 * (c20 - c10) / (g20 - g10),
+                "the start-up's CPU: the first 30 games' run less 30 games",
+            )
+        )
+    for key in ("ms_per_game", "first_20.cpu_seconds"):
+        out.append(
+            Derived(
+                f"{base}.{key}.ratio",
+                "×",
+                "pure ÷ compiled",
+                (f"{base}.{key}.pure", f"{base}.{key}"),
+                lambda pure, compiled: pure / compiled,
+                "the pure-Python engine's over the compiled core's",
+            )
+        )
+    return tuple(out)
+
+
+DERIVED = _lab_derived()
 
 
 def sources() -> tuple[Source, ...]:
@@ -305,8 +351,10 @@ def sources() -> tuple[Source, ...]:
         _colorcity(),
         _envs(),
         _lab_run("lab.centrix-bottom", "centrix-bottom"),
-        _lab_run("lab.centrix-bottom.short", "centrix-bottom", games="20"),
-        _lab_run("lab.centrix-bottom.pure", "centrix-bottom", games="20", pure=True),
+        _lab_run("lab.centrix-bottom.first", "centrix-bottom", games="10"),
+        _lab_run("lab.centrix-bottom.first", "centrix-bottom", games="20"),
+        _lab_run("lab.centrix-bottom.first.pure", "centrix-bottom", games="10", pure=True),
+        _lab_run("lab.centrix-bottom.first.pure", "centrix-bottom", games="20", pure=True),
         _lab_run("lab.centrix-seats", "centrix-seats"),
         _server("server.sqlite", "sqlite"),
         _server("server.postgresql", "postgresql", ("--database-url", database), long=True),
@@ -427,13 +475,17 @@ def measure(only: Iterable[str] = (), say: Callable[[str], None] = print) -> dic
         for key, entry in found.items():
             say(describe(key, entry))
         out.update(found)
-    for key, top, bottom in DERIVED:
-        if top in out and bottom in out:
-            entry = {**out[bottom], "value": out[top]["value"] / out[bottom]["value"], "unit": "×"}
-            entry["command"] = f"{out[top]['command']}, then {out[bottom]['command']}"
-            entry["core"] = "pure ÷ compiled"
-            out[key] = entry
-            say(describe(key, entry))
+    for derived in DERIVED:
+        if all(k in out for k in derived.inputs):
+            first = out[derived.inputs[0]]
+            entry = {**first, "value": derived.of(*(out[k]["value"] for k in derived.inputs))}
+            commands = dict.fromkeys(out[k]["command"] for k in derived.inputs)
+            entry.update(unit=derived.unit, core=derived.core, how=derived.what)
+            entry["command"] = "; ".join(commands)
+            loads = [out[k]["load"] for k in derived.inputs]
+            entry["load"] = [min(a for a, _ in loads), max(b for _, b in loads)]
+            out[derived.key] = entry
+            say(describe(derived.key, entry))
     return out
 
 
@@ -463,7 +515,7 @@ def save_registry(figures: dict[str, Result], path: Path = REGISTRY) -> None:
 
 def known_keys() -> set[str]:
     """Every key a source or a ratio of two defines: the registry holds these and no other."""
-    return {f.key for s in sources() for f in s.figures} | {k for k, _, _ in DERIVED}
+    return {f.key for s in sources() for f in s.figures} | {d.key for d in DERIVED}
 
 
 def merged(old: dict[str, Result], new: dict[str, Result]) -> dict[str, Result]:
