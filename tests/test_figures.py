@@ -166,3 +166,32 @@ def test_the_command_names_its_sources_and_refuses_an_unknown_one(
     assert "memory.table (long, its own command): python -m tests.web.table_memory" in listed
     with pytest.raises(SystemExit, match="no figure source called wizard"):
         main(["bench", "figures", "--only", "wizard"])
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_the_links_to_the_figures_and_their_docs_resolve() -> None:
+    targets = {"benchmarks.md", "figures.json", "lab.md"}
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "docs").glob("*/*.md")]
+    broken = []
+    for page in pages:
+        for link in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            path, _, anchor = link.partition("#")
+            if "://" in link or not path or path.rsplit("/", 1)[-1] not in targets:
+                continue
+            target = (page.parent / path).resolve()
+            if not target.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {link}")
+            elif anchor:
+                headings = [
+                    _slug(line.lstrip("#"))
+                    for line in target.read_text().splitlines()
+                    if line.startswith("#")
+                ]
+                if anchor not in headings:
+                    broken.append(f"{page.relative_to(ROOT)}: {link}")
+    assert broken == []
