@@ -117,8 +117,9 @@ def _lab(source: Source) -> Result:
         cpu, start = _children_cpu(), time.perf_counter()
         _gamenight(argv, source.env)
         wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
-        rows = (Path(folder) / "run" / "results.jsonl").read_text().splitlines()
-    return {"seconds": wall, "cpu_seconds": cpu, "games": len(rows)}
+        lines = (Path(folder) / "run" / "results.jsonl").read_text().splitlines()
+    actions = sum(json.loads(line)["actions"] for line in lines)
+    return {"seconds": wall, "cpu_seconds": cpu, "games": len(lines), "actions": actions}
 
 
 def _children_cpu() -> float:
@@ -242,6 +243,7 @@ def _lab_run(
             Figure(f"{key}.seconds{suffix}", "s", "seconds", pure=pure),
             Figure(f"{key}.cpu_seconds{suffix}", "s", "cpu_seconds", pure=pure),
             Figure(f"{key}.games{suffix}", "games", "games", pure=pure),
+            Figure(f"{key}.actions{suffix}", "actions", "actions", pure=pure),
         ),
         env=(("GAMENIGHT_PURE", "1"),) if pure else (),
         run=_lab,
@@ -296,14 +298,30 @@ class Derived:
 
 
 def _lab_derived() -> tuple[Derived, ...]:
-    """The lab's CPU a game on each path: the difference between its first 20 and first 10
-    games of each variant (60 and 30 games), which cancels the start-up; the start-up is
-    then what the shorter run spent beyond its games."""
+    """The lab's CPU a game on each path, from its first 10 and first 20 games of each
+    variant (30 and 60 games): the difference of the two runs' CPU over the actions played
+    between them cancels the start-up (and games of different lengths weigh as long as
+    they are); a game is the 60 games' mean number of actions. The start-up is then what
+    the shorter run spent beyond its actions."""
     base = "lab.centrix-bottom"
+
+    def per_game(c20: float, a20: float, g20: float, c10: float, a10: float) -> float:
+        return 1000 * (c20 - c10) / (a20 - a10) * a20 / g20
+
+    def startup(c20: float, a20: float, g20: float, c10: float, a10: float) -> float:
+        return c10 - a10 * (c20 - c10) / (a20 - a10)
+
     out: list[Derived] = []
     for suffix, core in (("", "compiled"), (".pure", "pure")):
         inputs = tuple(
-            f"{base}.first_{n}.{k}{suffix}" for n in (20, 10) for k in ("cpu_seconds", "games")
+            f"{base}.first_{n}.{k}{suffix}"
+            for n, k in (
+                (20, "cpu_seconds"),
+                (20, "actions"),
+                (20, "games"),
+                (10, "cpu_seconds"),
+                (10, "actions"),
+            )
         )
         out.append(
             Derived(
@@ -311,8 +329,8 @@ def _lab_derived() -> tuple[Derived, ...]:
                 "ms",
                 core,
                 inputs,
-                lambda c20, g20, c10, g10: 1000 * (c20 - c10) / (g20 - g10),
-                "CPU a game: (first 60 games − first 30) ÷ 30",
+                per_game,
+                "CPU an action between the first 30 and 60 games × the 60 games' mean actions",
             )
         )
         out.append(
@@ -321,8 +339,8 @@ def _lab_derived() -> tuple[Derived, ...]:
                 "s",
                 core,
                 inputs,
-                lambda c20, g20, c10, g10: c10 - g10 * (c20 - c10) / (g20 - g10),
-                "the start-up's CPU: the first 30 games' run less 30 games",
+                startup,
+                "the first 30 games' run less its actions at the CPU an action",
             )
         )
     for key in ("ms_per_game", "first_20.cpu_seconds"):
