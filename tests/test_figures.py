@@ -195,3 +195,23 @@ def test_the_links_to_the_figures_and_their_docs_resolve() -> None:
                 if anchor not in headings:
                     broken.append(f"{page.relative_to(ROOT)}: {link}")
     assert broken == []
+
+
+def test_a_figure_the_run_could_not_measure_is_said_and_left_out() -> None:
+    source = next(s for s in figures.sources() if s.name == "centrix")
+    result = {
+        "generation": {"plays_per_s": 10.0},
+        "peers": {"python_chess_moves_per_s": None},
+        "ratios": {"generation_vs_python_chess": None},
+    }
+    chess = figures.Source("centrix", source.argv, source.figures[:3])
+    where = {"commit": "c", "compiled": True, "load": [1.0, 1.0], "cpu": "x", "machine": "m"}
+    said: list[str] = []
+    found = figures.figures_of(chess, result, {**where, "measured": "now"}, said.append)
+    assert list(found) == ["centrix.vs_chess"]
+    assert found["centrix.vs_chess"]["value"] == 10.0
+    assert found["centrix.vs_chess"]["core"] == "compiled"
+    assert [line.split(":")[0] for line in said] == [
+        "centrix.vs_chess.peer",
+        "centrix.vs_chess.ratio",
+    ]

@@ -439,22 +439,31 @@ def _load() -> float:
 # ------------------------------------------------------------------------------ measuring
 
 
-def _at(result: Result, path: str) -> float:
+def _at(result: Result, path: str) -> float | None:
+    """The figure at ``path``; None where the bench had nothing to measure (a peer whose
+    package is not installed gives None, and so does its ratio)."""
     value: Any = result
     for part in path.split("/"):
         value = value[part]
-    return float(value)
+    return None if value is None else float(value)
 
 
-def figures_of(source: Source, result: Result, where: dict[str, Any]) -> dict[str, Result]:
-    """The registry's entries for one run of ``source``."""
+def figures_of(
+    source: Source, result: Result, where: dict[str, Any], say: Callable[[str], None] = print
+) -> dict[str, Result]:
+    """The registry's entries for one run of ``source``; a figure the run could not measure
+    is said and left out (the registry keeps its last value, with that value's commit)."""
     out: dict[str, Result] = {}
     for figure in source.figures:
+        value: float | None
         if figure.ratio_of:
-            top, bottom = (out[k]["value"] for k in figure.ratio_of)
-            value = top / bottom
+            top, bottom = (out[k]["value"] if k in out else None for k in figure.ratio_of)
+            value = top / bottom if top is not None and bottom else None
         else:
             value = _at(result, figure.path)
+        if value is None:
+            say(f"{figure.key}: not measured by `{source.command}` (its peer not installed?)")
+            continue
         if not source.centrix:
             core = "not used"
         else:
@@ -489,7 +498,7 @@ def measure(only: Iterable[str] = (), say: Callable[[str], None] = print) -> dic
         result = (source.run or _json)(source)
         where = {**base, "compiled": compiled_core(), "load": [before, _load()]}
         where["measured"] = started
-        found = figures_of(source, result, where)
+        found = figures_of(source, result, where, say)
         for key, entry in found.items():
             say(describe(key, entry))
         out.update(found)
