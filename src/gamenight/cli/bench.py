@@ -6,13 +6,13 @@
   [--profile-clock wall|cpu]]``: the
   table server's moves per second, latency and cost per move against its own stack's echo
   (gamenight.bench.server).
-- ``gamenight bench bots [--seconds S] [--workers N] [--think-seconds T] [--json]``: how an
-  unrelated table's bot fares beside a level-5 Color City bot at the slowest rules allowed
-  (gamenight.bench.bots).
 - ``gamenight bench figures [--only SOURCE …] [--list] [--json] [--no-docs]`` (also
   ``gamenight bench all``; what ``make figures`` runs): every figure the README and the docs
   quote, measured again by the commands above and each game's own bench, written to
   docs/figures.json and into the docs' figure tables (gamenight.bench.figures).
+- ``gamenight bench bots [--seconds S] [--workers N] [--think-seconds T] [--json]``: how an
+  unrelated table's bot fares beside a level-5 Color City bot at the slowest rules allowed
+  (gamenight.bench.bots).
 """
 
 from __future__ import annotations
@@ -81,21 +81,6 @@ def register(commands: Any) -> None:
         "--seed", type=int, default=2026, help="seed of the run (default %(default)s)"
     )
     server.set_defaults(run=_server)
-    bots = sub.add_parser(
-        "bots", help="an unrelated table's bot beside the hardest bot and rules allowed"
-    )
-    bots.add_argument("--seconds", type=seconds, default=20.0, help="(default %(default)s)")
-    bots.add_argument(
-        "--workers", type=count, help="bot worker processes (default: the server's, a core each)"
-    )
-    bots.add_argument(
-        "--think-seconds",
-        type=float,
-        default=3.0,
-        help="each decision's think time, 0 for none (the server's; default %(default)s)",
-    )
-    bots.add_argument("--json", action="store_true", help="print one JSON object")
-    bots.set_defaults(run=_bots)
     figures = sub.add_parser(
         "figures",
         aliases=["all"],
@@ -121,41 +106,21 @@ def register(commands: Any) -> None:
         help="measure nothing: write docs/figures.json's values into the docs' tables",
     )
     figures.set_defaults(run=_figures)
-
-
-def _figures(ns: argparse.Namespace) -> int:
-    from gamenight.bench import figures
-
-    if not figures.REGISTRY.parent.is_dir():
-        docs = figures.REGISTRY.parent
-        raise SystemExit(f"gamenight bench figures measures a source checkout's docs: no {docs}")
-    names = {s.name for s in figures.sources()}
-    unknown = sorted(set(ns.only or ()) - names)
-    if unknown:
-        raise SystemExit(f"no figure source called {', '.join(unknown)} (see --list)")
-    if ns.list:
-        for source in figures.sources():
-            mark = "long, its own command" if source.long else "make figures"
-            print(f"{source.name} ({mark}): {source.command}")
-        return 0
-    say = (lambda _: None) if ns.json else print
-    measured = {} if ns.docs_only else figures.measure(ns.only or (), say)
-    registry = figures.merged(figures.load_registry(), measured)
-    figures.save_registry(registry)
-    if not ns.no_docs:
-        for document in figures.DOCUMENTS:
-            path = figures.ROOT / document
-            text = path.read_text()
-            new = figures.rewrite(text, document, registry)
-            if new != text:
-                path.write_text(new)
-    if ns.json:
-        print(json.dumps(measured))
-        return 0
-    print(f"written: {figures.REGISTRY.relative_to(figures.ROOT)}; not measured here (long):")
-    for source in figures.long_sources():
-        print(f"  {source.name}: {source.command}")
-    return 0
+    bots = sub.add_parser(
+        "bots", help="an unrelated table's bot beside the hardest bot and rules allowed"
+    )
+    bots.add_argument("--seconds", type=seconds, default=20.0, help="(default %(default)s)")
+    bots.add_argument(
+        "--workers", type=count, help="bot worker processes (default: the server's, a core each)"
+    )
+    bots.add_argument(
+        "--think-seconds",
+        type=float,
+        default=3.0,
+        help="each decision's think time, 0 for none (the server's; default %(default)s)",
+    )
+    bots.add_argument("--json", action="store_true", help="print one JSON object")
+    bots.set_defaults(run=_bots)
 
 
 def _bots(ns: argparse.Namespace) -> int:
@@ -247,4 +212,39 @@ def _server(ns: argparse.Namespace) -> int:
         f"tracebacks in the servers' logs {r['server_tracebacks']};"
         f" load average at the start {r['load_average']}"
     )
+    return 0
+
+
+def _figures(ns: argparse.Namespace) -> int:
+    from gamenight.bench import figures
+
+    if not figures.REGISTRY.parent.is_dir():
+        docs = figures.REGISTRY.parent
+        raise SystemExit(f"gamenight bench figures measures a source checkout's docs: no {docs}")
+    names = {s.name for s in figures.sources()}
+    unknown = sorted(set(ns.only or ()) - names)
+    if unknown:
+        raise SystemExit(f"no figure source called {', '.join(unknown)} (see --list)")
+    if ns.list:
+        for source in figures.sources():
+            mark = "long, its own command" if source.long else "make figures"
+            print(f"{source.name} ({mark}): {source.command}")
+        return 0
+    say = (lambda _: None) if ns.json else print
+    measured = {} if ns.docs_only else figures.measure(ns.only or (), say)
+    registry = figures.merged(figures.load_registry(), measured)
+    figures.save_registry(registry)
+    if not ns.no_docs:
+        for document in figures.DOCUMENTS:
+            path = figures.ROOT / document
+            text = path.read_text()
+            new = figures.rewrite(text, document, registry)
+            if new != text:
+                path.write_text(new)
+    if ns.json:
+        print(json.dumps(measured))
+        return 0
+    print(f"written: {figures.REGISTRY.relative_to(figures.ROOT)}; not measured here (long):")
+    for source in figures.long_sources():
+        print(f"  {source.name}: {source.command}")
     return 0
