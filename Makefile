@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test lint typecheck unit bench bench-server fuzz chaos native clean
+.PHONY: play test lint typecheck unit bench bench-server figures fuzz chaos native clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ native: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
 	$(BIN)/gamenight colorcity bench
+
+# Every figure the README and the docs quote, measured again (a few minutes on one core):
+# docs/figures.json and the docs' figure tables; the longer ones are listed with their own
+# commands (docs/benchmarks.md). tests/test_figures.py holds the docs to the file.
+figures: $(DEV_STAMP)
+	$(BIN)/gamenight bench figures
 
 # The table server against its own stack's echo (issue 20; docs/benchmarks.md): a few minutes.
 bench-server: $(STAMP)

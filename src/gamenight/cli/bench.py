@@ -6,6 +6,10 @@
   [--profile-clock wall|cpu]]``: the
   table server's moves per second, latency and cost per move against its own stack's echo
   (gamenight.bench.server).
+- ``gamenight bench figures [--only SOURCE …] [--list] [--json] [--no-docs]`` (also
+  ``gamenight bench all``; what ``make figures`` runs): every figure the README and the docs
+  quote, measured again by the commands above and each game's own bench, written to
+  docs/figures.json and into the docs' figure tables (gamenight.bench.figures).
 - ``gamenight bench bots [--seconds S] [--workers N] [--think-seconds T] [--json]``: how an
   unrelated table's bot fares beside a level-5 Color City bot at the slowest rules allowed
   (gamenight.bench.bots).
@@ -77,6 +81,31 @@ def register(commands: Any) -> None:
         "--seed", type=int, default=2026, help="seed of the run (default %(default)s)"
     )
     server.set_defaults(run=_server)
+    figures = sub.add_parser(
+        "figures",
+        aliases=["all"],
+        help="measure every figure the docs quote (docs/figures.json, the docs' tables)",
+    )
+    figures.add_argument(
+        "--only",
+        nargs="+",
+        metavar="SOURCE",
+        help="measure only these sources (`--list` names them), long ones included"
+        " (default: every source but the long ones)",
+    )
+    figures.add_argument(
+        "--list", action="store_true", help="name the sources and their commands, measure none"
+    )
+    figures.add_argument("--json", action="store_true", help="print the figures measured as JSON")
+    figures.add_argument(
+        "--no-docs", action="store_true", help="write docs/figures.json but leave the docs"
+    )
+    figures.add_argument(
+        "--docs-only",
+        action="store_true",
+        help="measure nothing: write docs/figures.json's values into the docs' tables",
+    )
+    figures.set_defaults(run=_figures)
     bots = sub.add_parser(
         "bots", help="an unrelated table's bot beside the hardest bot and rules allowed"
     )
@@ -183,4 +212,39 @@ def _server(ns: argparse.Namespace) -> int:
         f"tracebacks in the servers' logs {r['server_tracebacks']};"
         f" load average at the start {r['load_average']}"
     )
+    return 0
+
+
+def _figures(ns: argparse.Namespace) -> int:
+    from gamenight.bench import figures
+
+    if not figures.REGISTRY.parent.is_dir():
+        docs = figures.REGISTRY.parent
+        raise SystemExit(f"gamenight bench figures measures a source checkout's docs: no {docs}")
+    names = {s.name for s in figures.sources()}
+    unknown = sorted(set(ns.only or ()) - names)
+    if unknown:
+        raise SystemExit(f"no figure source called {', '.join(unknown)} (see --list)")
+    if ns.list:
+        for source in figures.sources():
+            mark = "long, its own command" if source.long else "make figures"
+            print(f"{source.name} ({mark}): {source.command}")
+        return 0
+    say = (lambda _: None) if ns.json else print
+    measured = {} if ns.docs_only else figures.measure(ns.only or (), say)
+    registry = figures.merged(figures.load_registry(), measured)
+    figures.save_registry(registry)
+    if not ns.no_docs:
+        for document in figures.DOCUMENTS:
+            path = figures.ROOT / document
+            text = path.read_text()
+            new = figures.rewrite(text, document, registry)
+            if new != text:
+                path.write_text(new)
+    if ns.json:
+        print(json.dumps(measured))
+        return 0
+    print(f"written: {figures.REGISTRY.relative_to(figures.ROOT)}; not measured here (long):")
+    for source in figures.long_sources():
+        print(f"  {source.name}: {source.command}")
     return 0
