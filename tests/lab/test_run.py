@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -179,3 +180,19 @@ def test_extending_with_fewer_games_counts_every_game_in_the_directory(
     err = capsys.readouterr().err
     assert f"0 games played now; {out} holds 3 games per variant, 6 in all" in err
     assert len(load_rows(out)[1]) == 6
+
+
+def test_the_bench_prints_both_rates_their_ratio_and_where_they_were_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY.format(games=2), "utf-8")
+    assert main(["lab", "bench", str(path), "--games", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["plain_games"] == figures["sequential_games"] == 2 * 2 * 2  # twice a mode
+    ratio = figures["sequential_games_per_s"] / figures["plain_games_per_s"]
+    assert figures["ratio"] == pytest.approx(ratio, rel=0.01)
+    assert figures["core"] in ("compiled", "pure")
+    assert {"commit", "cpu", "cores", "load", "clock"} <= set(figures)
+    assert main(["lab", "bench", str(path), "--games", "2"]) == 0
+    assert "ratio" in capsys.readouterr().out
