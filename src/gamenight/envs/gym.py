@@ -132,13 +132,18 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        self.begin(seed)
+        return self._observation(), self._info()
+
+    def begin(self, seed: int | None = None) -> None:
+        """``reset`` without its observation and info (the batched env encodes those for
+        every game at once)."""
         super().reset(seed=seed)
         fixed = self.fixed_seat
         self.seat = int(self.np_random.integers(self.num_seats)) if fixed is None else fixed
         self.state = self._new_episode(self.np_random)
         self.plays_made = 0  # plays of every seat this episode
         self._play_opponents()
-        return self._observation(), self._info()
 
     def _play_opponents(self) -> None:
         state = self.state
@@ -159,6 +164,12 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     def step(
         self, action: ActT | int
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        reward, terminated, extra = self.advance(action)
+        return self._observation(), reward, terminated, False, self._info(**extra)
+
+    def advance(self, action: ActT | int) -> tuple[float, bool, dict[str, Any]]:
+        """``step`` without its observation and mask: (reward, terminated, the info's own
+        entries)."""
         state = self.state
         if state is None or state.is_over:
             raise RuntimeError("call reset() first: the episode is over")
@@ -175,7 +186,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
                     f"action {int(chosen)} is not legal here: the legal actions are {legal}"
                 )
             if self.illegal_action == "lose":
-                return self._observation(), -1.0, True, False, self._info(illegal_action=True)
+                return -1.0, True, {"illegal_action": True}
             extra["illegal_action"] = True
             chosen = int(self.np_random.choice(legal))
         move = self._decide(state, chosen)
@@ -191,7 +202,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
             extra.update(self._end_info(outcome))
         if self.render_mode == "human":
             self._render(state, "human")  # Gymnasium's convention: drawn every step
-        return self._observation(), reward, state.is_over, False, self._info(**extra)
+        return reward, state.is_over, extra
 
     def render(self) -> Any:
         # "human" draws on standard output by itself at every step; render() then returns
