@@ -2193,6 +2193,70 @@ done:
     return result;
 }
 
+/* decisions(cells, offsets, table, hand, seat, own, top, bottom, prefix) -> (the sorted
+ * action ids that extend prefix towards a legal play, the code of the legal play prefix
+ * makes whole or -1): centrix_codec.PlayTree's two answers, from the legal codes. */
+static PyObject *py_decisions(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (count_args(nargs, 9, "decisions") < 0) return NULL;
+    int seat, own, top_seat, bottom;
+    if (int_arg(args[4], &seat) < 0 || int_arg(args[5], &own) < 0 ||
+        int_arg(args[6], &top_seat) < 0 || int_arg(args[7], &bottom) < 0)
+        return NULL;
+    PyObject *prefix = PySequence_Fast(args[8], "prefix is a sequence of action ids");
+    if (prefix == NULL) return NULL;
+    Py_ssize_t depth = PySequence_Fast_GET_SIZE(prefix);
+    int chosen[4];
+    if (depth > 4) {
+        Py_DECREF(prefix);
+        PyErr_SetString(PyExc_ValueError, "a play has at most 4 decisions");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < depth; j++) {
+        long v;
+        if (item_int(prefix, j, &v) < 0) {
+            Py_DECREF(prefix);
+            return NULL;
+        }
+        chosen[j] = (int)v;
+    }
+    Py_DECREF(prefix);
+    Board b;
+    unsigned cards;
+    int size;
+    if (read_board(args[0], args[1], args[2], &b) < 0 || read_hand(args[3], &cards, &size) < 0)
+        return NULL;
+    generate(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own, top_seat,
+             bottom, &plays_buffer);
+    unsigned char next[NUM_ACT] = {0};
+    long done = -1;
+    for (int p = 0; p < plays_buffer.n; p++) {
+        int d[4];
+        int count = play_decisions(plays_buffer.codes[p], d);
+        if (count < depth) continue;
+        int same = 1;
+        for (Py_ssize_t j = 0; j < depth && same; j++) same = d[j] == chosen[j];
+        if (!same) continue;
+        if (count == depth) {
+            if (done < 0) done = plays_buffer.codes[p];
+        } else {
+            next[d[depth]] = 1;
+        }
+    }
+    PyObject *ids = PyList_New(0);
+    if (ids == NULL) return NULL;
+    for (int a = 0; a < NUM_ACT; a++) {
+        if (!next[a]) continue;
+        PyObject *id = PyLong_FromLong(a);
+        if (id == NULL || PyList_Append(ids, id) < 0) {
+            Py_XDECREF(id);
+            Py_DECREF(ids);
+            return NULL;
+        }
+        Py_DECREF(id);
+    }
+    return Py_BuildValue("(Nl)", ids, done);
+}
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(Play, cards, rotations, moves): the values plays are built from."},
@@ -2225,6 +2289,8 @@ static PyMethodDef methods[] = {
      "shuffle(list, getrandbits): random.Random.shuffle, the same swaps from the same draws."},
     {"deal", (PyCFunction)(void (*)(void))py_deal, METH_FASTCALL,
      "deal(deck, own, discard, sizes, seat, getrandbits) -> (hands, draw): a view's deal."},
+    {"decisions", (PyCFunction)(void (*)(void))py_decisions, METH_FASTCALL,
+     "decisions(cells, offsets, table, hand, seat, own, top, bottom, prefix) -> (ids, code)."},
     {"encode_batch", py_encode_batch, METH_VARARGS,
      "encode_batch(games, copies, pawns, deck_size, observations, masks): the envs' tensors."},
     {"scores", py_scores, METH_VARARGS,

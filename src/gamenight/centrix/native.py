@@ -168,6 +168,18 @@ def legal_codes(state: CentrixState) -> list[int]:
     return _core.legal_codes(*_seat_args(state, state._seat), state._bottom_code)
 
 
+def decisions(state: CentrixState, prefix: Sequence[int]) -> tuple[list[int], Play | None] | None:
+    """gamenight.envs.centrix_codec's decisions of a play by the seat to move: the sorted
+    action ids that extend ``prefix`` towards a legal play, and the legal play ``prefix``
+    makes whole (or None), from the core's legal codes; None where the core does not take
+    ``state`` (the caller then asks ``PlayTree``)."""
+    if not _runs(state) or state.to_move is None:
+        return None
+    seat = state._seat
+    ids, code = _core.decisions(*_seat_args(state, seat), state._bottom_code, prefix)
+    return ids, None if code < 0 else _core.decode(code)
+
+
 @functools.lru_cache(maxsize=16)
 def _copies(deck: tuple[Card, ...]) -> tuple[float, ...]:
     # As gamenight.envs.centrix_codec's: at least 1, so a kind left out divides nothing by 0.

@@ -29,10 +29,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamenight.centrix import native
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation, spin_amount
-from gamenight.centrix.state import EMPTY, PLAYS_PER_TURN, SPIN_AMOUNTS, CentrixView
+from gamenight.centrix.state import EMPTY, PLAYS_PER_TURN, SPIN_AMOUNTS, CentrixState, CentrixView
 
 NUM_CARDS = len(Card)
 ROTATION_BASE = NUM_CARDS
@@ -171,6 +172,38 @@ class PlayBuilder:
         """Add one decision; returns the finished play, or None while it is incomplete.
         Raises ValueError (changing nothing) if the action is not legal here."""
         self.prefix, done = self._of(plays).step(self.prefix, int(action))
+        return done
+
+    # The same three for the seat to move in ``state``, by the compiled core where it takes
+    # the state (``native.decisions``: no tree of every legal play's decisions to build at
+    # each position), else by the tree of its legal plays.
+
+    def legal_actions_in(self, state: CentrixState) -> list[int]:
+        fast = native.decisions(state, self.prefix)
+        return fast[0] if fast is not None else self.legal_actions(state.legal_plays())
+
+    def mask_in(self, state: CentrixState) -> npt.NDArray[np.int8]:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[self.legal_actions_in(state)] = 1
+        return mask
+
+    def choose_in(self, state: CentrixState, action: int) -> Play | None:
+        fast = native.decisions(state, self.prefix)
+        if fast is None:
+            return self.choose(state.legal_plays(), action)
+        action = int(action)
+        if action not in fast[0]:
+            stage = STAGES[min(len(self.prefix), 3)]
+            raise ValueError(
+                f"action {action} ({_safe_name(action)}) is not legal at the {stage} stage"
+            )
+        extended = (*self.prefix, action)
+        done = None
+        if len(extended) >= 3:  # no play is decided in fewer than three decisions
+            found = native.decisions(state, extended)
+            assert found is not None
+            done = found[1]
+        self.prefix = extended
         return done
 
 

@@ -259,7 +259,7 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
         return self._opponents[seat]
 
     def _legal_actions(self, state: CentrixState) -> list[int]:
-        return self._builder.legal_actions(state.legal_plays())
+        return self._builder.legal_actions_in(state)
 
     def _observation(self) -> Observation:
         assert self.state is not None
@@ -270,7 +270,7 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
         assert state is not None
         if state.is_over:
             return np.zeros(centrix_codec.NUM_ACTIONS, dtype=np.int8)
-        return self._builder.mask(state.legal_plays())
+        return self._builder.mask_in(state)
 
 
 class ColorCityEnv(ColorCityParts, _SeatEnv[ColorCityState, Any]):
