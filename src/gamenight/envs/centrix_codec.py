@@ -144,15 +144,17 @@ class PlayBuilder:
     Keep one per game; call :meth:`reset` whenever the legal plays change (after a play).
     """
 
-    __slots__ = ("_tree", "prefix")
+    __slots__ = ("_known", "_tree", "prefix")
 
     def __init__(self) -> None:
         self.prefix: Codes = ()
         self._tree: PlayTree | None = None
+        self._known: dict[Codes, tuple[list[int], Play | None]] = {}
 
     def reset(self) -> None:
         self.prefix = ()
         self._tree = None
+        self._known = {}
 
     def _of(self, plays: Sequence[Play]) -> PlayTree:
         if self._tree is None:
@@ -178,8 +180,20 @@ class PlayBuilder:
     # the state (``native.decisions``: no tree of every legal play's decisions to build at
     # each position), else by the tree of its legal plays.
 
+    def _decisions(
+        self, state: CentrixState, prefix: Codes
+    ) -> tuple[list[int], Play | None] | None:
+        # Remembered by prefix until reset(), as the tree is: the position is the same.
+        known = self._known.get(prefix)
+        if known is None:
+            found = native.decisions(state, prefix)
+            if found is None:
+                return None
+            known = self._known[prefix] = found
+        return known
+
     def legal_actions_in(self, state: CentrixState) -> list[int]:
-        fast = native.decisions(state, self.prefix)
+        fast = self._decisions(state, self.prefix)
         return fast[0] if fast is not None else self.legal_actions(state.legal_plays())
 
     def mask_in(self, state: CentrixState) -> npt.NDArray[np.int8]:
@@ -188,7 +202,7 @@ class PlayBuilder:
         return mask
 
     def choose_in(self, state: CentrixState, action: int) -> Play | None:
-        fast = native.decisions(state, self.prefix)
+        fast = self._decisions(state, self.prefix)
         if fast is None:
             return self.choose(state.legal_plays(), action)
         action = int(action)
@@ -200,7 +214,7 @@ class PlayBuilder:
         extended = (*self.prefix, action)
         done = None
         if len(extended) >= 3:  # no play is decided in fewer than three decisions
-            found = native.decisions(state, extended)
+            found = self._decisions(state, extended)
             assert found is not None
             done = found[1]
         self.prefix = extended

@@ -176,7 +176,7 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         legal = self._legal_actions(state)
         extra: dict[str, Any] = {}
         chosen: Any = action  # ActT is the space's type, not one int() is known to take
-        if legal is not None and not self.action_space.contains(chosen):
+        if legal is not None and not self._in_space(chosen):
             # Never a move at all, in any mode: an agent's indexing bug, not a bad play.
             shown = np.asarray(action).tolist()  # 999, not np.int64(999)
             raise ValueError(f"action {shown!r} is outside {self.action_space}")
@@ -203,6 +203,13 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         if self.render_mode == "human":
             self._render(state, "human")  # Gymnasium's convention: drawn every step
         return reward, state.is_over, extra
+
+    def _in_space(self, action: Any) -> bool:
+        space = self.action_space
+        if isinstance(space, spaces.Discrete) and type(action) in (int, np.int64):
+            # Discrete.contains, without its dtype checks: every step asks this.
+            return bool(space.start <= action < space.start + space.n)
+        return space.contains(action)
 
     def render(self) -> Any:
         # "human" draws on standard output by itself at every step; render() then returns
