@@ -18,7 +18,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py src/gamenight/centrix/_speedups.
 	touch $@
 
 $(DEV_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,scale,train,lab,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,scale,train,lab,bench,rllib]'
 	touch $@
 
 play: $(STAMP)

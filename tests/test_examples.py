@@ -39,6 +39,22 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
             ],
             "after:",
         ),
+        *(
+            (
+                "selfplay_ppo.py",
+                [
+                    *("--game", game, "--steps", "96", "--rollout", "48"),
+                    *("--eval", "1", "--max-turns", "4"),
+                ],
+                "after: win rate",
+            )
+            for game in ("centrix", "colorcity")
+        ),
+        (
+            "rllib_multiagent.py",
+            [*("--iterations", "1", "--batch", "100", "--eval", "1", "--max-turns", "4")],
+            "after: win rate",
+        ),
     ],
 )
 def test_example_runs(script: str, args: list[str], expected: str) -> None:

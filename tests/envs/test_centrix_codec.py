@@ -104,3 +104,46 @@ def test_what_a_seat_cannot_see_does_not_change_its_observation() -> None:
     assert twin.hands[1] != state.hands[1]
     assert np.array_equal(codec.encode(twin.view(0), ()), codec.encode(state.view(0), ()))
     assert not np.array_equal(codec.encode(twin.view(1), ()), codec.encode(state.view(1), ()))
+
+
+def test_the_compiled_decisions_are_the_play_trees() -> None:
+    # At random points of random games of 2–6 players, after every prefix of every legal
+    # play: the same next actions, the same play made whole, the same refusal.
+    import random
+
+    from gamenight.centrix import native
+    from gamenight.centrix.state import CentrixState
+
+    if not native.COMPILED:
+        pytest.skip("the compiled core is not built")
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(30):
+        state = CentrixState.new(rng.randint(2, 6), seed=rng.getrandbits(32))
+        for _ in range(rng.randint(0, 100)):
+            if state.is_over:
+                break
+            state.push(rng.choice(state.legal_plays()))
+        if state.is_over:
+            continue
+        plays = state.legal_plays()
+        tree = codec.PlayTree(plays)
+        for play in rng.sample(list(plays), min(5, len(plays))):
+            codes = codec.play_codes(play)
+            for depth in range(len(codes) + 1):
+                prefix = codes[:depth]
+                found = native.decisions(state, prefix)
+                assert found is not None
+                assert found[0] == tree.legal_actions(prefix)
+                whole = tree.step(prefix[:-1], prefix[-1])[1] if depth >= 3 else None
+                assert found[1] == whole
+                checked += 1
+        fast, slow = codec.PlayBuilder(), codec.PlayBuilder()
+        illegal = next(a for a in range(codec.NUM_ACTIONS) if a not in tree.legal_actions(()))
+        with pytest.raises(ValueError, match="is not legal at the card stage") as fast_error:
+            fast.choose_in(state, illegal)
+        with pytest.raises(ValueError, match="is not legal at the card stage") as slow_error:
+            slow.choose(plays, illegal)
+        assert str(fast_error.value) == str(slow_error.value)
+        assert fast.prefix == ()
+    assert checked > 100

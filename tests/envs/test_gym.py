@@ -40,6 +40,57 @@ def test_an_illegal_action_loses_or_is_replaced() -> None:
     assert (reward, terminated, info["illegal_action"]) == (0.0, False, True)
 
 
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [("gamenight/Centrix-v0", {"opponents": "level1"}), ("gamenight/ColorCity-v0", {})],
+)
+def test_an_action_outside_the_space_is_refused_in_every_mode(
+    name: str, kwargs: dict[str, object]
+) -> None:
+    # Issue 29: 999 in Discrete(234) silently ended the episode as a loss, hiding an
+    # agent's indexing bug. Outside the space it is refused, naming it, the game untouched.
+    for mode in ("lose", "random", "raise"):
+        env = gymnasium.make(name, illegal_action=mode, **kwargs).unwrapped
+        env.reset(seed=0)
+        before = env.state.position()
+        size = env.action_space.n
+        for action in (size + 765, -1, 2.5):
+            with pytest.raises(ValueError, match=rf"action {action} is outside Discrete\({size}\)"):
+                env.step(action)
+        assert env.state.position() == before
+
+
+def test_raise_refuses_an_illegal_action_naming_it_and_the_game_goes_on() -> None:
+    env = gymnasium.make("gamenight/Centrix-v0", opponents="level1", illegal_action="raise")
+    _, info = env.reset(seed=0)
+    mask = info["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match=rf"action {illegal} is not legal here"):
+        env.step(illegal)
+    _, _, terminated, _, info = env.step(int(np.flatnonzero(mask)[0]))
+    assert not terminated
+    assert info["illegal_action"] is False
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [("gamenight/Centrix-v0", {"max_turns": 20}), ("gamenight/ColorCity-v0", {"max_turns": 6})],
+)
+def test_the_env_checker_prints_nothing_and_only_human_mode_draws(
+    name: str, kwargs: dict[str, object], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # check_env also makes the env in each declared mode, "human" too, and renders it.
+    for mode in (None, "ansi", "rgb_array"):
+        check_env(gymnasium.make(name, render_mode=mode, **kwargs).unwrapped)
+    assert capsys.readouterr().out == ""
+    for mode in ("ansi", "human"):
+        env = gymnasium.make(name, render_mode=mode, **kwargs)
+        _, info = env.reset(seed=1)
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        shown = capsys.readouterr().out
+        assert (shown != "") == (mode == "human")
+
+
 def masked_episode(env: gymnasium.Env, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)

@@ -122,3 +122,17 @@ def test_rule_variants_and_the_turn_cap_reach_the_engine() -> None:
     capped = centrix_v0.env(rules={"max_turns": 7}, max_turns=50)
     capped.reset(seed=0)
     assert capped.unwrapped.state.rules.max_turns == 7  # the rules' own cap wins
+
+
+def test_only_human_mode_draws_on_stdout_and_at_each_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for mode in (None, "ansi", "rgb_array", "human"):
+        env = centrix_v0.env(render_mode=mode)
+        env.reset(seed=0)
+        env.render()
+        assert capsys.readouterr().out == ""  # human: drawn at each move, not on asking
+        for _ in range(8):  # whole plays: card, rotation, from, to
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(np.flatnonzero(mask)[0]))
+        assert (capsys.readouterr().out != "") == (mode == "human")

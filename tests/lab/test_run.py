@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -160,3 +161,38 @@ def test_a_results_file_with_a_foreign_line_is_refused_naming_it(tmp_path: Path)
         f.write('{"variant": "bottom=floor", "index": 5}\n')
     with pytest.raises(ExperimentError, match=r"line 3: not a results row \(no actions, counts"):
         load_rows(tmp_path / "run")
+
+
+def test_extending_with_fewer_games_counts_every_game_in_the_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 29: --games 1500 on a folder of 3,000 games per variant printed "0 games played
+    # now, 4500 in run-c3" while the file held 9,000 rows.
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY.format(games=3), "utf-8")
+    out = tmp_path / "run"
+    assert main(["lab", "run", str(path), "--out", str(out)]) == 0
+    capsys.readouterr()
+    outcome = run(read_experiment(path), out, games=1)
+    assert (outcome.played, outcome.total) == (0, 6)
+    assert outcome.per_variant == {"bottom=protect": 3, "bottom=floor": 3}
+    assert main(["lab", "run", str(path), "--out", str(out), "--games", "1"]) == 0
+    err = capsys.readouterr().err
+    assert f"0 games played now; {out} holds 3 games per variant, 6 in all" in err
+    assert len(load_rows(out)[1]) == 6
+
+
+def test_the_bench_prints_both_rates_their_ratio_and_where_they_were_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY.format(games=2), "utf-8")
+    assert main(["lab", "bench", str(path), "--games", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["plain_games"] == figures["sequential_games"] == 2 * 2 * 2  # twice a mode
+    ratio = figures["sequential_games_per_s"] / figures["plain_games_per_s"]
+    assert figures["ratio"] == pytest.approx(ratio, rel=0.01)
+    assert figures["core"] in ("compiled", "pure")
+    assert {"commit", "cpu", "cores", "load", "clock"} <= set(figures)
+    assert main(["lab", "bench", str(path), "--games", "2"]) == 0
+    assert "ratio" in capsys.readouterr().out

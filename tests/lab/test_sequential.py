@@ -5,10 +5,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
+from gamenight.cli import main
 from gamenight.lab.experiment import parse_experiment
+from gamenight.lab.metrics import primary
 from gamenight.lab.results import load_rows
-from gamenight.lab.run import run
-from gamenight.lab.sequential import confidence_sequence, verdicts
+from gamenight.lab.run import PILOT, Tally, run
+from gamenight.lab.sequential import LIMIT, confidence_sequence, games_needed, verdict, verdicts
 
 
 def stream(rates: dict[str, float], cap: int, margin: float, seed: int = 1) -> tuple[int, dict]:
@@ -102,3 +106,64 @@ def test_until_significant_runs_to_the_cap_without_a_difference(tmp_path: Path) 
     assert outcome.stopped == "complete"
     assert outcome.played == 12
     assert outcome.verdicts["other"].state == "open"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "margin"), [(0.3, 0.5, 0.05), (0.5, 0.5, 0.1), (0.4, 0.43, 0.05)]
+)
+def test_the_games_needed_are_where_the_rates_seen_would_settle(
+    a: float, b: float, margin: float
+) -> None:
+    # From the first 40 games: if the rates stayed as seen, the verdict settles at the
+    # estimate and not clearly earlier (the variance is estimated from the 40 games' rates,
+    # shrunk by half a game, so the last few games are uncertain).
+    n = games_needed(40 * a, 40 * b, 40, margin)
+    assert 40 < n < LIMIT
+    assert verdict(n * a, n * b, n, margin).settled
+    early = int(0.97 * n)
+    assert not verdict(early * a, early * b, early, margin).settled
+
+
+def test_a_difference_near_zero_needs_more_games_than_a_clear_one() -> None:
+    near = games_needed(20, 20, 40, 0.05)
+    clear = games_needed(12, 20, 40, 0.05)
+    assert near > 10 * clear
+
+
+def test_the_tally_counts_rows_in_any_order_as_a_recount_would(tmp_path: Path) -> None:
+    text = TWO_ARMS.format(games=30, margin=0.1, a='["greedy", "random"]', b='["random", "greedy"]')
+    experiment = parse_experiment(text)
+    run(experiment, tmp_path / "run")
+    _, rows = load_rows(tmp_path / "run")
+    random.Random(3).shuffle(rows)
+    tally = Tally(experiment)
+    for row in rows:
+        tally.add(row)
+        tally.add(row)  # a duplicate counts once
+    assert tally.rounds == 30
+    assert tally.per_variant == {"greedy first": 30, "other": 30}
+    wins = {v.name: 0.0 for v in experiment.variants}
+    for row in rows:
+        wins[row["variant"]] += primary(row, experiment.metric)
+    assert tally.verdicts == verdicts(wins, 30, 0.1)
+    assert tally.needed == max(v.needed for v in tally.verdicts.values())
+
+
+def test_until_significant_says_what_an_answer_needs_and_why_it_stayed_open(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "same.toml"
+    path.write_text(
+        TWO_ARMS.format(games=PILOT + 2, margin=0.02, a='"random"', b='"random"'), "utf-8"
+    )
+    assert (
+        main(["lab", "run", str(path), "--out", str(tmp_path / "run"), "--until-significant"]) == 0
+    )
+    err = capsys.readouterr().err
+    assert f"estimated from the first {PILOT} games per variant: an answer at ±2% needs" in err
+    assert f"more than this run's {PILOT + 2} per variant" in err
+    assert "open because" in err
+    assert "stopped at the run's games with a comparison open" in err
+    # Not a terminal: plain lines, no bar.
+    assert "━" not in err
+    assert f"{2 * (PILOT + 2)}/{2 * (PILOT + 2)} games" in err

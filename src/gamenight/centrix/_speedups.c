@@ -1947,6 +1947,316 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ batched observations */
+
+/* The decisions of a play in gamenight.envs.centrix_codec's action ids (play_codes): card,
+ * rotation, from and, for a play with a move, to. Returns how many. */
+enum { ACT_ROTATION = 20, ACT_FROM = 87, ACT_FROM_OFF = 159, ACT_NO_MOVE = 160, ACT_TO = 161 };
+enum { ACT_TOP = 233, NUM_ACT = 234, PREFIX_IDS = ACT_NO_MOVE + 1 };
+
+static int play_decisions(long code, int *out) {
+    int ring = (int)(code >> 5) & 7, frm = (int)(code >> 13) & 127, to = (int)(code >> 20) & 127;
+    out[0] = (int)(code & 31);
+    if (ring == 0) {
+        out[1] = ACT_ROTATION;
+    } else {
+        int spin = mod12((int)((code >> 8) & 31) - 11 + 5) - 5; /* plays.spin_amount: -5…+6 */
+        out[1] = ACT_ROTATION + 1 + (ring - 1) * 11 + (spin < 0 ? spin + 5 : spin + 4);
+    }
+    if (frm == NO_SQUARE) {
+        out[2] = ACT_NO_MOVE;
+        return 3;
+    }
+    out[2] = frm == OFF ? ACT_FROM_OFF : ACT_FROM + frm;
+    out[3] = to == TOP ? ACT_TOP : ACT_TO + to;
+    return 4;
+}
+
+static int item_int(PyObject *seq, Py_ssize_t i, long *out) {
+    PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
+    *out = PyLong_AsLong(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* One game's observation (centrix_codec.encode of the seat's view with the play so far) and
+ * mask, from the tuple (cells, offsets, colours, players, top, hands, draw size, discard,
+ * to_move or -1, plays_done, places, seat, prefix, bottom, whether the seat is to move). */
+static int encode_game(PyObject *game, float *out, signed char *mask, Py_ssize_t size,
+                       const float *copies, int pawns, int deck_size) {
+    if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != 15) {
+        PyErr_SetString(PyExc_TypeError, "a game is a tuple of 15 fields");
+        return -1;
+    }
+    PyObject *cells = PyTuple_GET_ITEM(game, 0), *offsets = PyTuple_GET_ITEM(game, 1);
+    PyObject *colours = PyTuple_GET_ITEM(game, 2);
+    PyObject *players = PySequence_Fast(PyTuple_GET_ITEM(game, 3), "players is a sequence");
+    PyObject *top = NULL, *hands = NULL, *discard = NULL, *places = NULL, *prefix = NULL;
+    PyObject *hand = NULL;
+    int rc = -1;
+    if (players == NULL) return -1;
+    top = PySequence_Fast(PyTuple_GET_ITEM(game, 4), "top is a sequence");
+    hands = PySequence_Fast(PyTuple_GET_ITEM(game, 5), "hands is a sequence");
+    discard = PySequence_Fast(PyTuple_GET_ITEM(game, 7), "discard is a sequence");
+    places = PySequence_Fast(PyTuple_GET_ITEM(game, 10), "places is a sequence");
+    prefix = PySequence_Fast(PyTuple_GET_ITEM(game, 12), "prefix is a sequence");
+    if (top == NULL || hands == NULL || discard == NULL || places == NULL || prefix == NULL)
+        goto done;
+    long draw_size, to_move, plays_done, seat, bottom;
+    draw_size = PyLong_AsLong(PyTuple_GET_ITEM(game, 6));
+    to_move = PyLong_AsLong(PyTuple_GET_ITEM(game, 8));
+    plays_done = PyLong_AsLong(PyTuple_GET_ITEM(game, 9));
+    seat = PyLong_AsLong(PyTuple_GET_ITEM(game, 11));
+    bottom = PyLong_AsLong(PyTuple_GET_ITEM(game, 13));
+    int legal = PyObject_IsTrue(PyTuple_GET_ITEM(game, 14));
+    if (PyErr_Occurred() || legal < 0) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(players);
+    if (n < 2 || n > 6 || PySequence_Fast_GET_SIZE(top) != n ||
+        PySequence_Fast_GET_SIZE(hands) != n || PySequence_Fast_GET_SIZE(places) != n ||
+        seat < 0 || seat >= n) {
+        PyErr_SetString(PyExc_ValueError, "players, top, hands and places have a seat each");
+        goto done;
+    }
+    if (size != 83 * n + 641) {
+        PyErr_SetString(PyExc_ValueError, "the observations' width is not the player count's");
+        goto done;
+    }
+    Board b;
+    if (read_board(cells, offsets, colours, &b) < 0) goto done;
+    memset(out, 0, sizeof(float) * size);
+    memset(mask, 0, NUM_ACT);
+    Py_ssize_t i = 0;
+    for (Py_ssize_t k = 0; k < n; k++, i += NUM_SQUARES) {
+        int who = (int)((seat + k) % n);
+        for (int sq = 0; sq < NUM_SQUARES; sq++)
+            if (b.cells[sq] == who) out[i + sq] = 1.0f;
+    }
+    for (int sq = 0; sq < NUM_SQUARES; sq++)
+        out[i + sq * 6 + b.rows[sq / NUM_SLOTS][sq % NUM_SLOTS]] = 1.0f;
+    i += NUM_SQUARES * 6;
+    long v;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (item_int(players, (seat + k) % n, &v) < 0) goto done;
+        if (v < 0 || v >= 6) {
+            PyErr_SetString(PyExc_ValueError, "a colour is 0-5");
+            goto done;
+        }
+        out[i + k * 6 + v] = 1.0f;
+    }
+    i += n * 6;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int who = (int)((seat + k) % n);
+        long t, place;
+        if (item_int(top, who, &t) < 0 || item_int(places, who, &place) < 0) goto done;
+        int on_board = 0;
+        for (int sq = 0; sq < NUM_SQUARES; sq++) on_board += b.cells[sq] == who;
+        PyObject *h = PySequence_Fast_GET_ITEM(hands, who);
+        Py_ssize_t held = PyObject_Length(h);
+        if (held < 0) goto done;
+        out[i + k] = (float)((double)t / pawns);
+        out[i + n + k] = (float)((double)(pawns - t - on_board) / pawns);
+        out[i + 2 * n + k] = (float)((double)held / 3);
+        out[i + 3 * n + k] = (float)((double)place / n);
+        if (to_move == who) out[i + 4 * n + k] = 1.0f;
+    }
+    i += 5 * n;
+    hand = PySequence_Fast(PySequence_Fast_GET_ITEM(hands, seat), "a hand is a sequence");
+    if (hand == NULL) goto done;
+    unsigned cards = 0;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(hand); j++) {
+        if (item_int(hand, j, &v) < 0) goto done;
+        if (v < 0 || v >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            goto done;
+        }
+        out[i + v] += 1.0f;
+        cards |= 1u << v;
+    }
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(discard); j++) {
+        if (item_int(discard, j, &v) < 0) goto done;
+        if (v < 0 || v >= NUM_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0-19");
+            goto done;
+        }
+        out[i + NUM_CARDS + v] += 1.0f;
+    }
+    for (int c = 0; c < NUM_CARDS; c++) {
+        out[i + c] /= copies[c];
+        out[i + NUM_CARDS + c] /= copies[c];
+    }
+    i += 2 * NUM_CARDS;
+    out[i] = (float)((double)draw_size / deck_size);
+    i += 1;
+    out[i + (plays_done < PLAYS_PER_TURN - 1 ? plays_done : PLAYS_PER_TURN - 1)] = 1.0f;
+    i += PLAYS_PER_TURN;
+    Py_ssize_t depth = PySequence_Fast_GET_SIZE(prefix);
+    int chosen[4];
+    if (depth > 3) {
+        PyErr_SetString(PyExc_ValueError, "a play's prefix has at most 3 decisions");
+        goto done;
+    }
+    out[i + depth] = 1.0f;
+    i += 4;
+    for (Py_ssize_t j = 0; j < depth; j++) {
+        if (item_int(prefix, j, &v) < 0) goto done;
+        if (v < 0 || v >= PREFIX_IDS) {
+            PyErr_SetString(PyExc_ValueError, "a prefix's decision is 0-160");
+            goto done;
+        }
+        chosen[j] = (int)v;
+        out[i + v] = 1.0f;
+    }
+    if (legal) {
+        long own;
+        if (item_int(players, seat, &own) < 0 || item_int(top, seat, &v) < 0) goto done;
+        generate(&b, (const unsigned char *)PyBytes_AS_STRING(colours), cards, (int)seat,
+                 (int)own, (int)v, (int)bottom, &plays_buffer);
+        for (int p = 0; p < plays_buffer.n; p++) {
+            int d[4];
+            int count = play_decisions(plays_buffer.codes[p], d);
+            if (count <= depth) continue;
+            int same = 1;
+            for (Py_ssize_t j = 0; j < depth && same; j++) same = d[j] == chosen[j];
+            if (same) mask[d[depth]] = 1;
+        }
+    }
+    rc = 0;
+done:
+    Py_XDECREF(players);
+    Py_XDECREF(top);
+    Py_XDECREF(hands);
+    Py_XDECREF(discard);
+    Py_XDECREF(places);
+    Py_XDECREF(prefix);
+    Py_XDECREF(hand);
+    return rc;
+}
+
+/* encode_batch(games, copies, pawns, deck_size, observations, masks): every game's
+ * observation and mask written into row i of the two C-contiguous arrays (float32 and int8),
+ * in one call. */
+static PyObject *py_encode_batch(PyObject *self, PyObject *args) {
+    PyObject *games, *copies_seq, *obs_arg, *mask_arg;
+    int pawns, deck_size;
+    if (!PyArg_ParseTuple(args, "O!OiiOO", &PyList_Type, &games, &copies_seq, &pawns, &deck_size,
+                          &obs_arg, &mask_arg))
+        return NULL;
+    if (pawns != PAWNS || deck_size <= 0) {
+        PyErr_SetString(PyExc_ValueError, "the core encodes 3 pawns a seat and a deck of cards");
+        return NULL;
+    }
+    float copies[NUM_CARDS];
+    PyObject *cs = PySequence_Fast(copies_seq, "copies is a sequence of 20 numbers");
+    if (cs == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(cs) != NUM_CARDS) {
+        Py_DECREF(cs);
+        PyErr_SetString(PyExc_ValueError, "copies has one count per card kind (20)");
+        return NULL;
+    }
+    for (int c = 0; c < NUM_CARDS; c++) {
+        copies[c] = (float)PyFloat_AsDouble(PySequence_Fast_GET_ITEM(cs, c));
+        if (PyErr_Occurred() || copies[c] <= 0) {
+            Py_DECREF(cs);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a copy count is > 0");
+            return NULL;
+        }
+    }
+    Py_DECREF(cs);
+    Py_buffer obs, masks;
+    if (PyObject_GetBuffer(obs_arg, &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) <
+        0)
+        return NULL;
+    if (PyObject_GetBuffer(mask_arg, &masks, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) <
+        0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t count = PyList_GET_SIZE(games);
+    if (obs.ndim != 2 || strcmp(obs.format, "f") || obs.shape[0] != count || masks.ndim != 2 ||
+        (strcmp(masks.format, "b") && strcmp(masks.format, "B")) || masks.shape[0] != count ||
+        masks.shape[1] != NUM_ACT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "observations are (games, size) float32, masks (games, 234) int8");
+        goto done;
+    }
+    for (Py_ssize_t g = 0; g < count; g++) {
+        float *row = (float *)obs.buf + g * obs.shape[1];
+        signed char *mrow = (signed char *)masks.buf + g * NUM_ACT;
+        if (encode_game(PyList_GET_ITEM(games, g), row, mrow, obs.shape[1], copies, pawns,
+                        deck_size) < 0)
+            goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&masks);
+    return result;
+}
+
+/* decisions(cells, offsets, table, hand, seat, own, top, bottom, prefix) -> (the sorted
+ * action ids that extend prefix towards a legal play, the code of the legal play prefix
+ * makes whole or -1): centrix_codec.PlayTree's two answers, from the legal codes. */
+static PyObject *py_decisions(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (count_args(nargs, 9, "decisions") < 0) return NULL;
+    int seat, own, top_seat, bottom;
+    if (int_arg(args[4], &seat) < 0 || int_arg(args[5], &own) < 0 ||
+        int_arg(args[6], &top_seat) < 0 || int_arg(args[7], &bottom) < 0)
+        return NULL;
+    PyObject *prefix = PySequence_Fast(args[8], "prefix is a sequence of action ids");
+    if (prefix == NULL) return NULL;
+    Py_ssize_t depth = PySequence_Fast_GET_SIZE(prefix);
+    int chosen[4];
+    if (depth > 4) {
+        Py_DECREF(prefix);
+        PyErr_SetString(PyExc_ValueError, "a play has at most 4 decisions");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < depth; j++) {
+        long v;
+        if (item_int(prefix, j, &v) < 0) {
+            Py_DECREF(prefix);
+            return NULL;
+        }
+        chosen[j] = (int)v;
+    }
+    Py_DECREF(prefix);
+    Board b;
+    unsigned cards;
+    int size;
+    if (read_board(args[0], args[1], args[2], &b) < 0 || read_hand(args[3], &cards, &size) < 0)
+        return NULL;
+    generate(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own, top_seat,
+             bottom, &plays_buffer);
+    unsigned char next[NUM_ACT] = {0};
+    long done = -1;
+    for (int p = 0; p < plays_buffer.n; p++) {
+        int d[4];
+        int count = play_decisions(plays_buffer.codes[p], d);
+        if (count < depth) continue;
+        int same = 1;
+        for (Py_ssize_t j = 0; j < depth && same; j++) same = d[j] == chosen[j];
+        if (!same) continue;
+        if (count == depth) {
+            if (done < 0) done = plays_buffer.codes[p];
+        } else {
+            next[d[depth]] = 1;
+        }
+    }
+    PyObject *ids = PyList_New(0);
+    if (ids == NULL) return NULL;
+    for (int a = 0; a < NUM_ACT; a++) {
+        if (!next[a]) continue;
+        PyObject *id = PyLong_FromLong(a);
+        if (id == NULL || PyList_Append(ids, id) < 0) {
+            Py_XDECREF(id);
+            Py_DECREF(ids);
+            return NULL;
+        }
+        Py_DECREF(id);
+    }
+    return Py_BuildValue("(Nl)", ids, done);
+}
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(Play, cards, rotations, moves): the values plays are built from."},
@@ -1979,6 +2289,10 @@ static PyMethodDef methods[] = {
      "shuffle(list, getrandbits): random.Random.shuffle, the same swaps from the same draws."},
     {"deal", (PyCFunction)(void (*)(void))py_deal, METH_FASTCALL,
      "deal(deck, own, discard, sizes, seat, getrandbits) -> (hands, draw): a view's deal."},
+    {"decisions", (PyCFunction)(void (*)(void))py_decisions, METH_FASTCALL,
+     "decisions(cells, offsets, table, hand, seat, own, top, bottom, prefix) -> (ids, code)."},
+    {"encode_batch", py_encode_batch, METH_VARARGS,
+     "encode_batch(games, copies, pawns, deck_size, observations, masks): the envs' tensors."},
     {"scores", py_scores, METH_VARARGS,
      "scores(cells, offsets, table, top, bottom, w_top, w_opp, w_threat, mover, hand, own)."},
     {NULL, NULL, 0, NULL},

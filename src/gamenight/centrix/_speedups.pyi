@@ -153,6 +153,25 @@ def rollout(
     stop_seat: int,
     stop_turn: int,
 ) -> tuple[int, int, int, int, int] | None: ...
+def decisions(
+    cells: list[int],
+    offsets: list[int],
+    table: bytes,
+    hand: list[Card],
+    seat: int,
+    own: int,
+    top: int,
+    bottom: int,
+    prefix: Sequence[int],
+) -> tuple[list[int], int]: ...
+def encode_batch(
+    games: list[tuple[Any, ...]],
+    copies: Sequence[float],
+    pawns: int,
+    deck_size: int,
+    observations: Any,
+    masks: Any,
+) -> None: ...
 def shuffle(cards: list[Card], getrandbits: Callable[[int], int]) -> None: ...
 def deal(
     deck: tuple[Card, ...],

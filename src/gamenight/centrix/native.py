@@ -168,6 +168,66 @@ def legal_codes(state: CentrixState) -> list[int]:
     return _core.legal_codes(*_seat_args(state, state._seat), state._bottom_code)
 
 
+def decisions(state: CentrixState, prefix: Sequence[int]) -> tuple[list[int], Play | None] | None:
+    """gamenight.envs.centrix_codec's decisions of a play by the seat to move: the sorted
+    action ids that extend ``prefix`` towards a legal play, and the legal play ``prefix``
+    makes whole (or None), from the core's legal codes; None where the core does not take
+    ``state`` (the caller then asks ``PlayTree``)."""
+    if not _runs(state) or state.to_move is None:
+        return None
+    seat = state._seat
+    ids, code = _core.decisions(*_seat_args(state, seat), state._bottom_code, prefix)
+    return ids, None if code < 0 else _core.decode(code)
+
+
+@functools.lru_cache(maxsize=16)
+def _copies(deck: tuple[Card, ...]) -> tuple[float, ...]:
+    # As gamenight.envs.centrix_codec's: at least 1, so a kind left out divides nothing by 0.
+    return tuple(float(max(1, deck.count(card))) for card in Card)
+
+
+def encode_batch(
+    games: Sequence[tuple[CentrixState, int, Sequence[int]]],
+    observations: object,
+    masks: object,
+) -> bool:
+    """gamenight.envs.centrix_codec's observation of each (state, seat, the play's decisions
+    so far), and the mask of the decisions that extend it (zeros unless the seat is to
+    move), written into row i of ``observations`` (float32, C order) and ``masks`` (int8)
+    in one call of the compiled core. False, with nothing written, where the core does not
+    take every state (not built, ``pure()``, other than three pawns, or rules that differ
+    between the states): the caller encodes them in Python."""
+    if not games or _core is None or not _active:
+        return False
+    rules = games[0][0].rules
+    if not all(state._compiled and state.rules == rules for state, _, _ in games):
+        return False
+    fields = [
+        (
+            state.cells,
+            state.offsets,
+            state._colours,
+            state.players,
+            state.top,
+            state.hands,
+            len(state.draw),
+            state.discard,
+            -1 if (mover := state.to_move) is None else mover,
+            state.plays_done,
+            state.places,
+            seat,
+            prefix,
+            state._bottom_code,
+            mover == seat,
+        )
+        for state, seat, prefix in games
+    ]
+    _core.encode_batch(
+        fields, _copies(rules.deck), rules.pawns, len(rules.deck), observations, masks
+    )
+    return True
+
+
 def decode(code: int) -> Play:
     """The play an integer from ``legal_codes`` stands for."""
     if _core is None:

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from gamenight.bots.registry import game_bots
 from gamenight.cli.counts import count
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
+from gamenight.cli.progress import display
 from gamenight.core.errors import NotationError, RulesError
 from gamenight.core.game import registry
 from gamenight.core.jsontext import read_json
@@ -105,17 +105,16 @@ def run(ns: argparse.Namespace) -> int:
             f" bots (the seating repeats every {period} games): use {multiple} games for that",
             file=sys.stderr,
         )
-    console = Console(stderr=True)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=ns.json,
-    ) as progress:
-        task = progress.add_task(f"{ns.game} games", total=ns.games)
-        results = tournament.run(ns.workers, out, progress=lambda _: progress.advance(task))
+    console = Console(stderr=True, quiet=ns.json)
+    with display(console, f"{ns.game} games") as shown:
+        done = [0]
+
+        def advance(_: Any) -> None:
+            done[0] += 1
+            shown.update(done[0], ns.games)
+
+        shown.update(0, ns.games)
+        results = tournament.run(ns.workers, out, progress=advance)
     summary = summarise(results)
     if ns.json:
         print(json.dumps(summary_dict(summary)))

@@ -115,7 +115,7 @@ class GameAECEnv(AECEnv, Generic[StateT]):  # type: ignore[misc]
         if info is not None:
             self.infos[agent] = {**self._blank_info(), **info}
             if self.render_mode == "human":
-                self.render()  # a terminal shows the table after each move
+                self._render(state, "human")  # a terminal shows the table after each move
         outcome = state.outcome
         if outcome is not None:
             for seat, value in enumerate(place_returns(outcome.places)):
@@ -132,6 +132,8 @@ class GameAECEnv(AECEnv, Generic[StateT]):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode= to env()")
             return None
+        if self.render_mode == "human":
+            return None  # drawn on standard output at each move already (see step)
         state = self.state
         assert state is not None
         return self._render(state, self.render_mode)

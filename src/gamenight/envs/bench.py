@@ -217,3 +217,51 @@ def run(seconds: float = 3.0, seed: int = 7) -> dict[str, dict[str, dict[str, fl
             result["overhead"] = native["plays_per_s"] / result["plays_per_s"]
             out[game][name] = result
     return out
+
+
+def vector_rates(
+    num_envs: int = 64, seconds: float = 3.0, opponents: str = "random", rounds: int = 2
+) -> dict[str, Any]:
+    """Game steps/s (one decision of one game each) of the batched Centrix env against
+    ``gymnasium.make_vec`` (sync) with the same number of games, the same options and a
+    uniformly random masked policy, measured alternately ``rounds`` times each on this
+    process's CPU time; and their ratio."""
+    import gymnasium
+
+    import gamenight.envs.gym  # noqa: F401 — registers the ids
+    from gamenight.envs.vector import CentrixVectorEnv
+
+    makers: dict[str, Callable[[], Any]] = {
+        "make_vec": lambda: gymnasium.make_vec(
+            "gamenight/Centrix-v0",
+            num_envs=num_envs,
+            vectorization_mode="sync",
+            opponents=opponents,
+        ),
+        "batched": lambda: CentrixVectorEnv(num_envs, opponents=opponents),
+    }
+    steps = dict.fromkeys(makers, 0)
+    spent = dict.fromkeys(makers, 0.0)
+    for turn in range(rounds):
+        for name, make in makers.items():
+            envs = make()
+            rng = np.random.default_rng(turn)
+            _, info = envs.reset(seed=turn)
+            start = time.process_time()
+            while time.process_time() - start < seconds / rounds:
+                masks = info["action_mask"]
+                # A uniformly random legal action for each game (any action for a game whose
+                # episode ended: the next step ignores it).
+                actions = np.argmax(rng.random(masks.shape) * (masks + 1e-9), axis=1)
+                _, _, _, _, info = envs.step(actions)
+                steps[name] += num_envs
+            spent[name] += time.process_time() - start
+            envs.close()
+    rate = {name: steps[name] / spent[name] for name in makers}
+    return {
+        "num_envs": num_envs,
+        "opponents": opponents,
+        "make_vec_steps_per_s": round(rate["make_vec"]),
+        "batched_steps_per_s": round(rate["batched"]),
+        "ratio": round(rate["batched"] / rate["make_vec"], 2),
+    }

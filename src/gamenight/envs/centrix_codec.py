@@ -29,10 +29,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamenight.centrix import native
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation, spin_amount
-from gamenight.centrix.state import EMPTY, PLAYS_PER_TURN, SPIN_AMOUNTS, CentrixView
+from gamenight.centrix.state import EMPTY, PLAYS_PER_TURN, SPIN_AMOUNTS, CentrixState, CentrixView
 
 NUM_CARDS = len(Card)
 ROTATION_BASE = NUM_CARDS
@@ -143,15 +144,17 @@ class PlayBuilder:
     Keep one per game; call :meth:`reset` whenever the legal plays change (after a play).
     """
 
-    __slots__ = ("_tree", "prefix")
+    __slots__ = ("_known", "_tree", "prefix")
 
     def __init__(self) -> None:
         self.prefix: Codes = ()
         self._tree: PlayTree | None = None
+        self._known: dict[Codes, tuple[list[int], Play | None]] = {}
 
     def reset(self) -> None:
         self.prefix = ()
         self._tree = None
+        self._known = {}
 
     def _of(self, plays: Sequence[Play]) -> PlayTree:
         if self._tree is None:
@@ -171,6 +174,50 @@ class PlayBuilder:
         """Add one decision; returns the finished play, or None while it is incomplete.
         Raises ValueError (changing nothing) if the action is not legal here."""
         self.prefix, done = self._of(plays).step(self.prefix, int(action))
+        return done
+
+    # The same three for the seat to move in ``state``, by the compiled core where it takes
+    # the state (``native.decisions``: no tree of every legal play's decisions to build at
+    # each position), else by the tree of its legal plays.
+
+    def _decisions(
+        self, state: CentrixState, prefix: Codes
+    ) -> tuple[list[int], Play | None] | None:
+        # Remembered by prefix until reset(), as the tree is: the position is the same.
+        known = self._known.get(prefix)
+        if known is None:
+            found = native.decisions(state, prefix)
+            if found is None:
+                return None
+            known = self._known[prefix] = found
+        return known
+
+    def legal_actions_in(self, state: CentrixState) -> list[int]:
+        fast = self._decisions(state, self.prefix)
+        return fast[0] if fast is not None else self.legal_actions(state.legal_plays())
+
+    def mask_in(self, state: CentrixState) -> npt.NDArray[np.int8]:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[self.legal_actions_in(state)] = 1
+        return mask
+
+    def choose_in(self, state: CentrixState, action: int) -> Play | None:
+        fast = self._decisions(state, self.prefix)
+        if fast is None:
+            return self.choose(state.legal_plays(), action)
+        action = int(action)
+        if action not in fast[0]:
+            stage = STAGES[min(len(self.prefix), 3)]
+            raise ValueError(
+                f"action {action} ({_safe_name(action)}) is not legal at the {stage} stage"
+            )
+        extended = (*self.prefix, action)
+        done = None
+        if len(extended) >= 3:  # no play is decided in fewer than three decisions
+            found = self._decisions(state, extended)
+            assert found is not None
+            done = found[1]
+        self.prefix = extended
         return done
 
 

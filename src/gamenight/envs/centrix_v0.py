@@ -57,7 +57,7 @@ class CentrixParts:
 
     def _decide(self, state: CentrixState, action: Any) -> Play | None:
         """Add one decision to the play being built; the whole play once it is complete."""
-        play = self._builder.choose(state.legal_plays(), int(action))
+        play = self._builder.choose_in(state, int(action))
         if play is not None:
             self._builder.reset()
         return play
@@ -126,7 +126,7 @@ class raw_env(CentrixParts, GameAECEnv[CentrixState]):  # noqa: N801 — Petting
         observation = codec.encode(state.view(seat), self._builder.prefix)
         mask = np.zeros(codec.NUM_ACTIONS, dtype=np.int8)
         if state.actor == seat:
-            mask = self._builder.mask(state.legal_plays())
+            mask = self._builder.mask_in(state)
         return {"observation": observation, "action_mask": mask}
 
     def _apply(self, state: CentrixState, action: Any) -> dict[str, Any] | None:

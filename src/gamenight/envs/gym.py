@@ -16,10 +16,13 @@
 Observations are the flat tensors (``Box``); the legal actions are ``info["action_mask"]``
 and ``env.action_masks()`` (the convention of maskable policies). An illegal action either
 loses the game at once (``illegal_action="lose"``, the default: reward −1, terminated,
-``info["illegal_action"]``) or is replaced by a uniformly random legal one
-(``illegal_action="random"``). Rewards come at the end: the place-based return of the agent's
-seat (+1 win, −1 loss with two players). The opponents are bots given as a spec or level,
-each seeded from the environment's generator, so ``reset(seed=…)`` fixes the whole episode.
+``info["illegal_action"]``), is replaced by a uniformly random legal one
+(``illegal_action="random"``) or raises ValueError naming it, the game untouched
+(``illegal_action="raise"``). An action outside the action space (999 in Discrete(234))
+raises ValueError in every mode: it is an agent's indexing bug, never a move. Rewards come
+at the end: the place-based return of the agent's seat (+1 win, −1 loss with two players).
+The opponents are bots given as a spec or level, each seeded from the environment's
+generator, so ``reset(seed=…)`` fixes the whole episode.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from gamenight.envs.colorcity_v0 import ColorCityParts, continuous_option, conti
 from gamenight.envs.common import GameState, place_returns, seed_from
 from gamenight.envs.opponents import Opponent, centrix_opponent, colorcity_opponent
 
-ILLEGAL_CHOICES = ("lose", "random")
+ILLEGAL_CHOICES = ("lose", "random", "raise")
 
 Observation = npt.NDArray[np.float32]
 StateT = TypeVar("StateT", bound=GameState)
@@ -129,13 +132,18 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        self.begin(seed)
+        return self._observation(), self._info()
+
+    def begin(self, seed: int | None = None) -> None:
+        """``reset`` without its observation and info (the batched env encodes those for
+        every game at once)."""
         super().reset(seed=seed)
         fixed = self.fixed_seat
         self.seat = int(self.np_random.integers(self.num_seats)) if fixed is None else fixed
         self.state = self._new_episode(self.np_random)
         self.plays_made = 0  # plays of every seat this episode
         self._play_opponents()
-        return self._observation(), self._info()
 
     def _play_opponents(self) -> None:
         state = self.state
@@ -156,15 +164,29 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     def step(
         self, action: ActT | int
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        reward, terminated, extra = self.advance(action)
+        return self._observation(), reward, terminated, False, self._info(**extra)
+
+    def advance(self, action: ActT | int) -> tuple[float, bool, dict[str, Any]]:
+        """``step`` without its observation and mask: (reward, terminated, the info's own
+        entries)."""
         state = self.state
         if state is None or state.is_over:
             raise RuntimeError("call reset() first: the episode is over")
         legal = self._legal_actions(state)
         extra: dict[str, Any] = {}
         chosen: Any = action  # ActT is the space's type, not one int() is known to take
+        if legal is not None and not self._in_space(chosen):
+            # Never a move at all, in any mode: an agent's indexing bug, not a bad play.
+            shown = np.asarray(action).tolist()  # 999, not np.int64(999)
+            raise ValueError(f"action {shown!r} is outside {self.action_space}")
         if legal is not None and int(chosen) not in legal:
+            if self.illegal_action == "raise":
+                raise ValueError(
+                    f"action {int(chosen)} is not legal here: the legal actions are {legal}"
+                )
             if self.illegal_action == "lose":
-                return self._observation(), -1.0, True, False, self._info(illegal_action=True)
+                return -1.0, True, {"illegal_action": True}
             extra["illegal_action"] = True
             chosen = int(self.np_random.choice(legal))
         move = self._decide(state, chosen)
@@ -179,11 +201,21 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
             reward = place_returns(outcome.places)[self.seat]
             extra.update(self._end_info(outcome))
         if self.render_mode == "human":
-            self.render()  # Gymnasium's convention: "human" draws every step by itself
-        return self._observation(), reward, state.is_over, False, self._info(**extra)
+            self._render(state, "human")  # Gymnasium's convention: drawn every step
+        return reward, state.is_over, extra
+
+    def _in_space(self, action: Any) -> bool:
+        space = self.action_space
+        if isinstance(space, spaces.Discrete) and type(action) in (int, np.int64):
+            # Discrete.contains, without its dtype checks: every step asks this.
+            return bool(space.start <= action < space.start + space.n)
+        return space.contains(action)
 
     def render(self) -> Any:
-        if self.state is None or self.render_mode is None:
+        # "human" draws on standard output by itself at every step; render() then returns
+        # None and draws nothing more (Gymnasium's convention), so that nothing that only
+        # asks for a render — gymnasium's check_env tries every declared mode — prints.
+        if self.state is None or self.render_mode in (None, "human"):
             return None
         return self._render(self.state, self.render_mode)
 
@@ -234,7 +266,7 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
         return self._opponents[seat]
 
     def _legal_actions(self, state: CentrixState) -> list[int]:
-        return self._builder.legal_actions(state.legal_plays())
+        return self._builder.legal_actions_in(state)
 
     def _observation(self) -> Observation:
         assert self.state is not None
@@ -245,7 +277,7 @@ class CentrixEnv(CentrixParts, _SeatEnv[CentrixState, np.int64]):
         assert state is not None
         if state.is_over:
             return np.zeros(centrix_codec.NUM_ACTIONS, dtype=np.int8)
-        return self._builder.mask(state.legal_plays())
+        return self._builder.mask_in(state)
 
 
 class ColorCityEnv(ColorCityParts, _SeatEnv[ColorCityState, Any]):

@@ -20,15 +20,22 @@ from gamenight.lab.play import play_row, play_rows
 from gamenight.lab.results import open_run, read_rows
 from gamenight.lab.sequential import ALPHA, Verdict, verdicts
 
+PILOT = 20
+"""Complete rounds the sequential test sees before it estimates the games it needs."""
+
 
 @dataclass
 class Outcome:
-    """What a run did: games played now, games in the directory, why it stopped."""
+    """What a run did: games played now, games in the directory (in all and by variant),
+    why it stopped, and with the sequential test its verdicts and its estimate of the games
+    per variant an answer needs."""
 
     played: int
     total: int
     stopped: str  # "complete", "significant"
     verdicts: dict[str, Verdict] = field(default_factory=dict)
+    per_variant: dict[str, int] = field(default_factory=dict)
+    needed: int | None = None
 
 
 def pending(experiment: Experiment, rows: list[dict[str, Any]], games: int) -> list[Job]:
@@ -37,27 +44,48 @@ def pending(experiment: Experiment, rows: list[dict[str, Any]], games: int) -> l
     return [j for j in experiment.jobs(games) if (j.variant, j.index) not in done]
 
 
-def level(experiment: Experiment, rows: list[dict[str, Any]]) -> int:
-    """The number of rounds complete for every variant: games 0 … n−1 all played."""
-    have: dict[str, set[int]] = {v.name: set() for v in experiment.variants}
-    for r in rows:
-        if r["variant"] in have:
-            have[r["variant"]].add(r["index"])
-    n = 0
-    while all(n in s for s in have.values()):
-        n += 1
-    return n
+class Tally:
+    """The running account of a run: the games held by variant, and the sequential test on
+    the complete rounds (game i of every variant), the arms kept level. Each row costs the
+    same however many came before: the test is redone only when a round completes (it was
+    recounted over every row after every game, which made a long run quadratic)."""
 
+    def __init__(self, experiment: Experiment, sequential: bool = True) -> None:
+        self.sequential = sequential
+        self.metric = experiment.metric
+        self.values: dict[str, dict[int, float]] = {v.name: {} for v in experiment.variants}
+        self.wins = dict.fromkeys(self.values, 0.0)
+        self.rounds = 0
+        self.verdicts: dict[str, Verdict] = {}
+        self.needed: int | None = None
 
-def check_sequential(experiment: Experiment, rows: list[dict[str, Any]]) -> dict[str, Verdict]:
-    """The sequential test's verdicts on the complete rounds so far (the arms kept level,
-    each on the same games)."""
-    n = level(experiment, rows)
-    wins = {v.name: 0.0 for v in experiment.variants}
-    for r in rows:
-        if r["index"] < n and r["variant"] in wins:
-            wins[r["variant"]] += primary(r, experiment.metric)
-    return verdicts(wins, n, experiment.metric.margin, ALPHA)
+    def add(self, row: dict[str, Any]) -> bool:
+        """Count one row (a duplicate or another experiment's is ignored); True when it
+        completed a round."""
+        values = self.values.get(row["variant"])
+        if values is None or row["index"] in values:
+            return False
+        values[row["index"]] = primary(row, self.metric)
+        grew = False
+        while all(self.rounds in v for v in self.values.values()):
+            for name, v in self.values.items():
+                self.wins[name] += v[self.rounds]
+            self.rounds += 1
+            grew = True
+        if grew and self.sequential:
+            margin = self.metric.margin
+            self.verdicts = verdicts(self.wins, self.rounds, margin, ALPHA)
+            if self.verdicts and self.rounds >= PILOT:
+                self.needed = max(v.needed for v in self.verdicts.values())
+        return grew
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.verdicts) and all(v.settled for v in self.verdicts.values())
+
+    @property
+    def per_variant(self) -> dict[str, int]:
+        return {name: len(v) for name, v in self.values.items()}
 
 
 def run(
@@ -67,46 +95,57 @@ def run(
     workers: int = 1,
     until_significant: bool = False,
     ray_address: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, int | None], None] | None = None,
 ) -> Outcome:
     """Play the games of ``experiment`` not yet in ``out`` (``games`` per variant, default
     the experiment's), appending each row as it ends. With ``until_significant`` it stops
     once every comparison of the primary metric is settled (sequential.py). ``progress``
-    hears (games done, games in all) after each game."""
+    hears (games done, games in all, the sequential test's estimate of the games in all an
+    answer needs, or None) after each game."""
     path = open_run(out, experiment)
     rows = read_rows(path, repair=True)
     target = games or experiment.games
     jobs = pending(experiment, rows, target)
     total = len(experiment.variants) * target
+    tally = Tally(experiment, until_significant)
+    for row in rows:
+        tally.add(row)
+    outcome = Outcome(0, 0, "complete")
+    arms = len(experiment.variants)
+
+    def update() -> None:
+        outcome.per_variant = tally.per_variant
+        outcome.total = sum(outcome.per_variant.values())
+        if until_significant:
+            outcome.verdicts = tally.verdicts
+            outcome.needed = tally.needed
+
+    update()
     done = total - len(jobs)
     if progress:
-        progress(done, total)
-    outcome = Outcome(0, done, "complete")
-    if until_significant:
-        outcome.verdicts = check_sequential(experiment, rows)
-        if outcome.verdicts and all(v.settled for v in outcome.verdicts.values()):
-            outcome.stopped = "significant"
-            return outcome
+        progress(done, total, tally.needed and tally.needed * arms)
+    if until_significant and tally.settled:
+        outcome.stopped = "significant"
+        return outcome
     stream = ray_rows(jobs, ray_address, workers) if ray_address else play_rows(jobs, workers)
     with path.open("a", encoding="utf-8") as sink:
         try:
             for row in stream:
                 sink.write(json.dumps(row, separators=(",", ":")) + "\n")
                 sink.flush()
-                rows.append(row)
                 outcome.played += 1
-                outcome.total += 1
+                done += 1
+                rounded = tally.add(row)
                 if progress:
-                    progress(outcome.total, total)
-                if until_significant:
-                    outcome.verdicts = check_sequential(experiment, rows)
-                    if outcome.verdicts and all(v.settled for v in outcome.verdicts.values()):
-                        outcome.stopped = "significant"
-                        break
+                    progress(done, total, tally.needed and tally.needed * arms)
+                if until_significant and rounded and tally.settled:
+                    outcome.stopped = "significant"
+                    break
         finally:
             close = getattr(stream, "close", None)
             if close:
                 close()
+    update()
     return outcome
 
 

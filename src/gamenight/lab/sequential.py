@@ -32,29 +32,76 @@ class Verdict:
     low: float
     high: float
     state: str  # "differ", "within margin" or "open"
+    needed: int = 0  # games per arm that would settle it at the rates seen (games_needed)
 
     @property
     def settled(self) -> bool:
         return self.state != "open"
 
 
+def half_width(v: float, n: int, alpha: float, tau: float) -> float:
+    """Half the width of the always-valid (1 − alpha) interval after ``n`` games per arm,
+    for ``v`` the variance of one pair's difference."""
+    t2 = tau * tau
+    # Λ_n(θ) = sqrt(V/(V+nτ²)) · exp(n²τ²(Δ−θ)² / (2V(V+nτ²))) ≥ 1/α, solved for |Δ−θ|.
+    return math.sqrt(
+        v * (v + n * t2) / (n * n * t2) * (2 * math.log(1 / alpha) + math.log((v + n * t2) / v))
+    )
+
+
+def pair_variance(wins_a: float, wins_b: float, n: int) -> float:
+    """The variance of one pair's difference, the rates shrunk by half a game each way so
+    that it never vanishes at 0 % or 100 %."""
+    pa, pb = (wins_a + 0.5) / (n + 1), (wins_b + 0.5) / (n + 1)
+    return pa * (1 - pa) + pb * (1 - pb)
+
+
 def confidence_sequence(
     wins_a: float, wins_b: float, n: int, alpha: float, tau: float
 ) -> tuple[float, float, float]:
     """(difference b − a, low, high) of the always-valid (1 − alpha) interval after ``n``
-    games per arm. The rates are shrunk by half a game each way so the variance never
-    vanishes at 0 % or 100 %."""
+    games per arm."""
     if n == 0:
         return (0.0, -1.0, 1.0)
-    pa, pb = (wins_a + 0.5) / (n + 1), (wins_b + 0.5) / (n + 1)
-    v = pa * (1 - pa) + pb * (1 - pb)  # the variance of one pair's difference
-    t2 = tau * tau
-    # Λ_n(θ) = sqrt(V/(V+nτ²)) · exp(n²τ²(Δ−θ)² / (2V(V+nτ²))) ≥ 1/α, solved for |Δ−θ|.
-    half = math.sqrt(
-        v * (v + n * t2) / (n * n * t2) * (2 * math.log(1 / alpha) + math.log((v + n * t2) / v))
-    )
+    half = half_width(pair_variance(wins_a, wins_b, n), n, alpha, tau)
     d = wins_b / n - wins_a / n
     return (d, max(-1.0, d - half), min(1.0, d + half))
+
+
+LIMIT = 10**9
+"""The most games per arm ``games_needed`` reports; beyond it, "never" for a designer."""
+
+
+def games_needed(
+    wins_a: float,
+    wins_b: float,
+    n: int,
+    margin: float,
+    alpha: float = ALPHA,
+    tau: float | None = None,
+) -> int:
+    """Games per arm at which the comparison would settle if the rates stayed as seen after
+    ``n`` games: the interval, narrowing as games are added, must become narrower than the
+    difference (they differ) or than the margin's room beside it (within the margin),
+    whichever comes first. A difference near 0 or near the margin needs the interval
+    narrower than half the margin at least: its square's inverse grows fast. Capped at
+    LIMIT."""
+    if n == 0:
+        return LIMIT
+    v = pair_variance(wins_a, wins_b, n)
+    d = abs(wins_b - wins_a) / n
+    room = max(d, margin - d)
+    t = tau or margin
+    low, high = 1, LIMIT
+    if half_width(v, high, alpha, t) >= room:
+        return LIMIT
+    while low < high:  # the half-width falls as the games grow
+        mid = (low + high) // 2
+        if half_width(v, mid, alpha, t) < room:
+            high = mid
+        else:
+            low = mid + 1
+    return low
 
 
 def verdict(
@@ -74,7 +121,8 @@ def verdict(
         state = "within margin"
     else:
         state = "open"
-    return Verdict(n, d, low, high, state)
+    needed = n if state != "open" else games_needed(wins_a, wins_b, n, margin, alpha, tau)
+    return Verdict(n, d, low, high, state, max(n, needed))
 
 
 def verdicts(
