@@ -326,6 +326,29 @@ def test_t1_resigning_at_a_larger_table_gives_the_seat_to_a_bot_for_good(store: 
     run(test, store)
 
 
+def test_t1_a_seat_resigned_at_a_larger_table_has_its_time_refilled_and_its_bot_plays(
+    store: SqlStore,
+) -> None:
+    async def test(h: Harness) -> None:
+        table, seats = await h.manager.create(three(kind="realtime", bank_seconds=20, bot_level=1))
+        both, _ = await h.page(table, seats[0]["token"], seats[1]["token"])
+        cy, _ = await h.page(table, seats[2]["token"])
+        h.clock.advance(5)
+        await h.manager.resign(table, 2, cy)
+        # The bot gets the seat's refill (T8), stored with the seats for another server.
+        assert table.referee.clock is not None
+        assert table.referee.clock.left[2] >= REFILL_MS
+        stored = store.sync.load(table.id)
+        assert stored is not None
+        assert stored.clock is not None
+        assert stored.clock["left"][2] >= REFILL_MS
+        while table.referee.actor != 2:
+            await h.turn(table, both)
+        await until(lambda: table.referee.actor != 2)  # the bot played the resigned seat
+
+    run(test, store)
+
+
 def test_t2_a_flag_loses_when_the_host_said_so(store: SqlStore) -> None:
     async def test(h: Harness) -> None:
         table, seats = await h.manager.create(
