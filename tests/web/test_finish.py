@@ -219,10 +219,16 @@ def test_t8_a_seat_out_of_time_is_played_by_a_bot_until_it_returns(store: SqlSto
         assert h.manager.state_message(table, [0])["seating"]["stand_ins"] == [0]
         await until(lambda: table.referee.actor == 1)  # the bot played Ann's turn
         # While the bot plays for her, Ann cannot play; she takes her seat back.
+        h.clock.advance(2)
         await h.manager.reclaim(table, 0, ann)
         assert table.referee.seats[0].stand_in is None
         assert table.referee.clock is not None
         assert table.referee.clock.left[0] >= REFILL_MS
+        assert table.referee.seen[0] == h.clock()  # (her grace counts from now)
+        stored = store.sync.load(table.id)  # the refill is stored, for another server
+        assert stored is not None
+        assert stored.clock is not None
+        assert stored.clock["left"][0] >= REFILL_MS
         with pytest.raises(RefusedError) as twice:
             await h.manager.reclaim(table, 0, ann)
         assert twice.value.code == "not_stood_in"
