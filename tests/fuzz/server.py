@@ -25,8 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from pydantic import ValidationError
+
 from gamenight.web import protocol
 from gamenight.web.app import create_app
+from gamenight.web.outbound import OUTBOUND
 from gamenight.web.protocol import patch
 from gamenight.web.settings import Settings
 from gamenight.web.store import MEMORY
@@ -306,6 +309,10 @@ class World:
         for reply in replies:
             if reply.get("type") == "error" and reply.get("code") == "server_failed":
                 probe.unhandled(f"{first!r:.120}: server_failed: {reply.get('message')}")
+            try:
+                OUTBOUND.validate_python(reply)  # what the page's types say it may be sent
+            except ValidationError as exc:
+                probe.unhandled(f"{first!r:.120}: a reply off its type: {exc}")
         errors = [r for r in replies if r.get("type") == "error"]
         self.answers.update(
             f"{r.get('type')}:{r.get('code', '')}" for r in replies if r.get("type") != "pong"

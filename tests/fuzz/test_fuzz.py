@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from gamenight.web import outbound
 from gamenight.web.referee import Accepted, Referee
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.store import MemoryStore
@@ -74,6 +75,12 @@ def test_the_harness_sees_an_error_logged_while_handling_a_message(
     monkeypatch.setattr(TableManager, "undo", noisy_undo)
     figures = run(60, only="ws undo")
     assert figures["ws undo"].unhandled > 0
+
+
+def test_the_harness_sees_a_reply_off_its_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outbound, "pong", lambda: {"type": "pong", "late": True})
+    figures = run(60, only="ws act")
+    assert figures["ws act"].unhandled > 0
 
 
 def test_a_page_the_fuzz_keeps_using_stays_under_the_message_rate() -> None:

@@ -15,6 +15,7 @@ from starlette.testclient import WebSocketTestSession
 from gamenight.centrix import CentrixState
 from gamenight.colorcity import replay as colorcity_replay
 from gamenight.web.app import create_app
+from gamenight.web.outbound import OUTBOUND
 from gamenight.web.protocol import patch
 from gamenight.web.settings import Settings
 from gamenight.web.views.centrix import notations
@@ -36,8 +37,14 @@ SHOWN: weakref.WeakKeyDictionary[WebSocketTestSession, dict[str, Any]] = weakref
 
 
 def read(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The next message to ``ws``; a ``change`` as the whole ``state`` it makes."""
-    return rebuilt(ws, ws.receive_json())
+    """The next message to ``ws``, checked against its type (web.outbound); a ``change`` as
+    the whole ``state`` it makes."""
+    message = ws.receive_json()
+    OUTBOUND.validate_python(message)
+    whole = rebuilt(ws, message)
+    if message["type"] == "change":
+        OUTBOUND.validate_python(whole)  # the state it makes is a state
+    return whole
 
 
 def rebuilt(ws: WebSocketTestSession, message: dict[str, Any]) -> dict[str, Any]:

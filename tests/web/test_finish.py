@@ -219,10 +219,16 @@ def test_t8_a_seat_out_of_time_is_played_by_a_bot_until_it_returns(store: SqlSto
         assert h.manager.state_message(table, [0])["seating"]["stand_ins"] == [0]
         await until(lambda: table.referee.actor == 1)  # the bot played Ann's turn
         # While the bot plays for her, Ann cannot play; she takes her seat back.
+        h.clock.advance(2)
         await h.manager.reclaim(table, 0, ann)
         assert table.referee.seats[0].stand_in is None
         assert table.referee.clock is not None
         assert table.referee.clock.left[0] >= REFILL_MS
+        assert table.referee.seen[0] == h.clock()  # (her grace counts from now)
+        stored = store.sync.load(table.id)  # the refill is stored, for another server
+        assert stored is not None
+        assert stored.clock is not None
+        assert stored.clock["left"][0] >= REFILL_MS
         with pytest.raises(RefusedError) as twice:
             await h.manager.reclaim(table, 0, ann)
         assert twice.value.code == "not_stood_in"
@@ -322,6 +328,29 @@ def test_t1_resigning_at_a_larger_table_gives_the_seat_to_a_bot_for_good(store: 
         with pytest.raises(RefusedError) as not_hers:
             await h.manager.resign(table, 1, bo)
         assert not_hers.value.code == "not_your_seat"
+
+    run(test, store)
+
+
+def test_t1_a_seat_resigned_at_a_larger_table_has_its_time_refilled_and_its_bot_plays(
+    store: SqlStore,
+) -> None:
+    async def test(h: Harness) -> None:
+        table, seats = await h.manager.create(three(kind="realtime", bank_seconds=20, bot_level=1))
+        both, _ = await h.page(table, seats[0]["token"], seats[1]["token"])
+        cy, _ = await h.page(table, seats[2]["token"])
+        h.clock.advance(5)
+        await h.manager.resign(table, 2, cy)
+        # The bot gets the seat's refill (T8), stored with the seats for another server.
+        assert table.referee.clock is not None
+        assert table.referee.clock.left[2] >= REFILL_MS
+        stored = store.sync.load(table.id)
+        assert stored is not None
+        assert stored.clock is not None
+        assert stored.clock["left"][2] >= REFILL_MS
+        while table.referee.actor != 2:
+            await h.turn(table, both)
+        await until(lambda: table.referee.actor != 2)  # the bot played the resigned seat
 
     run(test, store)
 

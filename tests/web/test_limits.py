@@ -315,6 +315,25 @@ def test_the_live_table_limit_lets_the_least_recently_used_go(database: str) -> 
         assert client.get(f"/api/tables/{second['id']}").status_code == 200
 
 
+def test_a_socket_the_server_cannot_serve_is_told_why_and_closed_with_its_code(
+    database: str,
+) -> None:
+    with server(database, live_tables=1) as client:
+        first, second = create(client, CENTRIX_2), create(client, CENTRIX_2)
+        with client.websocket_connect(f"/ws/tables/{second['id']}") as page:
+            hello(page)  # the one live table is in use: the first cannot come back
+            with client.websocket_connect(f"/ws/tables/{first['id']}") as full:
+                assert read(full)["code"] == "server_full"
+                with pytest.raises(WebSocketDisconnect) as later:
+                    full.receive_json()
+                assert later.value.code == 1013  # try again later
+        with client.websocket_connect("/ws/tables/nosuchtable") as none:
+            assert read(none)["code"] == "no_table"
+            with pytest.raises(WebSocketDisconnect) as gone:
+                none.receive_json()
+            assert gone.value.code == 4404
+
+
 # ---------------------------------------------------------------- replays
 
 

@@ -104,10 +104,12 @@ class HeldStore(SqlStore):
         super().__init__(url)
         self.read, self.go = threading.Event(), threading.Event()
 
-    def load(self, table_id: str) -> StoredTable | None:
-        stored = super().load(table_id)
+    async def load(self, table_id: str) -> StoredTable | None:
+        # (Async, as the store's own: a plain method here blocked the event loop for the
+        # whole wait, and held nothing.)
+        stored = await super().load(table_id)
         self.read.set()
-        self.go.wait(10)
+        await asyncio.to_thread(self.go.wait, 10)
         return stored
 
 

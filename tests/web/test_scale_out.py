@@ -21,9 +21,10 @@ import redis.asyncio
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from gamenight.core.errors import RulesError
 from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
-from gamenight.web.store import ConflictError, NewTable
+from gamenight.web.store import MEMORY, ConflictError, NewTable
 from gamenight.web.store.sql import SqlStore
 from gamenight.web.views.centrix import notations
 
@@ -60,6 +61,13 @@ def test_the_store_on_postgresql_refuses_a_second_move_with_the_same_number(
     assert loaded.seed == 2**62 - 1
     store.sync.undo(table.id, number=0, revision=1)
     assert store.sync.load(table.id).actions == []  # type: ignore[union-attr]
+
+
+def test_a_server_in_memory_refuses_to_share_its_tables_through_redis() -> None:
+    # Each process would hold tables of its own, and the relay would tell the others of
+    # tables they can never load.
+    with pytest.raises(RulesError, match=r"memory://.*GAMENIGHT_REDIS_URL"):
+        Settings(MEMORY, redis_url=REDIS)
 
 
 @contextmanager

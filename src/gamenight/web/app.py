@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from typing import Any
@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     return app
 
 
-def relay_of(settings: Settings) -> Any:
+def relay_of(settings: Settings) -> Callable[[TableManager], TableEvents] | None:
     """What makes the server's relay to the others (web.relay), given its manager: none
     for a server alone."""
     if not settings.redis_url:

@@ -694,7 +694,7 @@ class Referee:
         self, seat: int, level: int | None, online: list[int], *, resigned: bool = False
     ) -> bool:
         """A bot of ``level`` plays ``seat`` from now on (None: the seat's owner takes it
-        back, seen now), its time refilled (T8, T9); False if nothing changed. The caller
+        back, seen now), its time refilled (T8, T9); whether the seats changed. The caller
         holds the lock."""
         changed = await self.change_seats(
             lambda book: book.stand_in(seat, level, resigned=resigned)
@@ -704,7 +704,7 @@ class Referee:
         if self.clock is not None:
             self.clock = self.clock.refilled(seat, self.now())
             await self.store_timing(online)
-        return bool(changed) or level is None
+        return changed
 
     async def store_new(self, host_hash: str | None) -> None:
         """Store this table, new (the store names it): its clock, and when it must next

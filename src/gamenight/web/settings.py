@@ -15,6 +15,7 @@ from gamenight.core.errors import RulesError
 from gamenight.core.numbers import read_decimal, read_whole_number
 from gamenight.web.links import read_public_url
 from gamenight.web.quotas import Limits
+from gamenight.web.store import MEMORY
 from gamenight.web.store.sql import SYNCHRONOUS
 
 # The names a request to this machine's own loopback may give as its Host.
@@ -70,6 +71,14 @@ class Settings:
     bot_think_seconds: float | None = None
 
     def __post_init__(self) -> None:
+        if self.database_url == MEMORY and self.redis_url:
+            # Each process would keep tables of its own, and its relay would tell the others
+            # of tables they can never load.
+            raise RulesError(
+                f"GAMENIGHT_DATABASE_URL={MEMORY} keeps the tables in this process alone: it"
+                " cannot be shared with other servers through GAMENIGHT_REDIS_URL (use"
+                " PostgreSQL or SQLite)"
+            )
         if self.bot_think_seconds is not None and not self.bot_think_seconds < self.bot_seconds:
             raise RulesError(
                 f"GAMENIGHT_BOT_THINK_SECONDS ({self.bot_think_seconds:g}) must be under"
