@@ -18,6 +18,8 @@ from gamenight.bots.registry import game_bots
 from gamenight.centrix import Bottom, CentrixState, Colour, Rules
 from gamenight.centrix.perft import divide, perft_stats
 from gamenight.centrix.text import render
+from gamenight.cli.analysis import add_command
+from gamenight.cli.analysis import run as run_analysis
 from gamenight.cli.counts import count, depth, seconds
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
@@ -110,7 +112,16 @@ def register(games: Any) -> None:
     )
     bench.set_defaults(run=run_bench)
 
+    analyse = add_command(commands, "Centrix", 32)
+    analyse.set_defaults(run=run_analyse)
+
     parser.set_defaults(run=lambda ns: parser.print_help())
+
+
+def run_analyse(ns: argparse.Namespace) -> int:
+    from gamenight.analysis.centrix import analyse
+
+    return run_analysis(ns, analyse)
 
 
 # ---------------------------------------------------------------- play
