@@ -57,6 +57,7 @@ native: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
 	$(BIN)/gamenight colorcity bench
+	$(BIN)/gamenight bench analyse
 
 # The table server against its own stack's echo (issue 20; docs/benchmarks.md): a few minutes.
 bench-server: $(STAMP)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from gamenight.analysis.report import ROLLOUTS as DEFAULT_ROLLOUTS
 from gamenight.analysis.report import (
     Analysis,
     Mistake,
@@ -32,7 +33,7 @@ from gamenight.centrix.state import CentrixState
 from gamenight.core.errors import RecordError
 from gamenight.core.record import GameRecord
 
-ROLLOUTS = 32
+ROLLOUTS = DEFAULT_ROLLOUTS["centrix"]
 PREFERRING = "level5"
 # Plays per call into the compiled core between checks for a first finisher: a rollout
 # stops at the winner instead of playing out the other places.

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamenight.analysis.hands import chances
+from gamenight.analysis.report import ROLLOUTS as DEFAULT_ROLLOUTS
 from gamenight.analysis.report import (
     Analysis,
     Mistake,
@@ -32,7 +33,7 @@ from gamenight.colorcity.table import Table
 from gamenight.core.errors import RecordError
 from gamenight.core.record import GameRecord
 
-ROLLOUTS = 64
+ROLLOUTS = DEFAULT_ROLLOUTS["colorcity"]
 PREFERRING = "level5"
 
 

@@ -19,6 +19,9 @@ Progress = Callable[[int, int], None]
 # two grades above it (the words lichess uses: inaccuracy, mistake, blunder). Rollout
 # estimates carry a few hundredths of noise each, so nothing below 0.05 is named.
 GRADES = ((0.25, "blunder"), (0.12, "mistake"), (0.05, "inaccuracy"))
+# Rollouts per position by default, each game's: as many as the speed bars allow
+# (docs/learning.md; ``gamenight bench analyse`` measures them).
+ROLLOUTS = {"centrix": 24, "colorcity": 64}
 # A turning point: a play after which some seat's chance moved by at least this much.
 SWING = 0.2
 MOST_TURNING_POINTS = 5

@@ -9,6 +9,8 @@
 - ``gamenight bench bots [--seconds S] [--workers N] [--think-seconds T] [--json]``: how an
   unrelated table's bot fares beside a level-5 Color City bot at the slowest rules allowed
   (gamenight.bench.bots).
+- ``gamenight bench analyse [--seed N] [--json]``: the analysis after the game of a
+  4-player Centrix game of about 450 turns and of a Color City game (gamenight.bench.analysis).
 """
 
 from __future__ import annotations
@@ -92,6 +94,36 @@ def register(commands: Any) -> None:
     )
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     bots.set_defaults(run=_bots)
+    analyse = sub.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="the analysis after the game: a 450-turn Centrix game and a Color City game",
+    )
+    analyse.add_argument("--seed", type=int, default=0, help="the games' first seed (default 0)")
+    analyse.add_argument("--json", action="store_true", help="print one JSON object")
+    analyse.set_defaults(run=_analyse)
+
+
+def _analyse(ns: argparse.Namespace) -> int:
+    from gamenight.bench.analysis import run
+
+    r = run(ns.seed)
+    if ns.json:
+        print(json.dumps(r))
+        return 0
+    c, cc = r["centrix"], r["colorcity"]
+    print(f"commit {r['commit']}, {r['core']} core, {r['machine']}, load {r['load_average']}")
+    print(
+        f"Centrix, 4 players, {c['turns']} turns ({c['plays']} plays, seed {c['seed']}),"
+        f" {c['rollouts']} rollouts a position: {c['wall_s']} s ({c['cpu_s']} s CPU,"
+        f" one core; bar {c['bar_s']} s)"
+    )
+    print(
+        f"Color City, level 5 against level 5, {cc['turns']} turns ({cc['actions']} actions,"
+        f" seed {cc['seed']}), {cc['rollouts']} rollouts a position: {cc['wall_s']} s"
+        f" ({cc['cpu_s']} s CPU, one core; bar {cc['bar_s']} s)"
+    )
+    return 0
 
 
 def _bots(ns: argparse.Namespace) -> int:

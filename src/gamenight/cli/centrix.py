@@ -14,6 +14,7 @@ from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
+from gamenight.analysis.report import ROLLOUTS
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import Bottom, CentrixState, Colour, Rules
 from gamenight.centrix.perft import divide, perft_stats
@@ -112,7 +113,7 @@ def register(games: Any) -> None:
     )
     bench.set_defaults(run=run_bench)
 
-    analyse = add_command(commands, "Centrix", 32)
+    analyse = add_command(commands, "Centrix", ROLLOUTS["centrix"])
     analyse.set_defaults(run=run_analyse)
 
     parser.set_defaults(run=lambda ns: parser.print_help())

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from gamenight.analysis.report import ROLLOUTS
 from gamenight.cli.analysis import add_command
 from gamenight.cli.analysis import run as run_analysis
 from gamenight.cli.counts import count
@@ -115,7 +116,7 @@ def register(games: Any) -> None:
     aims.add_argument("--workers", type=count, default=1, help="local processes (default 1)")
     aims.set_defaults(run=_aim)
 
-    analyse = add_command(commands, "Color City", 64)
+    analyse = add_command(commands, "Color City", ROLLOUTS["colorcity"])
     analyse.set_defaults(run=_analyse)
 
 
