@@ -11,6 +11,9 @@
   (gamenight.bench.bots).
 - ``gamenight bench analyse [--seed N] [--json]``: the analysis after the game of a
   4-player Centrix game of about 450 turns and of a Color City game (gamenight.bench.analysis).
+- ``gamenight bench calibration [--centrix-games N] [--colorcity-games N] [--json]``: the
+  analysis' chance to win against who won, over games of the ladder's bots
+  (gamenight.analysis.calibration).
 """
 
 from __future__ import annotations
@@ -102,6 +105,69 @@ def register(commands: Any) -> None:
     analyse.add_argument("--seed", type=int, default=0, help="the games' first seed (default 0)")
     analyse.add_argument("--json", action="store_true", help="print one JSON object")
     analyse.set_defaults(run=_analyse)
+    calibration = sub.add_parser(
+        "calibration",
+        help="is the analysis' chance to win calibrated? games of the ladder's bots",
+    )
+    calibration.add_argument(
+        "--centrix-games",
+        type=count,
+        default=200,
+        help="Centrix games, half with 2 players, half with 4 (default %(default)s)",
+    )
+    calibration.add_argument(
+        "--colorcity-games", type=count, default=200, help="(default %(default)s)"
+    )
+    calibration.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    calibration.add_argument("--json", action="store_true", help="print one JSON object")
+    calibration.set_defaults(run=_calibration)
+
+
+def _calibration(ns: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from gamenight.analysis.calibration import LEAST, WITHIN, play, summary
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    ) as bar:
+        task = bar.add_task("games", total=ns.centrix_games + ns.colorcity_games)
+        games = play(
+            ns.centrix_games,
+            ns.colorcity_games,
+            ns.seed,
+            progress=lambda done, _: bar.update(task, completed=done),
+        )
+    s = summary(games)
+    if ns.json:
+        print(json.dumps(s, ensure_ascii=False))
+        return 0 if s["calibrated"] and s["sharper"] else 1
+    print("games: " + ", ".join(f"{n} {kind}" for kind, n in s["games"].items()))
+    print("| predicted | predictions | mean predicted | observed | within 0.1 |")
+    print("|---|---|---|---|---|")
+    for t in s["tenths"]:
+        judged = ("yes" if t["calibrated"] else "NO") if t["judged"] else f"(< {LEAST})"
+        print(
+            f"| {t['tenth']} | {t['predictions']} | {t['mean']:.3f} | {t['observed']:.3f}"
+            f" | {judged} |"
+        )
+    print("| mark | Brier | uniform 1/n | better by |")
+    print("|---|---|---|---|")
+    for mark, b in s["brier"].items():
+        print(
+            f"| {mark.replace('_', ' ')} | {b['brier']:.4f} | {b['uniform']:.4f}"
+            f" | {b['better_by']:.1%} |"
+        )
+    print(
+        f"calibrated (every tenth of ≥ {LEAST} predictions within {WITHIN}): {s['calibrated']};"
+        f" sharper than 1/n (and by ≥ 30 % at three quarters): {s['sharper']}"
+    )
+    return 0 if s["calibrated"] and s["sharper"] else 1
 
 
 def _analyse(ns: argparse.Namespace) -> int:
