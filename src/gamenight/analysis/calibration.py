@@ -21,7 +21,7 @@ from typing import Any
 
 from gamenight.analysis import centrix as centrix_analysis
 from gamenight.analysis import hands
-from gamenight.analysis.report import ROLLOUTS
+from gamenight.analysis.report import ROLLOUTS, TEMPER, tempered
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState, Colour
 from gamenight.colorcity import ColorCityState
@@ -40,11 +40,14 @@ class Game:
     game: str
     players: int
     level: int
-    chances: tuple[tuple[float, ...], ...]
+    chances: tuple[tuple[float, ...], ...]  # the rollouts' shares, untempered
     outcome: tuple[float, ...]  # each seat's share of the win
+    # The same points over the game until its winner was known (Centrix with more than two
+    # players plays on for the lower places, and after that the chance is plain fact).
+    until_won: tuple[tuple[float, ...], ...] = ()
 
 
-def shares(places: Sequence[int]) -> tuple[float, ...]:
+def won_shares(places: Sequence[int]) -> tuple[float, ...]:
     best = min(places)
     firsts = [seat for seat, place in enumerate(places) if place == best]
     return tuple(1 / len(firsts) if seat in firsts else 0.0 for seat in range(len(places)))
@@ -57,23 +60,30 @@ def points(length: int) -> list[int]:
 def centrix_game(players: int, level: int, seed: int, rollouts: int) -> Game:
     state = CentrixState.new(list(Colour)[:players], seed=seed, first=seed % players)
     bots = [game_bots("centrix").bot(f"level{level}", seed=seed * 10 + i) for i in range(players)]
-    decided = 0  # the plays until the winner finished: the rest decide only lower places
+    won = 0  # the plays until the winner finished
     while (seat := state.actor) is not None:
         state.push(bots[seat].choose(state.view(seat)))
-        if not decided and 1 in state.places:
-            decided = len(state.plays)
+        if not won and 1 in state.places:
+            won = len(state.plays)
     outcome = state.outcome
     assert outcome is not None
-    plays = state.plays[: decided or None]
-    replay = CentrixState.new(list(Colour)[:players], seed=seed, first=seed % players)
-    chances: list[tuple[float, ...]] = []
-    done = 0
-    for index in points(len(plays)):
-        while done < index:
-            replay.push(plays[done])
-            done += 1
-        chances.append(centrix_analysis.chances(replay, rollouts, seed * 1000 + index))
-    return Game("centrix", players, level, tuple(chances), shares(outcome.places))
+    plays = state.plays
+
+    def shares(length: int) -> tuple[tuple[float, ...], ...]:
+        replay = CentrixState.new(list(Colour)[:players], seed=seed, first=seed % players)
+        out: list[tuple[float, ...]] = []
+        done = 0
+        for index in points(length):
+            while done < index:
+                replay.push(plays[done])
+                done += 1
+            draws = seed * 1000 + index
+            out.append(centrix_analysis.chances(replay, rollouts, draws, temper=False))
+        return tuple(out)
+
+    whole = shares(len(plays))
+    until_won = whole if won in (0, len(plays)) else shares(won)
+    return Game("centrix", players, level, whole, won_shares(outcome.places), until_won)
 
 
 def colorcity_game(level: int, seed: int, rollouts: int) -> Game:
@@ -81,14 +91,15 @@ def colorcity_game(level: int, seed: int, rollouts: int) -> Game:
     bots = [game_bots("colorcity").bot(f"level{level}", seed=seed * 10 + i) for i in range(2)]
     marks = []
     while (seat := state.actor) is not None:
-        marks.append(state.copy(history=False))
+        marks.append(state.copy())  # with its actions: the hands' form reads them
         state.push(bots[seat].choose(state.view(seat)))
     outcome = state.outcome
     assert outcome is not None
     chances = tuple(
-        hands.chances(marks[index], rollouts, seed * 1000 + index) for index in points(len(marks))
+        hands.chances(marks[index], rollouts, seed * 1000 + index, temper=False)
+        for index in points(len(marks))
     )
-    return Game("colorcity", 2, level, chances, shares(outcome.places))
+    return Game("colorcity", 2, level, chances, won_shares(outcome.places), chances)
 
 
 def play(
@@ -134,6 +145,22 @@ class Tenth:
         return not self.judged or abs(self.observed - self.mean) <= WITHIN
 
 
+def shown(
+    games: Sequence[Game], temper: dict[str, tuple[float, float]] | None = None, whole: bool = True
+) -> list[Game]:
+    """The games' chances as the analysis shows them: tempered by game (``TEMPER``), over the
+    whole game or (``whole=False``) until the winner was known."""
+    temper = TEMPER if temper is None else temper
+    out = []
+    for g in games:
+        rows = g.chances if whole or not g.until_won else g.until_won
+        eps, beta = temper[g.game]
+        # A decided position's chance is plain fact (1 for the winner), as the analysis has it.
+        made = tuple(row if max(row) == 1.0 else tempered(row, eps, beta) for row in rows)
+        out.append(Game(g.game, g.players, g.level, made, g.outcome))
+    return out
+
+
 def reliability(games: Sequence[Game]) -> list[Tenth]:
     """Every seat's chance at every point, in tenths of predicted chance (1.0 in the last)."""
     bins: list[list[tuple[float, float]]] = [[] for _ in range(10)]
@@ -160,8 +187,9 @@ def brier(games: Sequence[Game], point: int) -> tuple[float, float]:
     return ours / len(games), uniform / len(games)
 
 
-def summary(games: Sequence[Game]) -> dict[str, Any]:
-    """The reliability table and the Brier scores at the marks, and whether the bars hold."""
+def judged(games: Sequence[Game]) -> dict[str, Any]:
+    """The reliability table and the Brier scores at the marks of ``games`` (as shown),
+    and whether the bars hold."""
     table = reliability(games)
     scores = {}
     for name, point in MARKS.items():
@@ -171,15 +199,9 @@ def summary(games: Sequence[Game]) -> dict[str, Any]:
             "uniform": round(uniform, 4),
             "better_by": round(1 - ours / uniform, 4) if uniform else 0.0,
         }
-    calibrated = all(t.calibrated for t in table)
     sharper = all(s["better_by"] > 0 for s in scores.values())
     sharper = sharper and scores["three_quarters"]["better_by"] >= 0.3
-    counts: dict[str, int] = {}
-    for game in games:
-        key = f"{game.game} {game.players}p"
-        counts[key] = counts.get(key, 0) + 1
     return {
-        "games": counts,
         "tenths": [
             {
                 "tenth": f"{t.low:.1f}–{t.low + 0.1:.1f}",
@@ -192,6 +214,49 @@ def summary(games: Sequence[Game]) -> dict[str, Any]:
             for t in table
         ],
         "brier": scores,
-        "calibrated": calibrated,
+        "calibrated": all(t.calibrated for t in table),
         "sharper": sharper,
     }
+
+
+def summary(
+    games: Sequence[Game], temper: dict[str, tuple[float, float]] | None = None
+) -> dict[str, Any]:
+    """Both figures for all games together, for each game alone, and over Centrix games
+    until their winner was known; the bar is judged on all games together, over each whole
+    game, as the analysis draws it."""
+    counts: dict[str, int] = {}
+    for game in games:
+        key = f"{game.game} {game.players}p"
+        counts[key] = counts.get(key, 0) + 1
+    whole = shown(games, temper)
+    out: dict[str, Any] = {"games": counts, **judged(whole)}
+    for name in sorted({g.game for g in games}):
+        out[name] = judged([g for g in whole if g.game == name])
+    centrix = [g for g in games if g.game == "centrix"]
+    if centrix:
+        out["centrix_until_won"] = judged(shown(centrix, temper, whole=False))
+    return out
+
+
+def fit(games: Sequence[Game]) -> dict[str, tuple[float, float]]:
+    """For each game, the tempering (ε, β) on a grid whose worst judged tenth lies closest
+    to its mean prediction (the Brier score at three quarters breaking near-ties)."""
+    found: dict[str, tuple[float, float]] = {}
+    for name in sorted({g.game for g in games}):
+        mine = [g for g in games if g.game == name]
+        best: tuple[float, float, tuple[float, float]] | None = None
+        for eps in (0.0, 0.01, 0.02, 0.05, 0.1, 0.2):
+            for beta in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3):
+                made = shown(mine, {name: (eps, beta)})
+                worst = max(
+                    (abs(t.observed - t.mean) for t in reliability(made) if t.judged),
+                    default=0.0,
+                )
+                ours, uniform = brier(made, MARKS["three_quarters"])
+                key = (round(worst, 2), ours / uniform, (eps, beta))
+                if best is None or key[:2] < best[:2]:
+                    best = key
+        assert best is not None
+        found[name] = best[2]
+    return found

@@ -16,11 +16,13 @@ import random
 
 from gamenight.analysis.report import ROLLOUTS as DEFAULT_ROLLOUTS
 from gamenight.analysis.report import (
+    TEMPER,
     Analysis,
     Mistake,
     Progress,
     grade,
     result_chances,
+    tempered,
     turning_points,
     winner_of,
 )
@@ -40,10 +42,13 @@ PREFERRING = "level5"
 STRETCH = 30
 
 
-def chances(state: CentrixState, rollouts: int, seed: int) -> tuple[float, ...]:
+def chances(
+    state: CentrixState, rollouts: int, seed: int, *, temper: bool = True
+) -> tuple[float, ...]:
     """Each seat's chance to win from ``state`` (every hand seen, the draw pile shuffled
-    anew): the share of ``rollouts`` default-policy games it wins. The same ``seed`` gives
-    the same draws, so two positions' estimates can be compared on equal terms."""
+    anew): the share of ``rollouts`` default-policy games it wins, tempered (TEMPER; not
+    with ``temper=False``). The same ``seed`` gives the same draws, so two positions'
+    estimates can be compared on equal terms."""
     n = state.num_players
     if 1 in state.places:  # someone has finished first (the game may go on for places)
         return result_chances(state.places)
@@ -58,7 +63,8 @@ def chances(state: CentrixState, rollouts: int, seed: int) -> tuple[float, ...]:
         firsts = [seat for seat, place in enumerate(game.places) if place == 1]
         for seat in firsts or range(n):
             wins[seat] += 1 / (len(firsts) or n)
-    return tuple(w / rollouts for w in wins)
+    shares = tuple(w / rollouts for w in wins)
+    return tempered(shares, *TEMPER["centrix"]) if temper else shares
 
 
 def start_and_plays(

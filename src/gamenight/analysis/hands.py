@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from gamenight.analysis.report import TEMPER, tempered
 from gamenight.bots.colorcity.reading import hit_chances
 from gamenight.colorcity.shots import Skill
 from gamenight.colorcity.state import ColorCityState, Phase, skill_for_turn, winning_sets
@@ -26,6 +27,8 @@ from gamenight.colorcity.table import Gang, Table
 # Where a missed cube goes: along its path (a square short or long), to a side, or off.
 ALONG, ASIDE = 0.55, 0.3
 # The rest of the misses leave the city: the cube is destroyed (D9).
+# A threat the model's gang breaks before its own equal one: its set lacking this few.
+BLOCK_AT = 2
 # The longest rollout: a game the model cannot end otherwise ends on squares, as at a cap.
 MOST_PITCHES = 120
 
@@ -49,21 +52,35 @@ def board(size: int) -> Board:
     return Board(size, sets, tuple(tuple(t) for t in through))
 
 
+@lru_cache(maxsize=64)
+def ease(table: Table, gang: Gang, skill: Skill) -> tuple[float, ...]:
+    """For each set, the mean chance that ``gang``'s hand hits one of its squares: of two
+    sets lacking as many squares, the model aims at the easier (its own side of the city)."""
+    hits = hit_chances(table, gang, skill)
+    return tuple(
+        sum(hits[s] for s in squares) / len(squares) for squares in board(table.city_size).sets
+    )
+
+
 def target(
     cells: Sequence[int],
     lack: Sequence[Sequence[int]],
     gang: Gang,
     hits: Sequence[float],
+    eases: tuple[Sequence[float], Sequence[float]],
     b: Board,
 ) -> int:
-    """The square the model's gang aims at: in the set it lacks least of, the lacking
-    square its hand hits best; but in the other gang's set when that one lacks fewer (its
-    square there retaken, to break it)."""
+    """The square the model's gang aims at: in the set it lacks least of (the easier of
+    equals), the lacking square its hand hits best; but in the other gang's set when that
+    one lacks fewer, or as few and at most BLOCK_AT (its square there retaken, to break
+    it)."""
     own, other = int(gang), int(gang.other)
     mine, theirs = lack[own], lack[other]
-    i = min(range(len(b.sets)), key=mine.__getitem__)
-    j = min(range(len(b.sets)), key=theirs.__getitem__)
-    if theirs[j] < mine[i]:
+    easy, their_easy = eases
+    sets = range(len(b.sets))
+    i = min(sets, key=lambda k: mine[k] - easy[k])
+    j = min(sets, key=lambda k: theirs[k] - their_easy[k])
+    if theirs[j] < mine[i] or theirs[j] <= min(mine[i], BLOCK_AT):
         squares = [s for s in b.sets[j] if cells[s] == other]
     else:
         squares = [s for s in b.sets[i] if cells[s] != own]
@@ -101,9 +118,10 @@ class Game:
     gang: Gang
     turn: int
     lack: list[list[int]]  # for each gang, how many squares of each set are not its
+    form: tuple[float, float]  # for each gang, the chance its cube stays on the city
 
     @classmethod
-    def of(cls, state: ColorCityState) -> Game:
+    def of(cls, state: ColorCityState, shape: tuple[float, float]) -> Game:
         gang = state.to_move
         assert gang is not None
         cells = list(state.cells)
@@ -118,10 +136,11 @@ class Game:
             gang,
             state.turn,
             lack,
+            shape,
         )
 
-    def hits(self, gang: Gang) -> tuple[float, ...]:
-        return hit_chances(self.table, gang, skill_for_turn(self.seats, gang, self.turn))
+    def skill(self, gang: Gang) -> Skill:
+        return skill_for_turn(self.seats, gang, self.turn)
 
     def resolve(self, covered: Sequence[int]) -> Gang | bool | None:
         """Paint ``covered`` (none: the cube is destroyed), check victory, pass the turn.
@@ -161,18 +180,20 @@ class Game:
     def pitch(self, rng: random.Random, aim: Sequence[int] | None = None) -> Gang | bool | None:
         """One turn of the model (``aim``: the squares the gang's cube is aimed to cover
         this turn, empty for a cube aimed off the city; None: the model's own aim)."""
-        gang, size = self.gang, self.table.city_size
-        hits = self.hits(gang)
+        gang, size, table = self.gang, self.table.city_size, self.table
+        skill, their_skill = self.skill(gang), self.skill(gang.other)
+        hits = hit_chances(table, gang, skill)
+        eases = (ease(table, gang, skill), ease(table, gang.other, their_skill))
         if gang is Gang.PURPLE and self.powers[1] and self.cubes[Gang.GREEN] <= 2:
             self.powers[1] = False
             self.cubes[Gang.GREEN] -= 1
         while True:
             if aim is None:
-                square = target(self.cells, self.lack, gang, hits, board(size))
+                square = target(self.cells, self.lack, gang, hits, eases, board(size))
                 wanted: Sequence[int] = (square,)
             else:
                 wanted = aim
-            if not wanted:
+            if not wanted or rng.random() >= self.form[gang]:
                 covered: Sequence[int] = ()
             else:
                 stop = landing(wanted[0], gang, hits[wanted[0]], size, rng)
@@ -182,6 +203,29 @@ class Game:
                 aim = None
                 continue
             return self.resolve(covered)
+
+
+# The prior of a gang's form: as if three of its four cubes so far had stayed on the city.
+FORM_PRIOR = (3.0, 1.0)
+
+
+def form(state: ColorCityState) -> tuple[float, float]:
+    """For each gang, the chance that its next cube stays on the city, by how its cubes
+    have done so far in this game (a Beta prior of FORM_PRIOR): a steady hand's cubes stay,
+    a wild one's fly off. It needs the state's actions; a state without them has the prior."""
+    from gamenight.colorcity.actions import Pitch
+
+    stayed, pitched = [0, 0], [0, 0]
+    for action, seat in zip(state.actions, state.movers, strict=True):
+        if isinstance(action, Pitch):
+            gang = state.seats[seat][0]
+            pitched[gang] += 1
+            stayed[gang] += bool(state.covered(action.pose))
+    a, b = FORM_PRIOR
+    return (
+        (stayed[0] + a) / (pitched[0] + a + b),
+        (stayed[1] + a) / (pitched[1] + a + b),
+    )
 
 
 def play_out(game: Game, rng: random.Random, aim: Sequence[int] | None = None) -> Gang | None:
@@ -195,11 +239,17 @@ def play_out(game: Game, rng: random.Random, aim: Sequence[int] | None = None) -
 
 
 def chances(
-    state: ColorCityState, rollouts: int, seed: int, aim: Sequence[int] | None = None
+    state: ColorCityState,
+    rollouts: int,
+    seed: int,
+    aim: Sequence[int] | None = None,
+    *,
+    temper: bool = True,
 ) -> tuple[float, ...]:
     """Each seat's chance to win from ``state`` by the model: its gang's share of
-    ``rollouts`` rollouts (a draw counts half). In the power phase the cube waiting is
-    resolved as the model decides. ``aim``: the squares the gang to move aims at now."""
+    ``rollouts`` rollouts (a draw counts half), tempered (``analysis.report.TEMPER``; not
+    with ``temper=False``). In the power phase the cube waiting is resolved as the model
+    decides. ``aim``: the squares the gang to move aims at now."""
     outcome = state.outcome
     if outcome is not None:
         best = min(outcome.places)
@@ -212,8 +262,9 @@ def chances(
     if state.phase is Phase.POWER:
         assert state.pending is not None
         pending = state.covered(state.pending)
+    shape = form(state)
     for _ in range(rollouts):
-        game = Game.of(state)
+        game = Game.of(state, shape)
         if pending is not None:
             result = first_pending(game, pending, rng)
             winner = result if result is not False else play_out(game, rng)
@@ -224,7 +275,10 @@ def chances(
             wins[Gang.PURPLE] += 0.5
         else:
             wins[winner] += 1  # type: ignore[index]
-    return tuple(wins[gang] / rollouts for gang, _ in state.seats)
+    shares = (wins[Gang.GREEN] / rollouts, wins[Gang.PURPLE] / rollouts)
+    if temper:
+        shares = tempered(shares, *TEMPER["colorcity"])  # type: ignore[assignment]
+    return tuple(shares[gang] for gang, _ in state.seats)
 
 
 def first_pending(game: Game, covered: Sequence[int], rng: random.Random) -> Gang | bool | None:

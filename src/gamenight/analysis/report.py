@@ -22,6 +22,12 @@ GRADES = ((0.25, "blunder"), (0.12, "mistake"), (0.05, "inaccuracy"))
 # Rollouts per position by default, each game's: as many as the speed bars allow
 # (docs/learning.md; ``gamenight bench analyse`` measures them).
 ROLLOUTS = {"centrix": 24, "colorcity": 64}
+# Rollout shares are tempered before they are shown: chance ∝ (share + ε)^β. The
+# rollouts' bots play more alike and more decisively than people and the ladder's levels
+# do, so their shares run to the extremes; (ε, β) were fitted to games of the ladder's bots
+# by ``gamenight bench calibration --seed 10000 --fit`` and are checked on other games
+# (docs/learning.md).
+TEMPER = {"centrix": (0.01, 0.7), "colorcity": (0.05, 0.6)}
 # A turning point: a play after which some seat's chance moved by at least this much.
 SWING = 0.2
 MOST_TURNING_POINTS = 5
@@ -98,6 +104,13 @@ class Analysis:
             "winner": self.winner,
             **self.extra,
         }
+
+
+def tempered(shares: Sequence[float], eps: float, beta: float) -> tuple[float, ...]:
+    """Rollout shares made chances: each ∝ (share + eps)^beta, summing to 1."""
+    weights = [(p + eps) ** beta for p in shares]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
 
 
 def grade(loss: float) -> str | None:

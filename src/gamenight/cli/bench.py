@@ -120,6 +120,12 @@ def register(commands: Any) -> None:
     )
     calibration.add_argument("--seed", type=int, default=0, help="the first game's seed")
     calibration.add_argument("--json", action="store_true", help="print one JSON object")
+    calibration.add_argument(
+        "--fit",
+        action="store_true",
+        help="fit the tempering to these games and judge them with it (run with another"
+        " --seed than the one judged)",
+    )
     calibration.set_defaults(run=_calibration)
 
 
@@ -127,7 +133,8 @@ def _calibration(ns: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from gamenight.analysis.calibration import LEAST, WITHIN, play, summary
+    from gamenight.analysis.calibration import fit, play, summary
+    from gamenight.analysis.report import TEMPER
 
     with Progress(
         "[progress.description]{task.description}",
@@ -143,11 +150,25 @@ def _calibration(ns: argparse.Namespace) -> int:
             ns.seed,
             progress=lambda done, _: bar.update(task, completed=done),
         )
-    s = summary(games)
+    temper = {**TEMPER, **fit(games)} if ns.fit else TEMPER
+    s = summary(games, temper)
+    s["temper"] = temper
     if ns.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0 if s["calibrated"] and s["sharper"] else 1
     print("games: " + ", ".join(f"{n} {kind}" for kind, n in s["games"].items()))
+    print("tempering (ε, β): " + ", ".join(f"{g} {e:g}, {b:g}" for g, (e, b) in temper.items()))
+    _judged("all games, each over its whole length", s)
+    for name in ("centrix", "colorcity", "centrix_until_won"):
+        if name in s:
+            _judged(name.replace("_", " "), s[name])
+    return 0 if s["calibrated"] and s["sharper"] else 1
+
+
+def _judged(title: str, s: dict[str, Any]) -> None:
+    from gamenight.analysis.calibration import LEAST, WITHIN
+
+    print(f"\n{title}:")
     print("| predicted | predictions | mean predicted | observed | within 0.1 |")
     print("|---|---|---|---|---|")
     for t in s["tenths"]:
@@ -167,7 +188,6 @@ def _calibration(ns: argparse.Namespace) -> int:
         f"calibrated (every tenth of ≥ {LEAST} predictions within {WITHIN}): {s['calibrated']};"
         f" sharper than 1/n (and by ≥ 30 % at three quarters): {s['sharper']}"
     )
-    return 0 if s["calibrated"] and s["sharper"] else 1
 
 
 def _analyse(ns: argparse.Namespace) -> int:
