@@ -96,11 +96,28 @@ def test_a_colorcity_game_keeps_each_aim_and_the_planners_shot() -> None:
 def test_the_hands_model_favours_the_gang_one_square_from_a_line() -> None:
     near = dict.fromkeys(range(73, 81), Gang.PURPLE)  # Purple's near row lacks a9 only
     assert hands.chances(make_state(near, to_move=Gang.PURPLE), 64, 0, temper=False)[1] > 0.8
-    # Purple's far row, next to Green's HQ, lacking a1: who is to move decides.
+    # Purple's far row, next to Green's HQ, lacking a1: Green to move may break it first.
     far = dict.fromkeys(range(1, 9), Gang.PURPLE)
-    purple = hands.chances(make_state(far, to_move=Gang.PURPLE), 256, 0, temper=False)[1]
-    green = hands.chances(make_state(far, to_move=Gang.GREEN), 256, 0, temper=False)[1]
-    assert green < purple - 0.05
+    purple = hands.chances(make_state(far, to_move=Gang.PURPLE), 512, 0, temper=False)[1]
+    green = hands.chances(make_state(far, to_move=Gang.GREEN), 512, 0, temper=False)[1]
+    assert green < purple
+
+
+def test_a_gang_that_guards_breaks_the_threat() -> None:
+    far = dict.fromkeys(range(73, 81), Gang.PURPLE)  # Purple's near row, far from Green
+    state = make_state(far, to_move=Gang.GREEN)
+    game = hands.Game.of(state, (1.0, 1.0))
+    hits = hands.hit_chances(state.table, Gang.GREEN, state.seats[0][1])
+    skill = state.seats[0][1]
+    eases = (
+        hands.ease(state.table, Gang.GREEN, skill),
+        hands.ease(state.table, Gang.PURPLE, skill),
+    )
+    board = hands.board(9)
+    guarded = hands.target(game.cells, game.lack, Gang.GREEN, hits, eases, board, True)
+    assert guarded in range(72, 81)  # a square of Purple's threatened row
+    builder = hands.target(game.cells, game.lack, Gang.GREEN, hits, eases, board, False)
+    assert builder not in range(72, 81)  # only builds its own, near its HQ
 
 
 @pytest.mark.parametrize("game", ["centrix", "colorcity"])

@@ -29,6 +29,8 @@ ALONG, ASIDE = 0.55, 0.3
 # The rest of the misses leave the city: the cube is destroyed (D9).
 # A threat the model's gang breaks before its own equal one: its set lacking this few.
 BLOCK_AT = 2
+# The share of rollouts in which a gang defends (see ``chances``).
+GUARDING = 0.5
 # The longest rollout: a game the model cannot end otherwise ends on squares, as at a cap.
 MOST_PITCHES = 120
 
@@ -69,6 +71,7 @@ def target(
     hits: Sequence[float],
     eases: tuple[Sequence[float], Sequence[float]],
     b: Board,
+    guards: bool = True,
 ) -> int:
     """The square the model's gang aims at: in the set it lacks least of (the easier of
     equals), the lacking square its hand hits best; but in the other gang's set when that
@@ -80,7 +83,7 @@ def target(
     sets = range(len(b.sets))
     i = min(sets, key=lambda k: mine[k] - easy[k])
     j = min(sets, key=lambda k: theirs[k] - their_easy[k])
-    if theirs[j] < mine[i] or theirs[j] <= min(mine[i], BLOCK_AT):
+    if guards and (theirs[j] < mine[i] or theirs[j] <= min(mine[i], BLOCK_AT)):
         squares = [s for s in b.sets[j] if cells[s] == other]
     else:
         squares = [s for s in b.sets[i] if cells[s] != own]
@@ -119,6 +122,7 @@ class Game:
     turn: int
     lack: list[list[int]]  # for each gang, how many squares of each set are not its
     form: tuple[float, float]  # for each gang, the chance its cube stays on the city
+    guards: tuple[bool, bool] = (True, True)  # for each gang, whether it breaks threats
 
     @classmethod
     def of(cls, state: ColorCityState, shape: tuple[float, float]) -> Game:
@@ -189,7 +193,9 @@ class Game:
             self.cubes[Gang.GREEN] -= 1
         while True:
             if aim is None:
-                square = target(self.cells, self.lack, gang, hits, eases, board(size))
+                square = target(
+                    self.cells, self.lack, gang, hits, eases, board(size), self.guards[gang]
+                )
                 wanted: Sequence[int] = (square,)
             else:
                 wanted = aim
@@ -265,6 +271,10 @@ def chances(
     shape = form(state)
     for _ in range(rollouts):
         game = Game.of(state, shape)
+        # Whether each gang breaks the other's threats, drawn anew for each rollout: the
+        # ladder's simpler bots only build, the Planner defends, and a position's chance
+        # must hold for either.
+        game.guards = (rng.random() < GUARDING, rng.random() < GUARDING)
         if pending is not None:
             result = first_pending(game, pending, rng)
             winner = result if result is not False else play_out(game, rng)

@@ -27,7 +27,7 @@ ROLLOUTS = {"centrix": 24, "colorcity": 64}
 # do, so their shares run to the extremes; (ε, β) were fitted to games of the ladder's bots
 # by ``gamenight bench calibration --seed 10000 --fit`` and are checked on other games
 # (docs/learning.md).
-TEMPER = {"centrix": (0.01, 0.7), "colorcity": (0.05, 0.6)}
+TEMPER = {"centrix": (0.01, 0.7), "colorcity": (0.0, 0.6)}
 # A turning point: a play after which some seat's chance moved by at least this much.
 SWING = 0.2
 MOST_TURNING_POINTS = 5
