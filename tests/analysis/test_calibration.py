@@ -43,6 +43,12 @@ def test_a_short_calibration_run() -> None:
     for game in games:
         assert len(game.chances) == len(game.until_won) == POINTS
         assert sum(game.outcome) == pytest.approx(1)
+    for game in games[:4]:
+        assert len(game.decided) == POINTS
+        for row, fact in zip(game.chances, game.decided, strict=True):
+            if fact:  # after the winner finished: plain fact, never tempered when shown
+                assert row == game.outcome
+    assert any(any(g.decided) for g in games[1:4:2])  # four players play on for places
     s = summary(games)
     assert s["games"] == {"centrix 2p": 2, "centrix 4p": 2, "colorcity 2p": 2}
     assert set(s["brier"]) == {"quarter", "half", "three_quarters"}

@@ -45,6 +45,9 @@ class Game:
     # The same points over the game until its winner was known (Centrix with more than two
     # players plays on for the lower places, and after that the chance is plain fact).
     until_won: tuple[tuple[float, ...], ...] = ()
+    # Which of the whole game's points come after the winner was known: their chance is
+    # plain fact (1 for the winner), as the analysis shows it, never tempered.
+    decided: tuple[bool, ...] = ()
 
 
 def won_shares(places: Sequence[int]) -> tuple[float, ...]:
@@ -83,7 +86,8 @@ def centrix_game(players: int, level: int, seed: int, rollouts: int) -> Game:
 
     whole = shares(len(plays))
     until_won = whole if won in (0, len(plays)) else shares(won)
-    return Game("centrix", players, level, whole, won_shares(outcome.places), until_won)
+    decided = tuple(0 < won <= index for index in points(len(plays)))
+    return Game("centrix", players, level, whole, won_shares(outcome.places), until_won, decided)
 
 
 def colorcity_game(level: int, seed: int, rollouts: int) -> Game:
@@ -155,8 +159,10 @@ def shown(
     for g in games:
         rows = g.chances if whole or not g.until_won else g.until_won
         eps, beta = temper[g.game]
-        # A decided position's chance is plain fact (1 for the winner), as the analysis has it.
-        made = tuple(row if max(row) == 1.0 else tempered(row, eps, beta) for row in rows)
+        facts = g.decided if whole and g.decided else (False,) * len(rows)
+        made = tuple(
+            row if fact else tempered(row, eps, beta) for row, fact in zip(rows, facts, strict=True)
+        )
         out.append(Game(g.game, g.players, g.level, made, g.outcome))
     return out
 
