@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test lint typecheck unit bench bench-server fuzz chaos native clean
+.PHONY: play test lint typecheck unit bench bench-server calibration fuzz chaos native clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
 	$(BIN)/gamenight colorcity bench
 	$(BIN)/gamenight bench analyse
+
+# Is the analysis' chance to win calibrated? 200 Centrix and 200 Color City games of the
+# ladder's bots, one process (docs/learning.md): about 10 minutes.
+calibration: $(STAMP)
+	nice -n 10 $(BIN)/gamenight bench calibration
 
 # The table server against its own stack's echo (issue 20; docs/benchmarks.md): a few minutes.
 bench-server: $(STAMP)

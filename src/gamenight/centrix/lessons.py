@@ -39,6 +39,8 @@ class Goal(StrEnum):
 
 @dataclass(frozen=True)
 class Lesson:
+    """One lesson: its position, what to highlight, its goal and its words."""
+
     key: str
     goal: Goal
     position: str

@@ -56,10 +56,12 @@ def number(value: float) -> str:
 
 
 def game_over() -> Refusal:
+    """Any action after the end."""
     return Refusal(Code.GAME_OVER, "the game is over", "게임이 끝났습니다")
 
 
 def decide_first(gang: Gang, choices: list[str]) -> Refusal:
+    """A pitch while the gang to move must first decide on its power (D6)."""
     en = f"{gang.label} must first decide on its power: " + " or ".join(choices)
     ko = f"{GANG_KO[gang]}은 먼저 파워를 쓸지 정해야 합니다: " + " 또는 ".join(
         POWER_KO[c] for c in choices
@@ -68,6 +70,7 @@ def decide_first(gang: Gang, choices: list[str]) -> Refusal:
 
 
 def pitch_first(decision: str, gang: Gang) -> Refusal:
+    """A power decision before the cube has stopped (D6)."""
     en = (
         f"{decision}: powers are decided after the cube stops (power phase);"
         f" now {gang.label} must pitch"
@@ -80,18 +83,21 @@ def pitch_first(decision: str, gang: Gang) -> Refusal:
 
 
 def power_spent(decision: str) -> Refusal:
+    """A power used a second time."""
     en = f"{decision} has already been used: each gang's power works once a game"
     ko = f"{POWER_KO[decision]}는 이미 썼습니다: 갱마다 파워는 게임당 한 번뿐입니다"
     return Refusal(Code.POWER_SPENT, en, ko)
 
 
 def not_your_power(decision: str, owner: Gang, gang: Gang) -> Refusal:
+    """The other gang's power."""
     en = f"{decision} is {owner.label}'s power; {gang.label} is to move"
     ko = f"{POWER_KO[decision]}는 {GANG_KO[owner]}의 파워입니다. 지금은 {GANG_KO[gang]} 차례입니다"
     return Refusal(Code.NOT_YOUR_POWER, en, ko)
 
 
 def wrong_noise() -> Refusal:
+    """A recorded pitch whose noise is not the generator's (D17)."""
     # The noise the generator would draw is the one thing a seat may not know (D16): the
     # refusal says that the pitch's noise is not it, never what it is.
     en = "a recorded pitch must carry the noise the game's hand drew for it, and this one does not"
@@ -100,12 +106,14 @@ def wrong_noise() -> Refusal:
 
 
 def bad_pose(detail: str) -> Refusal:
+    """A recorded pitch whose resting pose is not a pose."""
     en = f"a recorded pitch's resting pose is not a pose: {detail}"
     ko = f"기록된 샷의 멈춘 자리가 올바른 자세가 아닙니다: {detail}"
     return Refusal(Code.BAD_POSE, en, ko)
 
 
 def not_an_action(shown_action: str) -> Refusal:
+    """Something that is not a shot, a pitch or a decision."""
     en = f"not a Color City action: {shown_action}"
     ko = f"컬러 시티의 행동이 아닙니다: {shown_action}"
     return Refusal(Code.NOT_AN_ACTION, en, ko)
