@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test lint typecheck unit bench bench-server figures fuzz chaos native clean
+.PHONY: play test lint typecheck unit bench bench-server figures calibration fuzz chaos native clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ native: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/gamenight centrix bench
 	$(BIN)/gamenight colorcity bench
+	$(BIN)/gamenight bench analyse
+
+# Is the analysis' chance to win calibrated? 200 Centrix and 200 Color City games of the
+# ladder's bots, one process (docs/learning.md): about 10 minutes.
+calibration: $(STAMP)
+	nice -n 10 $(BIN)/gamenight bench calibration
 
 # Every figure the README and the docs quote, measured again (a few minutes on one core):
 # docs/figures.json and the docs' figure tables; the longer ones are listed with their own

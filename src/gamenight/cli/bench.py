@@ -13,6 +13,11 @@
 - ``gamenight bench bots [--seconds S] [--workers N] [--think-seconds T] [--json]``: how an
   unrelated table's bot fares beside a level-5 Color City bot at the slowest rules allowed
   (gamenight.bench.bots).
+- ``gamenight bench analyse [--seed N] [--json]``: the analysis after the game of a
+  4-player Centrix game of about 450 turns and of a Color City game (gamenight.bench.analysis).
+- ``gamenight bench calibration [--centrix-games N] [--colorcity-games N] [--json]``: the
+  analysis' chance to win against who won, over games of the ladder's bots
+  (gamenight.analysis.calibration).
 """
 
 from __future__ import annotations
@@ -121,6 +126,119 @@ def register(commands: Any) -> None:
     )
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     bots.set_defaults(run=_bots)
+    analyse = sub.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="the analysis after the game: a 450-turn Centrix game and a Color City game",
+    )
+    analyse.add_argument("--seed", type=int, default=0, help="the games' first seed (default 0)")
+    analyse.add_argument("--json", action="store_true", help="print one JSON object")
+    analyse.set_defaults(run=_analyse)
+    calibration = sub.add_parser(
+        "calibration",
+        help="is the analysis' chance to win calibrated? games of the ladder's bots",
+    )
+    calibration.add_argument(
+        "--centrix-games",
+        type=count,
+        default=200,
+        help="Centrix games, half with 2 players, half with 4 (default %(default)s)",
+    )
+    calibration.add_argument(
+        "--colorcity-games", type=count, default=200, help="(default %(default)s)"
+    )
+    calibration.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    calibration.add_argument("--json", action="store_true", help="print one JSON object")
+    calibration.add_argument(
+        "--fit",
+        action="store_true",
+        help="fit the tempering to these games and judge them with it (run with another"
+        " --seed than the one judged)",
+    )
+    calibration.set_defaults(run=_calibration)
+
+
+def _calibration(ns: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from gamenight.analysis.calibration import fit, play, summary
+    from gamenight.analysis.report import TEMPER
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    ) as bar:
+        task = bar.add_task("games", total=ns.centrix_games + ns.colorcity_games)
+        games = play(
+            ns.centrix_games,
+            ns.colorcity_games,
+            ns.seed,
+            progress=lambda done, _: bar.update(task, completed=done),
+        )
+    temper = {**TEMPER, **fit(games)} if ns.fit else TEMPER
+    s = summary(games, temper)
+    s["temper"] = temper
+    if ns.json:
+        print(json.dumps(s, ensure_ascii=False))
+        return 0 if s["calibrated"] and s["sharper"] else 1
+    print("games: " + ", ".join(f"{n} {kind}" for kind, n in s["games"].items()))
+    print("tempering (ε, β): " + ", ".join(f"{g} {e:g}, {b:g}" for g, (e, b) in temper.items()))
+    _judged("all games, each over its whole length", s)
+    for name in ("centrix", "colorcity", "centrix_until_won"):
+        if name in s:
+            _judged(name.replace("_", " "), s[name])
+    return 0 if s["calibrated"] and s["sharper"] else 1
+
+
+def _judged(title: str, s: dict[str, Any]) -> None:
+    from gamenight.analysis.calibration import LEAST, WITHIN
+
+    print(f"\n{title}:")
+    print("| predicted | predictions | mean predicted | observed | within 0.1 |")
+    print("|---|---|---|---|---|")
+    for t in s["tenths"]:
+        judged = ("yes" if t["calibrated"] else "NO") if t["judged"] else f"(< {LEAST})"
+        print(
+            f"| {t['tenth']} | {t['predictions']} | {t['mean']:.3f} | {t['observed']:.3f}"
+            f" | {judged} |"
+        )
+    print("| mark | Brier | uniform 1/n | better by |")
+    print("|---|---|---|---|")
+    for mark, b in s["brier"].items():
+        print(
+            f"| {mark.replace('_', ' ')} | {b['brier']:.4f} | {b['uniform']:.4f}"
+            f" | {b['better_by']:.1%} |"
+        )
+    print(
+        f"calibrated (every tenth of ≥ {LEAST} predictions within {WITHIN}): {s['calibrated']};"
+        f" sharper than 1/n (and by ≥ 30 % at three quarters): {s['sharper']}"
+    )
+
+
+def _analyse(ns: argparse.Namespace) -> int:
+    from gamenight.bench.analysis import run
+
+    r = run(ns.seed)
+    if ns.json:
+        print(json.dumps(r))
+        return 0
+    c, cc = r["centrix"], r["colorcity"]
+    print(f"commit {r['commit']}, {r['core']} core, {r['machine']}, load {r['load_average']}")
+    print(
+        f"Centrix, 4 players, {c['turns']} turns ({c['plays']} plays, seed {c['seed']}),"
+        f" {c['rollouts']} rollouts a position: {c['wall_s']} s ({c['cpu_s']} s CPU,"
+        f" one core; bar {c['bar_s']} s)"
+    )
+    print(
+        f"Color City, level 5 against level 5, {cc['turns']} turns ({cc['actions']} actions,"
+        f" seed {cc['seed']}), {cc['rollouts']} rollouts a position: {cc['wall_s']} s"
+        f" ({cc['cpu_s']} s CPU, one core; bar {cc['bar_s']} s)"
+    )
+    return 0
 
 
 def _bots(ns: argparse.Namespace) -> int:

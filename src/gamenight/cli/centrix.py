@@ -14,10 +14,13 @@ from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
+from gamenight.analysis.report import ROLLOUTS
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import Bottom, CentrixState, Colour, Rules
 from gamenight.centrix.perft import divide, perft_stats
 from gamenight.centrix.text import render
+from gamenight.cli.analysis import add_command
+from gamenight.cli.analysis import run as run_analysis
 from gamenight.cli.counts import count, depth, seconds
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
@@ -110,7 +113,16 @@ def register(games: Any) -> None:
     )
     bench.set_defaults(run=run_bench)
 
+    analyse = add_command(commands, "Centrix", ROLLOUTS["centrix"])
+    analyse.set_defaults(run=run_analyse)
+
     parser.set_defaults(run=lambda ns: parser.print_help())
+
+
+def run_analyse(ns: argparse.Namespace) -> int:
+    from gamenight.analysis.centrix import analyse
+
+    return run_analysis(ns, analyse)
 
 
 # ---------------------------------------------------------------- play

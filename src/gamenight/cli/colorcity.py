@@ -12,6 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from gamenight.analysis.report import ROLLOUTS
+from gamenight.cli.analysis import add_command
+from gamenight.cli.analysis import run as run_analysis
 from gamenight.cli.counts import count
 from gamenight.cli.files import check_writable, read_text
 from gamenight.cli.options import check_bot
@@ -112,6 +115,15 @@ def register(games: Any) -> None:
     aims.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     aims.add_argument("--workers", type=count, default=1, help="local processes (default 1)")
     aims.set_defaults(run=_aim)
+
+    analyse = add_command(commands, "Color City", ROLLOUTS["colorcity"])
+    analyse.set_defaults(run=_analyse)
+
+
+def _analyse(ns: argparse.Namespace) -> int:
+    from gamenight.analysis.colorcity import analyse
+
+    return run_analysis(ns, analyse)
 
 
 def _show(state: Any, plain: bool, out: TextIO) -> None:

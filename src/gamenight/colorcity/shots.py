@@ -19,9 +19,10 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from gamenight.colorcity.physics import Flick, simulate
+from gamenight.colorcity.refusals import number, shot_problem
 from gamenight.colorcity.table import Gang, Table
 from gamenight.core.errors import IllegalActionError, NotationError, shown
-from gamenight.core.numbers import finite_float, read_decimal
+from gamenight.core.numbers import read_decimal
 
 
 class ShotError(IllegalActionError):
@@ -38,7 +39,7 @@ class Shot(NamedTuple):
     spin: float = 0.0
 
     def __str__(self) -> str:
-        return " ".join(_num(v) for v in self)
+        return " ".join(number(v) for v in self)
 
     @classmethod
     def parse(cls, text: str) -> Shot:
@@ -47,28 +48,10 @@ class Shot(NamedTuple):
 
     def check(self, table: Table) -> Shot:
         """This shot with float fields, or ShotError naming the first bad value."""
-        limits = (
-            ("position", -table.launch_half_width, table.launch_half_width, "mm"),
-            ("direction", -table.max_direction_deg, table.max_direction_deg, "°"),
-            ("speed", table.min_speed, table.max_speed, " m/s"),
-            ("spin", -table.max_spin, table.max_spin, " rad/s"),
-        )
-        values: list[float] = []
-        for (name, low, high, unit), value in zip(limits, self, strict=True):
-            number = finite_float(value, f"the shot's {name}", ShotError)
-            if not low <= number <= high:
-                raise ShotError(
-                    f"the shot's {name} must be from {_num(low)} to {_num(high)}{unit},"
-                    f" not {_num(number)}"
-                )
-            values.append(number)
-        return Shot(*values)
-
-
-def _num(value: float) -> str:
-    """Shortest text that reads back to the same float ('1.35', '-3', '0.1')."""
-    text = repr(float(value))
-    return text[:-2] if text.endswith(".0") else text
+        found = shot_problem(table, tuple(self))
+        if found is not None:
+            raise ShotError(found.en)
+        return Shot(*(float(v) for v in self))
 
 
 def parse_shot(text: str) -> Shot:

@@ -18,11 +18,12 @@ from typing import NamedTuple
 
 from gamenight.colorcity.actions import Decision, Pitch, parse_action
 from gamenight.colorcity.coverage import covered_squares
+from gamenight.colorcity.explain import check
 from gamenight.colorcity.physics import Flick, Pose
 from gamenight.colorcity.position import EMPTY, Position, PositionError
 from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, predict
 from gamenight.colorcity.table import DEFAULT_TABLE, Gang, Table
-from gamenight.core.errors import GamenightError, IllegalActionError, RulesError, shown
+from gamenight.core.errors import GamenightError, RulesError, shown
 from gamenight.core.game import ActionSpace, ContinuousActionsError, FiniteSpace
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
@@ -519,24 +520,16 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
         decision. Returns what went on the stack. Raises, changing nothing, if illegal."""
         if isinstance(action, str):
             action = parse_action(action)
+        check(self, action)  # the rules' one check (gamenight.colorcity.explain)
         if isinstance(action, Decision):
-            self._check_decision(action)
             self._stack.append((action, self._snapshot()))
             self._decide(action)
             return action
         if isinstance(action, Pitch):
-            shot = self._check_shot(action.shot)
-            try:
-                pose = Pose.from_values(tuple(action.pose))
-            except ValueError as exc:
-                raise IllegalActionError(f"pitch {shot}: {exc}") from None
+            shot = action.shot.check(self.table)
+            pose = Pose.from_values(tuple(action.pose))
             skill = skill_for_turn(self.seats, self._gang, self.turn)
             noise, key = draw_noise(self.key, skill)
-            if noise != action.noise:
-                raise IllegalActionError(
-                    f"pitch {shot}: the recorded noise {tuple(action.noise)} is not what the"
-                    f" generator draws here {tuple(noise)}"
-                )
             pitch = Pitch(shot, noise, pose)
             self._stack.append((pitch, self._snapshot()))
             self.key = key
@@ -544,7 +537,7 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
             self._unsimulated = (self._stack[-1][1].gang, pitch)
             return pitch
         if isinstance(action, Shot):
-            shot = self._check_shot(action)
+            shot = action.check(self.table)
             skill = skill_for_turn(self.seats, self._gang, self.turn)
             noise, key = draw_noise(self.key, skill)
             result = flick(self.table, self._gang, executed(shot, noise))
@@ -553,7 +546,7 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
             self.key = key
             self._pitched(pitch, result)
             return pitch
-        raise IllegalActionError(f"not a Color City action: {shown(action)}")
+        raise AssertionError("explain.check refuses every other action")
 
     def push_unchecked(self, action: Shot | Pitch | Decision) -> Pitch | Decision:
         """The protocol's fast path; in Color City the checks cost nothing next to the
@@ -567,34 +560,6 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
         action, snapshot = self._stack.pop()
         self._restore(snapshot)
         return action
-
-    def _check_shot(self, shot: Shot) -> Shot:
-        if self._phase is Phase.OVER:
-            raise IllegalActionError("the game is over")
-        if self._phase is Phase.POWER:
-            raise IllegalActionError(
-                f"{self._gang.label} must first decide on its power: "
-                + " or ".join(d.value for d in self.legal_decisions())
-            )
-        return shot.check(self.table)
-
-    def _check_decision(self, decision: Decision) -> None:
-        if self._phase is Phase.OVER:
-            raise IllegalActionError("the game is over")
-        if self._phase is not Phase.POWER:
-            if decision is not Decision.PASS and not self.powers[POWER_OF_INDEX[decision]]:
-                raise IllegalActionError(f"{decision.value} has already been used")
-            raise IllegalActionError(
-                f"{decision.value}: powers are decided after the cube stops (power phase);"
-                f" now {self._gang.label} must pitch"
-            )
-        if decision is Decision.PASS:
-            return
-        owner = Gang.GREEN if decision is Decision.LUCKY_DAY else Gang.PURPLE
-        if owner is not self._gang:
-            raise IllegalActionError(
-                f"{decision.value} is {owner.label}'s power; {self._gang.label} is to move"
-            )
 
     def _snapshot(self) -> Snapshot:
         return Snapshot(
@@ -704,9 +669,6 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
         self.winner = None if green == purple else Gang.GREEN if green > purple else Gang.PURPLE
         self.reason = "turn_cap"
         self._phase = Phase.OVER
-
-
-POWER_OF_INDEX = {Decision.LUCKY_DAY: 0, Decision.PURPLE_PAIN: 1}
 
 
 def _check_position(position: Position, table: Table) -> None:
