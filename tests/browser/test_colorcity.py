@@ -125,3 +125,22 @@ def test_pitch_with_the_controls(server: Server, new_page: NewPage) -> None:
     wait_version(page, 2)
     assert page.locator(".gang-green .power-badge.used").count() == 1
     assert page.locator("#aim-box:not([hidden])").count() == 1  # the same player pitches again
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844), (320, 568)])
+def test_the_launch_cube_is_drawn_44_px_or_more_on_every_screen(
+    server: Server, new_page: NewPage, width: int, height: int
+) -> None:
+    made = server.create(COLORCITY)
+    page = new_page(width=width, height=height)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    cube = page.locator("#launch-cube").bounding_box()
+    handle = page.locator("#launch-handle").bounding_box()
+    assert cube is not None
+    assert handle is not None
+    assert cube["width"] >= 44, cube
+    assert cube["height"] >= 44, cube
+    # The touch target is over the cube drawn: grabbing what one sees aims.
+    assert abs(cube["x"] + cube["width"] / 2 - handle["x"] - handle["width"] / 2) < 1
+    assert abs(cube["y"] + cube["height"] / 2 - handle["y"] - handle["height"] / 2) < 1

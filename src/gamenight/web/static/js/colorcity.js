@@ -548,9 +548,14 @@ export function create(ctx) {
       aimLayer.append(label);
       placeSpeedLabel(label, [ex, -ey], travel, gang);
     }
+    // The cube to grab, drawn as large as its touch target however small the board is shown
+    // (a 16 mm cube is 14 px on a phone); where it lands is drawn at its true size.
+    const matrix = world.getScreenCTM();
+    const pxPerMm = matrix ? Math.hypot(matrix.a, matrix.b) : 0;
+    const side = Math.max(tb.cube_mm, pxPerMm ? HANDLE_PX / pxPerMm : 0);
     const cube = svgNode("rect", {
-      class: "launch-cube", id: "launch-cube", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2,
-      width: tb.cube_mm, height: tb.cube_mm, rx: 1.5, fill: GANG_COLOUR[gang],
+      class: "launch-cube", id: "launch-cube", x: x - side / 2, y: -y - side / 2,
+      width: side, height: side, rx: side / 10, fill: GANG_COLOUR[gang],
       transform: `rotate(${-(travel * 180) / Math.PI + 90} ${x} ${-y})`,
       role: "img", "aria-label": t("cube_aria"),
     });
