@@ -150,6 +150,10 @@ export function entryWords(entry, gang) {
   return `${covered}${t("city_log_then")}${t("city_log_lost", { gang: t(`city_gang_${other(gang)}`), squares: entry.lost.join(", ") })}`;
 }
 
+/** Whether a log entry is told in the log: a power kept (``pass``) is no news, and stays in
+ * the record only; a power used is told. */
+export const isNews = (entry) => entry.notation !== "pass";
+
 /** The cube of ``gang`` flying along the recorded ``flight`` (poses ``dt`` ms apart: x, y, z
  * in mm, yaw in degrees) in ``layer`` (a <g> of a boardSvg's world; ``tb``, the view's
  * ``table``), ``factor`` times as long; an abort of ``signal`` ends it at once (as do a
@@ -773,11 +777,10 @@ export function create(ctx) {
 
   function renderLog() {
     logTitle.textContent = t("log");
-    log.replaceChildren(...msg.view.log.map((entry, i) => logEntry(msg, entry.seat, gangOf(entry.seat),
+    const lines = msg.view.log.map((entry, i) => (isNews(entry) ? logEntry(msg, entry.seat, gangOf(entry.seat),
       entryWords(entry, gangOf(entry.seat)),
-      // The notation as the record writes it, in the tooltip; a declined power is no news: it
-      // stays in the record, and dimmed here.
-      { ...then.line(i + 1), title: entry.notation, class: entry.notation === "pass" ? "log-quiet" : null })));
+      { ...then.line(i + 1), title: entry.notation }) : null)); // the notation as the record writes it
+    log.replaceChildren(...lines.filter(Boolean));
     log.scrollTop = log.scrollHeight;
   }
 

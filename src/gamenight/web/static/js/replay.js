@@ -4,7 +4,7 @@ import {
   store, stored, t, toast, trackTopbar,
 } from "./common.js";
 import { boardSvg as centrixBoard, cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
-import { animateFlight, boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
+import { animateFlight, boardSvg as cityBoard, entryWords as cityWords, isNews as cityNews } from "./colorcity.js";
 
 // Each game's drawing of a view, and its log entries in words (an entry that is a bare
 // notation string is shown as it is).
@@ -13,6 +13,8 @@ const WORDS = {
   centrix: (entry, { nameOf, roleOf }) => playWords(entry, nameOf, roleOf),
   colorcity: (entry, { roleOf }) => cityWords(entry, roleOf(entry.seat)),
 };
+// Which entries each game tells in its log (the others are steps of the record all the same).
+const NEWS = { colorcity: cityNews };
 
 // Autoplay's paces: the pause on each step, and the factor on a flick's recorded time.
 const PACES = {
@@ -203,11 +205,12 @@ function render() {
     const nameOf = (seat) => current.names[seat];
     return WORDS[v.game] ? WORDS[v.game](entry, { nameOf, roleOf }) : entry.notation;
   };
-  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)), words(entry),
+  const news = (entry) => typeof entry === "string" || !NEWS[v.game] || NEWS[v.game](entry);
+  log.replaceChildren(...v.log.flatMap((entry, i) => (news(entry) ? [logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)), words(entry),
     {
       "data-step": i + 1, class: i === v.log.length - 1 ? "current replay-entry" : "replay-entry",
       title: typeof entry === "string" ? null : entry.notation, onclick: () => goTo(i + 1), // the board after that play
-    })));
+    })] : [])));
   log.scrollTop = log.scrollHeight;
 }
 
