@@ -111,7 +111,8 @@ def test_a_game_against_a_bot_shows_every_flick_words_the_log_and_asks_once(
     page.add_init_script(WATCH_FLIGHTS)
     page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
     pitches = 0
-    asked = 0
+    # The power's button is there from the start, and live only after a shot of ours.
+    expect(page.locator("#use-power")).to_be_disabled()
     while True:
         # Our turn to pitch (a power phase of ours passes by itself), or the end.
         page.wait_for_function(
@@ -125,24 +126,19 @@ def test_a_game_against_a_bot_shows_every_flick_words_the_log_and_asks_once(
         pitches += 1
         wait_version_past(page, before)
         if pitches == 1:
-            # The power is offered in the shot's result: the words of the log, the rule, and a
-            # way never to be asked again this game.
-            expect(page.locator("#power-box")).to_be_visible()
+            # The power is offered without stopping the game: its button is live beside the
+            # shot's result, with its rule, and nothing asks; the game goes on by itself.
+            expect(page.locator("#use-power")).to_be_enabled()
             result = page.locator("#shot-result").inner_text()
             assert result.startswith("Green's cube "), result
             assert page.locator(".power-choice .rule").count() == 1
             screenshot(page, "power.en")
-            page.click("#pass-quietly")
-            asked += 1
-        else:
-            # Never asked again: the page declines by itself, and the turn passes.
-            assert page.locator("#pass-quietly").count() == 0
     clicks = page.evaluate("window.clicks")
     print(
         f"\nclicks in a Color City game of {pitches} pitches against a bot: {clicks}"
-        f" ({pitches} pitches + {asked} power answer); asking every turn: {2 * pitches}"
+        f" (asking every turn: {2 * pitches})"
     )
-    assert clicks == pitches + 1
+    assert clicks == pitches
 
     log = page.locator("#log li")
     words = log.all_inner_texts()
@@ -180,10 +176,13 @@ def test_the_log_and_the_result_in_korean(server: Server, new_page: NewPage) -> 
     wait_version(page, 1)
     result = page.locator("#shot-result").inner_text()
     assert result.startswith("초록 갱의 큐브가 "), result
-    assert page.locator("#pass-quietly").inner_text() == "계속하기, 이번 게임에서는 다시 묻지 않기"
+    assert page.locator("#use-power").inner_text() == "럭키 데이"
+    assert (
+        page.locator("#power-hint").inner_text()
+        == "지금 쓰세요. 3초 뒤에는 게임이 저절로 계속돼요."
+    )
     screenshot(page, "power.ko")
-    page.click("[data-decision='pass']:not([data-quiet])")
-    wait_version(page, 2)
+    wait_version(page, 2)  # the power kept, by itself
     entries = page.locator("#log li").all_inner_texts()
     assert entries == [f"Gi: {result}"]
     screenshot(page, "log.ko")
@@ -230,9 +229,7 @@ def test_a_shared_screen_keeps_the_city_still_when_asked(server: Server, new_pag
     page.click("#keep-still")
     expect(page.locator("#keep-still")).to_be_checked()
     page.click("#pitch")
-    wait_version(page, 1)
-    page.click("[data-decision='pass']:not([data-quiet])")
-    wait_version(page, 2)
+    wait_version(page, 2)  # the pitch, and the power kept by itself
     # Purple pitches from the top of a city that stayed where it was.
     page.wait_for_selector("#board svg.view-green #launch-cube")
     cube = page.locator("#launch-cube").bounding_box()
@@ -435,8 +432,7 @@ def test_a_log_line_shows_the_city_as_it_was_and_the_last_pitch_stays_marked(
     marked = "#board .last-move .mark-covered"
     # The landed cube's squares are marked while its gang decides on the power...
     expect(green.locator(marked)).to_have_count(len(covered))
-    green.click("[data-decision='pass']:not([data-quiet])")
-    wait_version(green, 2)
+    wait_version(green, 2)  # the power kept by itself
     # ...and after, on the other gang's page too, until the next pitch.
     purple = new_page()
     purple.goto(f"{server.url}/table/{made['id']}#token={made['seats'][1]['token']}")

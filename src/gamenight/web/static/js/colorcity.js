@@ -13,7 +13,10 @@ const MARGIN = 10; // mm of paper around the board
 const LABEL_GAP = 2.5; // mm between the city's edge and its files' and ranks' labels
 const HANDLE_PX = 48; // the launch cube's touch target, CSS px a side (at least 44)
 const STILL_KEY = "gamenight.city.still"; // hot seat: keep the city still between turns
-const quietKey = (table, gang) => `gamenight.city.quiet.${table}.${gang}`; // don't ask about the power
+// After a shot of its gang the page keeps the power live this long, then carries on (passes)
+// by itself: the power is offered without stopping the game to ask.
+const POWER_WINDOW_MS = 3000;
+const POWER_OF = { green: "lucky-day", purple: "purple-pain" };
 const DEAD_ZONE = 10; // mm of pull that still means "no shot": let go here to cancel
 const PULL_RANGE = 110; // mm of pull beyond the dead zone from the slowest to the fastest shot
 // The share of that pull spent between the speeds that reach the city's near and far edges
@@ -225,7 +228,8 @@ export function create(ctx) {
   const predictionsAsked = []; // shots sent for prediction, answered in order
   let sentShot = false;
   let showThreats = true;
-  let passedFor = null; // the version whose power this page declined by itself (don't ask again)
+  let passFor = null; // the version whose power this page will decline by itself, unless used
+  let passTimer = null;
   let handle = null; // the launch cube's touch target, over the board
   let flying = false; // a flick is being shown on the board
   const banner = el("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" });
@@ -251,14 +255,17 @@ export function create(ctx) {
   );
   // The shot's result (and the power, when there is one to use) where the eye is after the
   // flick: beside the board at the top of the side panel, or under the banner on a narrow
-  // screen, where the side panel is below the board.
+  // screen, where the side panel is below the board; the rest of the time the power's button
+  // waits at the top of the side panel (on a phone, under the board: not over the cube).
   const wide = window.matchMedia("(min-width: 901px)");
-  const placeResult = () => {
-    if (wide.matches) root.querySelector(".side").prepend(powerBox);
-    else banner.after(powerBox);
+  const placePower = () => {
+    const deciding = Boolean(msg) && msg.view.phase === "power" && !msg.view.outcome;
+    if (wide.matches || !deciding) {
+      if (powerBox.parentElement !== root.querySelector(".side")) root.querySelector(".side").prepend(powerBox);
+    } else if (banner.nextElementSibling !== powerBox) banner.after(powerBox);
   };
-  placeResult();
-  wide.addEventListener("change", placeResult);
+  placePower();
+  wide.addEventListener("change", placePower);
 
   const gangOf = (seat) => msg.view.seats[seat].gang;
   const myGang = () => (mySeat(msg) === null ? null : gangOf(mySeat(msg)));
@@ -349,11 +356,11 @@ export function create(ctx) {
 
   function render() {
     if (!msg) return;
-    const quiet = declineQuietly();
+    const live = keepPowerLive();
     drawBoard();
     renderBanner();
     renderAim();
-    renderPower(quiet);
+    renderPower(live);
     renderGangs();
     renderLog();
   }
@@ -673,60 +680,66 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- powers and the side panel
 
-  /** The shot's result while its gang decides on the power: what the cube covered and would
-   * take, and for the pitcher the power with its rule, to use or not, or never to be asked
-   * again this game (the page then declines it by itself: the record is the same). */
-  function renderPower(quiet) {
+  /** The power box: for a seat whose gang still has its power, the power's button, always
+   * there and live while the power may be used (the few seconds after the gang's shot, the
+   * shot's result above it); for anyone, the shot's result while its gang may use its power. */
+  function renderPower(live) {
     const v = msg.view;
-    if (v.phase !== "power" || v.outcome) {
-      powerBox.hidden = true;
+    const deciding = v.phase === "power" && !v.outcome;
+    const gang = myGang();
+    const mine = gang !== null && v.powers[gang] && !v.outcome;
+    powerBox.hidden = !deciding && !mine;
+    placePower();
+    if (powerBox.hidden) {
+      powerBox.replaceChildren();
       return;
     }
-    powerBox.hidden = false;
     const entry = v.log.at(-1);
-    const result = el("p", { class: "shot-result", id: "shot-result" }, entry && "covered" in entry ? entryWords(entry, v.to_move) : "");
-    if (!myTurn() || quiet) {
-      const hint = quiet ? t("city_passing") : t("wait_power", { name: msg.names[msg.actor] });
-      powerBox.replaceChildren(el("h3", {}, t("city_result_title")), result, el("p", { class: "hint" }, hint));
+    const result = deciding && entry && "covered" in entry
+      ? [el("h3", {}, t("city_result_title")), el("p", { class: "shot-result", id: "shot-result" }, entryWords(entry, v.to_move))]
+      : [];
+    if (!mine) {
+      powerBox.replaceChildren(...result, el("p", { class: "hint" }, t("wait_power", { name: msg.names[msg.actor] })));
       return;
     }
-    powerBox.replaceChildren(
-      el("h3", {}, t("city_result_title")),
-      result,
-      ...v.decisions.filter((d) => d !== "pass").map((d) => el("div", { class: "power-choice" },
-        el("p", { class: "rule" }, t(`rule_${d}`)),
-        el("button", { type: "button", class: `btn btn-primary power-${d}`, "data-decision": d, onclick: () => decide(d) }, t(`power_${d}`)),
-      )),
-      el("div", { class: "power-pass" },
-        el("button", { type: "button", class: "btn", "data-decision": "pass", onclick: () => decide("pass") }, t("city_carry_on")),
-        el("button", { type: "button", class: "btn", id: "pass-quietly", "data-decision": "pass", "data-quiet": "", onclick: () => {
-          store(quietKey(msg.table, v.to_move), "1");
-          decide("pass");
-        } }, t("city_carry_on_quiet")),
-      ),
-    );
+    const power = POWER_OF[gang];
+    const button = el("button", {
+      type: "button", class: `btn btn-primary power-use power-${power}`, id: "use-power", "data-decision": power,
+      disabled: !live, title: t(`rule_${power}`), onclick: () => decide(power),
+    }, t(`power_${power}`));
+    const hint = live ? t("city_power_window", { s: POWER_WINDOW_MS / 1000 }) : t("city_power_later");
+    powerBox.classList.toggle("live", live);
+    powerBox.replaceChildren(...result, el("div", { class: "power-choice" },
+      button, el("p", { class: "rule" }, t(`rule_${power}`)), el("p", { class: "hint", id: "power-hint" }, hint)));
   }
 
-  /** When this device's gang asked not to be asked about its power again this game, decline
-   * it now, as the player would have (once per state), and show nothing to decide. */
-  function declineQuietly() {
+  /** Whether this page's gang may use its power now: in the power phase after its shot. Then
+   * the page declines the power by itself once POWER_WINDOW_MS have passed with this state
+   * still on screen and the power unused (the record is the same as a "pass" by hand). */
+  function keepPowerLive() {
     const v = msg.view;
-    if (v.phase !== "power" || !myTurn() || v.outcome) return false;
-    if (stored(quietKey(msg.table, v.to_move)) !== "1" || !v.decisions.includes("pass")) return false;
-    if (passedFor !== msg.version) {
-      passedFor = msg.version;
-      // Sent once this state is on screen (the page sends nothing while it shows plays), and
-      // only if it still is; a send the page held back is tried again at the next drawing.
-      const shown = msg;
-      setTimeout(() => {
-        if (msg !== shown) return;
-        if (!send({ type: "act", seat: mySeat(msg), action: "pass" })) passedFor = null;
-      }, 0);
+    const live = v.phase === "power" && myTurn() && !v.outcome && v.decisions.includes("pass");
+    if (!live) {
+      clearTimeout(passTimer);
+      passFor = null;
+      return false;
+    }
+    if (passFor !== msg.version) {
+      passFor = msg.version;
+      clearTimeout(passTimer);
+      const shown = msg.version;
+      passTimer = setTimeout(() => {
+        if (msg.version !== shown || msg.view.phase !== "power") return;
+        // A send the page held back (it sends nothing while it shows plays) is tried again
+        // at the next drawing.
+        if (!send({ type: "act", seat: mySeat(msg), action: "pass" })) passFor = null;
+      }, POWER_WINDOW_MS);
     }
     return true;
   }
 
   function decide(decision) {
+    clearTimeout(passTimer);
     for (const b of powerBox.querySelectorAll("button")) b.disabled = true;
     send({ type: "act", seat: mySeat(msg), action: decision });
   }
@@ -737,7 +750,7 @@ export function create(ctx) {
     gangs.replaceChildren(...["green", "purple"].map((gang) => {
       const seats = v.seats.map((s, i) => ({ ...s, i })).filter((s) => s.gang === gang);
       const cubes = Array.from({ length: 4 }, (_, i) => el("span", { class: `hq-cube ${i < v.cubes[gang] ? "alive" : "lost"} cube-${gang}` }));
-      const power = gang === "green" ? "lucky-day" : "purple-pain";
+      const power = POWER_OF[gang];
       return el("div", { class: `gang gang-${gang}${v.to_move === gang && !v.outcome ? " active" : ""}`, "data-gang": gang },
         el("div", { class: "gang-head" },
           el("span", { class: `seat-dot dot-${gang}`, "aria-hidden": "true" }),
