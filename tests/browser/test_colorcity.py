@@ -147,3 +147,46 @@ def test_the_launch_cube_is_drawn_44_px_or_more_on_every_screen(
     # The touch target is over the cube drawn: grabbing what one sees aims.
     assert abs(cube["x"] + cube["width"] / 2 - handle["x"] - handle["width"] / 2) < 1
     assert abs(cube["y"] + cube["height"] / 2 - handle["y"] - handle["height"] / 2) < 1
+
+
+# The flying cube's opacity at each change, as the page drew it.
+WATCH_OPACITY = """
+(() => {
+  window.opacities = [];
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      if (change.target.classList?.contains("flying-cube")) {
+        window.opacities.push(Number(change.target.getAttribute("opacity") ?? 1));
+      }
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["opacity"] });
+})()
+"""
+
+
+def test_a_cube_judged_off_the_city_is_seen_to_leave(server: Server, new_page: NewPage) -> None:
+    made = server.create(COLORCITY)
+    page = new_page()
+    page.add_init_script(WATCH_OPACITY)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    slowest = page.get_attribute("#aim-speed", "min")
+    assert slowest is not None
+    page.locator("#aim-speed").fill(slowest)  # short of the city
+    wait_prediction(page)
+    assert page.text_content("#prediction-text") == (
+        "It would stop outside the city and be destroyed."
+    )
+    page.click("#pitch")
+    wait_version(page, 1)
+    assert page.locator("#log li").inner_text() == (
+        "Gi: Green's cube stopped outside the city and is lost"
+    )
+    # The cube faded away at the end of its flight, and no cube is drawn where it stopped:
+    # an outline marks the place.
+    opacities = page.evaluate("window.opacities")
+    assert opacities, "the cube flew"
+    assert min(opacities) < 0.1, opacities
+    footprint = page.locator("#board .footprint")
+    assert footprint.get_attribute("fill") == "none"
+    expect(footprint).to_have_class("footprint lost")

@@ -104,10 +104,14 @@ export function boardSvg(view) {
   }
   const stop = view.stop;
   if (stop && stop[2] > 0) {
+    // Where the cube stopped; a cube judged off the city is destroyed: only its outline stays.
     const [x, y, , yawDeg] = stop;
+    const pitch = view.log.findLast((entry) => "covered" in entry);
+    const lost = Boolean(pitch) && isLost(pitch);
     world.append(svgNode("rect", {
-      class: "footprint", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2, width: tb.cube_mm, height: tb.cube_mm,
-      transform: `rotate(${-yawDeg} ${x} ${-y})`, fill: "#c0392b", "fill-opacity": 0.35, stroke: "#c0392b", "stroke-width": 1,
+      class: lost ? "footprint lost" : "footprint", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2, width: tb.cube_mm, height: tb.cube_mm,
+      transform: `rotate(${-yawDeg} ${x} ${-y})`, stroke: "#c0392b", "stroke-width": 1,
+      ...(lost ? { fill: "none", "stroke-dasharray": "2 1.5", "stroke-opacity": 0.6 } : { fill: "#c0392b", "fill-opacity": 0.35 }),
     }));
   }
   return svg;
@@ -157,12 +161,17 @@ export function entryWords(entry, gang) {
  * the record only; a power used is told. */
 export const isNews = (entry) => entry.notation !== "pass";
 
+/** Whether a pitch's cube was destroyed: it fell off the board or covers no square. */
+export const isLost = (entry) => "covered" in entry && (Boolean(entry.fell) || !entry.covered.length);
+
+const LEAVE_MS = 700; // a destroyed cube fading and shrinking away at the end of its flight
+
 /** The cube of ``gang`` flying along the recorded ``flight`` (poses ``dt`` ms apart: x, y, z
  * in mm, yaw in degrees) in ``layer`` (a <g> of a boardSvg's world; ``tb``, the view's
- * ``table``), ``factor`` times as long; an abort of ``signal`` ends it at once (as do a
- * factor of 0 and the reader's wish for less motion). The table and the replay both show a
- * flick with it. */
-export function animateFlight(layer, tb, flight, gang, factor, signal) {
+ * ``table``), ``factor`` times as long, then, ``lost``, fading and shrinking away (the rule
+ * destroys it); an abort of ``signal`` ends it at once (as do a factor of 0 and the reader's
+ * wish for less motion). The table and the replay both show a flick with it. */
+export function animateFlight(layer, tb, flight, gang, factor, signal, lost = false) {
   return new Promise((resolve) => {
     const { dt, poses } = flight;
     if (poses.length < 2 || factor <= 0 || reduceMotion || signal?.aborted) {
@@ -177,6 +186,7 @@ export function animateFlight(layer, tb, flight, gang, factor, signal) {
     layer.append(trail, cube);
     const frame = dt * factor; // ms between two poses on screen
     const duration = frame * (poses.length - 1);
+    const leave = lost ? LEAVE_MS * factor : 0;
     const start = performance.now();
     let done = false;
     const finish = () => {
@@ -190,6 +200,17 @@ export function animateFlight(layer, tb, flight, gang, factor, signal) {
     signal?.addEventListener("abort", finish);
     const step = (now) => {
       if (done) return;
+      const beyond = now - start - duration;
+      if (beyond > 0 && leave) {
+        const share = clamp(beyond / leave, 0, 1);
+        const [x, y, z, yaw] = poses.at(-1);
+        const shown = z < 0 ? Math.max(0, 1 + z / 20) : 1; // a cube falling off is fading already
+        cube.setAttribute("transform", `translate(${x} ${-y}) rotate(${-yaw}) scale(${1 - 0.5 * share})`);
+        cube.setAttribute("opacity", fmt(shown * (1 - share), 3));
+        if (share < 1) requestAnimationFrame(step);
+        else finish();
+        return;
+      }
       const time = clamp(now - start, 0, duration); // a frame's time may precede the start
       const at = duration ? (time / duration) * (poses.length - 1) : poses.length - 1;
       const i = Math.min(Math.floor(at), poses.length - 2);
@@ -203,7 +224,8 @@ export function animateFlight(layer, tb, flight, gang, factor, signal) {
       cube.setAttribute("opacity", z < 0 ? Math.max(0, 1 + z / 20) : 1);
       trail.setAttribute("points", [...poses.slice(0, i + 1), [x, y]].map(([px, py]) => `${px},${-py}`).join(" "));
       if (time >= duration) {
-        setTimeout(finish, 250 * factor);
+        if (leave) requestAnimationFrame(step);
+        else setTimeout(finish, 250 * factor);
         return;
       }
       requestAnimationFrame(step);
@@ -334,7 +356,7 @@ export function create(ctx) {
       aimLayer.replaceChildren();
       flying = true;
       try {
-        await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal);
+        await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal, isLost(last));
       } finally {
         flying = false;
       }
@@ -676,7 +698,7 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- the flick
 
-  const animateFlick = (flight, gang, factor, signal) => animateFlight(flightLayer, table(), flight, gang, factor, signal);
+  const animateFlick = (flight, gang, factor, signal, lost) => animateFlight(flightLayer, table(), flight, gang, factor, signal, lost);
 
   // ---------------------------------------------------------------- powers and the side panel
 

@@ -4,7 +4,9 @@ import {
   store, stored, t, toast, trackTopbar,
 } from "./common.js";
 import { boardSvg as centrixBoard, cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
-import { animateFlight, boardSvg as cityBoard, entryWords as cityWords, isNews as cityNews } from "./colorcity.js";
+import {
+  animateFlight, boardSvg as cityBoard, entryWords as cityWords, isLost, isNews as cityNews,
+} from "./colorcity.js";
 
 // Each game's drawing of a view, and its log entries in words (an entry that is a bare
 // notation string is shown as it is).
@@ -68,7 +70,8 @@ async function show(n, { animate = false } = {}) {
     world.append(layer);
     document.body.dataset.flying = "1";
     const gang = current.view.seats[data.last.seat].gang;
-    await animateFlight(layer, current.view.table, flight, gang, PACES[storedPace()].factor, controller.signal);
+    const lost = isLost(data.last);
+    await animateFlight(layer, current.view.table, flight, gang, PACES[storedPace()].factor, controller.signal, lost);
     delete document.body.dataset.flying;
     layer.remove();
     if (flying === controller) flying = null;
