@@ -491,6 +491,9 @@ export function create(ctx) {
     then.now(); // a play is shown on the board as it is now
     if (next && factor > 0 && !reduceMotion && shownSvg && !signal?.aborted) {
       board.dataset.animated = String(message.version);
+      // The play being shown is the log's latest line and the board's mark from its start.
+      renderLog(message);
+      markLast(last, message.version);
       await animatePlay(last, previous, factor, signal);
       // A moment's rest on the play made, before the next is shown.
       await pause(350 * factor, signal);
@@ -687,8 +690,8 @@ export function create(ctx) {
     )));
   }
 
-  function renderLog() {
-    const entries = msg.view.log;
+  function renderLog(message = msg) {
+    const entries = message.view.log;
     log.replaceChildren(...entries.map((entry, i) => el("li", {
       ...then.line(i + 1), title: entry.notation,
     },
@@ -929,7 +932,6 @@ export function create(ctx) {
     if (rotation && turned && !previewing) await turnRing(rotation.ring, rotation.amount, factor, signal);
     const overlay = shownSvg.querySelector(".ui-overlay");
     overlay.replaceChildren();
-    shownSvg.querySelector(".last-move")?.replaceChildren();
     for (const [i, move] of last.moves.entries()) {
       // Where the pawn's drawing is now: on a ring turned by this play but not redrawn yet,
       // it is still filed under the square it stood on before the turn.
@@ -975,14 +977,17 @@ export function create(ctx) {
     }
   }
 
-  /** Mark the last play on the board until the next one (as lichess does): where its pawn
-   * came from and went, the ring it turned, the pawns it bumped. */
-  function markLast() {
+  /** Mark the last play (``last``, the state's unless told) on the board until the next one
+   * (as lichess does): where its pawn came from and went, the ring it turned, the pawns it
+   * bumped. The board's data-marked-play is the notation of the play marked: always the
+   * log's latest line while the board shows the state. */
+  function markLast(last = msg?.last, version = msg?.version) {
     const layer = shownSvg?.querySelector(".last-move");
     if (!layer) return;
     layer.replaceChildren();
-    const last = msg?.last;
+    delete board.dataset.markedPlay;
     if (!last || last.undo || !last.moves || board.dataset.showing !== "state") return;
+    board.dataset.markedPlay = last.notation;
     const parts = [];
     if (last.rotation) {
       // The turned ring's two edges, dashed in white over dark.
@@ -1003,7 +1008,7 @@ export function create(ctx) {
       }
     });
     layer.innerHTML = parts.join("");
-    board.dataset.marked = String(msg.version);
+    board.dataset.marked = String(version);
   }
 
   function pawnToken(colour) {
