@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import ARTIFACTS, Console, Server, shot
+from tests.browser.helpers import centrix_finish_turn
 
 NewPage = Any
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -52,6 +53,7 @@ def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
             "game": "centrix",
             "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
             "rules": {"max_turns": 4},  # (the bots play it to its end quickly)
+            "visibility": "public",  # (watched by Eve)
             "clock": {
                 "kind": "realtime",
                 "bank_seconds": 15,
@@ -61,6 +63,7 @@ def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
         }
     )
     page = new_page()
+    page.add_init_script("localStorage.setItem('gamenight.pace', 'instant')")  # (quick plays)
     open_seats(page, server, made["id"], [made["seats"][0]["token"]])
     # Ann's clock runs down on the page, from the server's figures.
     page.wait_for_selector(".endings-clock.running[data-seat='0']")
@@ -70,17 +73,35 @@ def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
         ".textContent !== t",
         arg=first,
     )
-    # She does not play: her flag falls and a bot plays for her, which the page says.
+    eve = new_page()
+    eve.goto(f"{server.url}/table/{made['id']}")
+    # She does not play: her flag falls and a bot plays for her, which the page says, with
+    # how her time goes meanwhile and after taking the seat back; her cards are still hers.
     page.wait_for_selector("[data-stood-in='0']", timeout=40_000)
     assert page.locator("[data-reclaim='0']").count() == 1
+    assert "at least 0:30" in page.inner_text("[data-stood-in='0']")
+    assert page.text_content("#hand-title") == "Your cards (a bot is playing them)"
     keep(page, "stand-in", "en")
+    # Every page says so, not only hers: Eve's, in words and on the seat's clock.
+    eve.wait_for_selector("[data-stood-in-other='0']")
+    assert eve.inner_text("[data-stood-in-other='0']").startswith("A bot is playing for Ann")
+    assert eve.text_content(".endings-clock[data-seat='0'] .endings-bot") == "bot"
+    assert eve.locator("[data-reclaim]").count() == 0
     page.click("#lang-switch")  # the same screen in Korean
     page.wait_for_function(
         "() => document.querySelector(\"[data-reclaim='0']\")?.textContent === '내 자리 되찾기'"
     )
     keep(page, "stand-in", "ko")
-    # The game never stalls: the bots finish it.
-    page.wait_for_selector("#game-over", timeout=60_000)
+    # Taken back, the seat's time is said (at least 30 s: docs/rules/table.md T9).
+    page.click("[data-reclaim='0']")
+    page.wait_for_selector("[data-reclaimed='0']")
+    assert "자리를 되찾았어요. 시계에 0:" in page.inner_text("[data-reclaimed='0']")
+    # Back in her seat she plays on (the bot played for her meanwhile: the game never
+    # stalled), and the game finishes at its turn limit.
+    while not page.locator("#game-over").count():
+        page.wait_for_selector(".turn-banner.mine, #game-over", timeout=60_000)
+        if page.locator(".turn-banner.mine").count() and not page.locator("#game-over").count():
+            centrix_finish_turn(page)
     assert "차례 제한" in (page.text_content("#game-over .reason") or "")  # (in Korean now)
 
 
@@ -207,3 +228,28 @@ def test_the_home_page_sets_what_a_flag_does_the_grace_and_the_abandonment_limit
     page.wait_for_selector("#seat-2-kind")
     assert page.locator("#clock-on-timeout").count() == 0
     assert page.locator("#clock-bot, #clock-abandon").count() == 2
+
+
+def test_giving_up_a_seat_is_resign_in_every_game(server: Server, new_page: NewPage) -> None:
+    """The same act has one name: at a two-seat table the other side wins, at a larger one a
+    bot takes the seat to the end (the question says which)."""
+    bots = [{"kind": "bot", "level": 1}] * 2
+    tables = [
+        {"game": "centrix", "seats": [{"kind": "device", "name": "Ann"}, *bots], "first": 0},
+        {
+            "game": "colorcity",
+            "seats": [
+                {"kind": "device", "name": "Gi", "role": "green"},
+                {"kind": "bot", "level": 1, "role": "purple"},
+            ],
+        },
+    ]
+    for body in tables:
+        made = server.create(body)
+        page = new_page()
+        page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+        page.wait_for_selector("#resign")
+        assert page.inner_text("#resign") == "Resign", body["game"]
+        page.click("#resign")
+        question = page.inner_text("#endings-confirm-title")
+        assert question.startswith("Resign this game?"), question

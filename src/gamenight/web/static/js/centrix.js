@@ -549,7 +549,10 @@ export function create(ctx) {
     highlight();
     undo.hidden = !(msg.can_undo && myTurn());
     undo.textContent = `↶ ${t("undo")}`;
-    handTitle.textContent = mySeat(msg) === null ? t("spectating") : t("your_cards");
+    // A seat of this device that a bot plays for is still this device's: its cards are not
+    // watched, they are played for it.
+    const standIn = msg.seats.some((seat) => (msg.seating?.stand_ins || []).includes(seat));
+    handTitle.textContent = mySeat(msg) !== null ? t("your_cards") : standIn ? t("your_cards_stood_in") : t("spectating");
     playersTitle.textContent = t("players");
     logTitle.textContent = t("log");
     pile.textContent = t("draw_pile", { n: v.draw_size, d: v.discard_size });
