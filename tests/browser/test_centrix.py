@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import Server, shot
@@ -236,3 +237,22 @@ def test_the_last_move_mark_always_matches_the_log(server: Server, new_page: New
     # A play that moved a pawn or turned a ring is marked on the board.
     moved = [s for s in shown if s["logged"].count(" ") >= 1]
     assert all(s["count"] for s in moved), [s for s in moved if not s["count"]][:3]
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [("en-US", ("Pawns on the top", "Pawns off the board")), ("ko-KR", ("꼭대기", "보드 밖"))],
+)
+def test_the_players_counters_are_labelled(
+    server: Server, new_page: NewPage, locale: str, words: tuple[str, str]
+) -> None:
+    made = server.create(CENTRIX_2)
+    page = new_page(locale=locale)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    page.wait_for_selector(".player-stats .stat-top")
+    # On screen, for a phone (no tooltip there), and as each counter's tooltip.
+    key = page.inner_text("#players-key")
+    assert f"▲ {words[0]}" in key, key
+    assert f"○ {words[1]}" in key, key
+    assert words[0] in (page.get_attribute(".player-stats .stat-top", "title") or "")
+    assert words[1] in (page.get_attribute(".player-stats .stat-off", "title") or "")

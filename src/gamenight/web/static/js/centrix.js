@@ -380,6 +380,9 @@ export function create(ctx) {
   const log = el("ol", { class: "log", id: "log" });
   const handTitle = el("h3", { class: "hand-title", id: "hand-title" });
   const playersTitle = el("h3", {});
+  // What the players' counters count, said once under them (a tooltip alone never shows on
+  // a phone).
+  const playersKey = el("p", { class: "players-key hint", id: "players-key" });
   const logTitle = el("h3", {});
   const pile = el("p", { class: "pile", id: "pile" });
 
@@ -393,7 +396,7 @@ export function create(ctx) {
     ),
     el("aside", { class: "side" },
       el("div", { class: "card-box play-box" }, handTitle, hand, curtain, choices, el("div", { class: "play-actions" }, undo)),
-      el("div", { class: "card-box" }, playersTitle, players, pile),
+      el("div", { class: "card-box" }, playersTitle, players, playersKey, pile),
       el("div", { class: "card-box" }, logTitle, log),
     ),
   );
@@ -554,6 +557,11 @@ export function create(ctx) {
     const standIn = msg.seats.some((seat) => (msg.seating?.stand_ins || []).includes(seat));
     handTitle.textContent = mySeat(msg) !== null ? t("your_cards") : standIn ? t("your_cards_stood_in") : t("spectating");
     playersTitle.textContent = t("players");
+    playersKey.replaceChildren(
+      el("span", {}, el("span", { class: "mini-card", "aria-hidden": "true" }), ` ${t("cards_in_hand")}`),
+      el("span", {}, `▲ ${t("pawns_on_top")}`),
+      el("span", {}, `○ ${t("pawns_off")}`),
+    );
     logTitle.textContent = t("log");
     pile.textContent = t("draw_pile", { n: v.draw_size, d: v.discard_size });
   }
@@ -684,9 +692,9 @@ export function create(ctx) {
     ),
     el("span", { class: "player-stats" },
       p.place ? el("span", { class: "place-badge" }, t("place_n", { place: ordinal(p.place) })) : [
-        el("span", { title: t("cards_in_hand") }, el("span", { class: "mini-card", "aria-hidden": "true" }), String(p.hand_size)),
-        el("span", { title: t("pawns_on_top") }, `▲ ${p.top}`),
-        el("span", { title: t("pawns_off") }, `○ ${p.off}`),
+        el("span", { class: "stat-cards", title: t("cards_in_hand") }, el("span", { class: "mini-card", "aria-hidden": "true" }), String(p.hand_size)),
+        el("span", { class: "stat-top", title: t("pawns_on_top") }, `▲ ${p.top}`),
+        el("span", { class: "stat-off", title: t("pawns_off") }, `○ ${p.off}`),
       ],
     ),
     el("span", { class: "sr-only" }, t("player_summary", { cards: p.hand_size, top: p.top, off: p.off })),
