@@ -253,3 +253,35 @@ def test_giving_up_a_seat_is_resign_in_every_game(server: Server, new_page: NewP
         page.click("#resign")
         question = page.inner_text("#endings-confirm-title")
         assert question.startswith("Resign this game?"), question
+
+
+# Where the clocks are after scrolling to the page's end: their box, and whether the point at
+# their middle is theirs (not the header's, drawn over them).
+CLOCKS_IN_VIEW = """() => {
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  const r = document.querySelector(".endings-clocks").getBoundingClientRect();
+  const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return { top: r.top, bottom: r.bottom, height: innerHeight, scrolled: scrollY,
+           theirs: Boolean(at && at.closest("#endings")) };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
+def test_the_clocks_stay_in_sight_when_the_page_scrolls(
+    server: Server, new_page: NewPage, width: int, height: int
+) -> None:
+    made = server.create(
+        {
+            "game": "centrix",
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+            "first": 0,
+            "clock": {"kind": "realtime", "bank_seconds": 300, "increment_seconds": 5},
+        }
+    )
+    page = new_page(width=width, height=height)
+    open_seats(page, server, made["id"], [made["seats"][0]["token"]])
+    page.wait_for_selector(".endings-clock.running")
+    seen = page.evaluate(CLOCKS_IN_VIEW)
+    assert seen["scrolled"] > 50, "the page scrolls"
+    assert 0 <= seen["top"] < seen["bottom"] <= seen["height"], seen
+    assert seen["theirs"], seen
