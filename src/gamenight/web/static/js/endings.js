@@ -59,8 +59,6 @@ export function createEndings({ tableId, send }) {
   const top = el("div", { class: "endings-top", id: "endings-top" });
   document.getElementById("table-nav").before(top);
   let last = null; // the latest state message
-  const reclaimedAt = new Map(); // a seat of this device taken back from its bot: the version then
-  let stoodIn = new Set(); // the seats a bot stood in for at the last state
   let received = 0; // when it came (this page's clock): the actor's time runs down from here
   let timer = null;
 
@@ -136,12 +134,6 @@ export function createEndings({ tableId, send }) {
       parts.push(el("p", { class: "endings-notice hint", "data-stood-in": stood }, t("finish_stood_in", { name }), " ", t("finish_stood_in_time")));
       parts.push(el("button", { type: "button", class: "btn btn-primary", "data-reclaim": stood, onclick: () => send({ type: "reclaim", seat: stood }) }, t("finish_reclaim")));
     });
-    for (const [mine, version] of reclaimedAt) {
-      if (message.version > version && message.last?.seat === mine) reclaimedAt.delete(mine); // it has played since
-      if (over || !reclaimedAt.has(mine) || seating.stand_ins.includes(mine)) continue;
-      const time = message.clock ? clockText(message.clock.left[mine]) : "";
-      parts.push(el("p", { class: "endings-notice hint", "data-reclaimed": mine }, t("finish_reclaimed", { time })));
-    }
     if (seating.next) {
       // The rematch was made while this page was away: the way there.
       parts.push(toRematch(tableId, seating.next, "to-rematch-bar"));
@@ -172,11 +164,6 @@ export function createEndings({ tableId, send }) {
       return { ...message, active: null, can_undo: false };
     },
     onState(message) {
-      const now = message.seating?.stand_ins || [];
-      // A seat of this device the bot stood in for is back: said until it plays. (Kept
-      // apart: a state may be the last one changed in place.)
-      for (const seat of message.seats) if (stoodIn.has(seat) && !now.includes(seat)) reclaimedAt.set(seat, message.version);
-      stoodIn = new Set(now);
       last = message;
       received = Date.now();
       if (follows(message)) {
