@@ -11,10 +11,12 @@ from tests.browser.conftest import Server, shot
 from tests.browser.helpers import (
     centrix_finish_turn,
     centrix_play,
+    click_centre,
     version,
     wait_my_turn,
     wait_version,
 )
+from tests.browser.touch import CENTRIX_VS_BOT
 from tests.web.bodies import CENTRIX_2
 
 NewPage = Callable[..., Page]
@@ -256,3 +258,22 @@ def test_the_players_counters_are_labelled(
     assert f"○ {words[1]}" in key, key
     assert words[0] in (page.get_attribute(".player-stats .stat-top", "title") or "")
     assert words[1] in (page.get_attribute(".player-stats .stat-off", "title") or "")
+
+
+def test_a_square_only_one_play_reaches_is_played_in_one_click(
+    server: Server, new_page: NewPage
+) -> None:
+    made = server.create(CENTRIX_VS_BOT)
+    page = new_page()
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    page.wait_for_selector("#board[data-one-gesture]")
+    squares = (page.get_attribute("#board", "data-one-gesture") or "").split()
+    assert squares, "some square only one play reaches"
+    square = next(s for s in squares if s != "top")
+    click_centre(page, f"#board path.square[data-square='{square}']")
+    wait_version(page, 1)
+    # One click, no card chosen: the play whose pawn goes there.
+    notation = page.get_attribute("#log li", "title") or ""
+    assert notation.endswith(f"-{square}"), notation
+    assert len(notation.split()) == 2, "no ring turned"

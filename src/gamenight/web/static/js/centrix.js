@@ -812,8 +812,23 @@ export function create(ctx) {
     render();
   }
 
+  /** The squares one gesture plays to, with nothing chosen yet: those exactly one legal play
+   * reaches (one card, no ring turned: a turn would move the squares under the click). */
+  function oneGesturePlays() {
+    const reaching = new Map();
+    for (const p of legal()) if (p.to) reaching.set(p.to, [...(reaching.get(p.to) || []), p]);
+    return new Map([...reaching].filter(([, plays]) => plays.length === 1 && plays[0].rotation === null)
+      .map(([to, [only]]) => [to, only]));
+  }
+
   function clickSquare(name, node) {
-    if (!myTurn() || inFlight || !sel.card || sel.rotation === undefined) return;
+    if (!myTurn() || inFlight) return;
+    if (!sel.card) {
+      const only = oneGesturePlays().get(name);
+      if (only) play(only);
+      return;
+    }
+    if (sel.rotation === undefined) return;
     const plays = playsFor(sel.card, sel.rotation);
     const isMyPawn = node.closest(".pawn") && Number(node.closest(".pawn").dataset.seat) === mySeat(msg);
     if (sel.from !== null) {
@@ -832,8 +847,17 @@ export function create(ctx) {
     const overlay = shownSvg.querySelector(".ui-overlay");
     overlay.replaceChildren();
     for (const node of shownSvg.querySelectorAll(".pawn-hit")) node.remove();
-    for (const node of shownSvg.querySelectorAll(".movable, .target, .chosen")) {
-      node.classList.remove("movable", "target", "chosen");
+    for (const node of shownSvg.querySelectorAll(".movable, .target, .chosen, .one-gesture")) {
+      node.classList.remove("movable", "target", "chosen", "one-gesture");
+    }
+    delete board.dataset.oneGesture;
+    if (myTurn() && !sel.card && !inFlight) {
+      // Nothing chosen: a click on a square only one play reaches makes that play.
+      const squares = [...oneGesturePlays().keys()];
+      for (const name of squares) {
+        shownSvg.querySelector(name === "top" ? "g.top" : `path.square[data-square="${name}"]`)?.classList.add("one-gesture");
+      }
+      board.dataset.oneGesture = squares.join(" ");
     }
     if (!myTurn() || !sel.card || sel.rotation === undefined) return;
     if (previewing && !previewMarkup) return; // the board is still turning
