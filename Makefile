@@ -34,7 +34,14 @@ KOREAN_FONT ?= /usr/share/fonts/truetype/nanum/NanumGothic.ttf
 $(CHROMIUM) $(KOREAN_FONT) &:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null
 
-test: $(DEV_STAMP) $(CHROMIUM) $(KOREAN_FONT) lint typecheck unit
+# fonts-noto-cjk: Noto Sans CJK, the Korean font of Android and of most Linux desktops, whose
+# lines are taller and glyphs wider than Nanum Gothic's. The Korean layout tests run with each
+# (tests/browser/conftest.py, KOREAN_FONTS).
+NOTO_CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+$(NOTO_CJK_FONT):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
+
+test: $(DEV_STAMP) $(CHROMIUM) $(KOREAN_FONT) $(NOTO_CJK_FONT) lint typecheck unit
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .

@@ -164,14 +164,40 @@ def console() -> Console:
     return Console()
 
 
+# The Korean fonts a page may meet: Debian's Nanum Gothic, and Noto Sans CJK (Android's, and
+# most Linux desktops'), whose lines are taller and whose glyphs are wider. The Korean layout
+# tests run with each (the Makefile installs both).
+KOREAN_FONTS = ("NanumGothic", "Noto Sans CJK KR")
+
+# Every word of the page, the board's included, in one font: a sheet of the document's own
+# (adopted, so the page's Content-Security-Policy, which refuses inline styles, allows it),
+# there before the page's scripts draw anything, and no rule of the page overrides it.
+FORCE_FONT = """font => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(`*, *::before, *::after { font-family: "${font}" !important; }`);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}"""
+
+
+def installed(font: str) -> bool:
+    found = subprocess.run(["fc-list", f":family={font}"], capture_output=True, text=True)
+    return bool(found.stdout.strip())
+
+
 @pytest.fixture
 def new_page(browser: Browser, console: Console) -> Iterator[Any]:
-    """Open pages, each in a browser context of its own (a separate device)."""
+    """Open pages, each in a browser context of its own (a separate device); given ``font``,
+    every word of its pages is drawn in that font."""
     contexts: list[BrowserContext] = []
 
-    def open_page(locale: str = "en-US", width: int = 1280, height: int = 900) -> Page:
+    def open_page(
+        locale: str = "en-US", width: int = 1280, height: int = 900, font: str | None = None
+    ) -> Page:
         context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
         context.set_default_timeout(20_000)
+        if font is not None:
+            assert installed(font), f"the font {font} is not installed (make test installs it)"
+            context.add_init_script(f"({FORCE_FONT})({json.dumps(font)})")
         contexts.append(context)
         page = context.new_page()
         console.listen(page)

@@ -111,7 +111,8 @@ def test_a_game_against_a_bot_shows_every_flick_words_the_log_and_asks_once(
     page.add_init_script(WATCH_FLIGHTS)
     page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
     pitches = 0
-    asked = 0
+    # The power's button is there from the start, and live only after a shot of ours.
+    expect(page.locator("#use-power")).to_be_disabled()
     while True:
         # Our turn to pitch (a power phase of ours passes by itself), or the end.
         page.wait_for_function(
@@ -125,33 +126,28 @@ def test_a_game_against_a_bot_shows_every_flick_words_the_log_and_asks_once(
         pitches += 1
         wait_version_past(page, before)
         if pitches == 1:
-            # The power is offered in the shot's result: the words of the log, the rule, and a
-            # way never to be asked again this game.
-            expect(page.locator("#power-box")).to_be_visible()
+            # The power is offered without stopping the game: its button is live beside the
+            # shot's result, with its rule, and nothing asks; the game goes on by itself.
+            expect(page.locator("#use-power")).to_be_enabled()
             result = page.locator("#shot-result").inner_text()
             assert result.startswith("Green's cube "), result
             assert page.locator(".power-choice .rule").count() == 1
             screenshot(page, "power.en")
-            page.click("#pass-quietly")
-            asked += 1
-        else:
-            # Never asked again: the page declines by itself, and the turn passes.
-            assert page.locator("#pass-quietly").count() == 0
     clicks = page.evaluate("window.clicks")
     print(
         f"\nclicks in a Color City game of {pitches} pitches against a bot: {clicks}"
-        f" ({pitches} pitches + {asked} power answer); asking every turn: {2 * pitches}"
+        f" (asking every turn: {2 * pitches})"
     )
-    assert clicks == pitches + 1
+    assert clicks == pitches
 
     log = page.locator("#log li")
     words = log.all_inner_texts()
     titles = [log.nth(i).get_attribute("title") or "" for i in range(log.count())]
-    assert len(words) >= 2 * pitches
+    assert len(words) >= 2 * pitches - 1
     assert not [w for w in words if RAW_FLOAT.search(w)], words
-    # The notation, rounded as people read it, in each line's tooltip.
-    assert all(len(t.split()) == 4 or t in ("pass", "lucky-day", "purple-pain") for t in titles)
-    assert sum(t == "pass" for t in titles) >= pitches, "the record still has every pass"
+    # The notation, rounded as people read it, in each line's tooltip; a power kept is no
+    # news (the record has it; the log tells only a power used).
+    assert all(len(t.split()) == 4 or t in ("lucky-day", "purple-pain") for t in titles)
     assert any(re.search(r"cube (covered [a-i]\d|fell off|stopped outside)", w) for w in words)
 
     # Every flick was animated along the poses the server recorded: ours and the bot's.
@@ -180,13 +176,15 @@ def test_the_log_and_the_result_in_korean(server: Server, new_page: NewPage) -> 
     wait_version(page, 1)
     result = page.locator("#shot-result").inner_text()
     assert result.startswith("초록 갱의 큐브가 "), result
-    assert page.locator("#pass-quietly").inner_text() == "계속하기, 이번 게임에서는 다시 묻지 않기"
+    assert page.locator("#use-power").inner_text() == "럭키 데이"
+    assert (
+        page.locator("#power-hint").inner_text()
+        == "지금 쓰세요. 3초 뒤에는 게임이 저절로 계속돼요."
+    )
     screenshot(page, "power.ko")
-    page.click("[data-decision='pass']:not([data-quiet])")
-    wait_version(page, 2)
+    wait_version(page, 2)  # the power kept, by itself
     entries = page.locator("#log li").all_inner_texts()
-    assert entries[0] == f"Gi: {result}"
-    assert entries[1] == "Gi: 초록 갱이 파워를 아껴 두었어요"
+    assert entries == [f"Gi: {result}"]
     screenshot(page, "log.ko")
     page.set_viewport_size({"width": 390, "height": 844})
     screenshot(page, "phone.ko")
@@ -231,9 +229,7 @@ def test_a_shared_screen_keeps_the_city_still_when_asked(server: Server, new_pag
     page.click("#keep-still")
     expect(page.locator("#keep-still")).to_be_checked()
     page.click("#pitch")
-    wait_version(page, 1)
-    page.click("[data-decision='pass']:not([data-quiet])")
-    wait_version(page, 2)
+    wait_version(page, 2)  # the pitch, and the power kept by itself
     # Purple pitches from the top of a city that stayed where it was.
     page.wait_for_selector("#board svg.view-green #launch-cube")
     cube = page.locator("#launch-cube").bounding_box()
@@ -436,8 +432,7 @@ def test_a_log_line_shows_the_city_as_it_was_and_the_last_pitch_stays_marked(
     marked = "#board .last-move .mark-covered"
     # The landed cube's squares are marked while its gang decides on the power...
     expect(green.locator(marked)).to_have_count(len(covered))
-    green.click("[data-decision='pass']:not([data-quiet])")
-    wait_version(green, 2)
+    wait_version(green, 2)  # the power kept by itself
     # ...and after, on the other gang's page too, until the next pitch.
     purple = new_page()
     purple.goto(f"{server.url}/table/{made['id']}#token={made['seats'][1]['token']}")
@@ -463,9 +458,9 @@ def test_a_log_line_shows_the_city_as_it_was_and_the_last_pitch_stays_marked(
     assert purple.locator("#log li.current").count() == 0
 
     # A keyboard reaches every line, and its focus shows that step.
-    assert purple.locator("#log li").evaluate_all("lines => lines.map(l => l.tabIndex)") == [0, 0]
-    purple.locator("#log li[data-step='2']").focus()
-    purple.wait_for_selector("#board[data-showing='then'][data-step='2']")
+    assert purple.locator("#log li").evaluate_all("lines => lines.map(l => l.tabIndex)") == [0]
+    purple.locator("#log li[data-step='1']").focus()
+    purple.wait_for_selector("#board[data-showing='then'][data-step='1']")
     purple.locator("#pitch").focus()
     purple.wait_for_selector("#board[data-showing='state']:not([data-step]) #launch-cube")
 

@@ -87,17 +87,17 @@ def test_pitch_by_dragging(server: Server, new_page: NewPage, gang: str) -> None
     assert all(square in words for square in predicted), (words, predicted)
     assert len(entry.get_attribute("title").split()) == 4
 
-    # Each gang's power is offered in its own shot's result, with its rule: after the first
-    # pitch both gangs still have theirs.
+    # Each gang's power is live beside its own shot's result, with its rule: after the first
+    # pitch both gangs still have theirs. Unused, it is kept by itself: nothing asks.
     expect(page.locator("#power-box")).to_be_visible()
     assert page.locator("#shot-result").inner_text() == words.removeprefix("Player 1: ")
     power = "lucky-day" if gang == "green" else "purple-pain"
-    assert page.locator(f"[data-decision='{power}']").count() == 1
+    expect(page.locator(f"#use-power[data-decision='{power}']")).to_be_enabled()
     assert page.locator(".power-choice .rule").text_content()
     shot(page, f"colorcity-{gang}-03-power")
-    page.click("[data-decision='pass']:not([data-quiet])")
     wait_version(page, 2)
-    assert page.locator("#log li.log-quiet").count() == 1  # a declined power, dimmed
+    # A power kept is no news: the log tells the pitch alone.
+    expect(page.locator("#log li")).to_have_count(1)
     # The squares the cube covered are painted in the gang's colour.
     for square in predicted:
         fill = page.locator(f"rect.square[data-square='{square}']").get_attribute("fill")
@@ -125,3 +125,68 @@ def test_pitch_with_the_controls(server: Server, new_page: NewPage) -> None:
     wait_version(page, 2)
     assert page.locator(".gang-green .power-badge.used").count() == 1
     assert page.locator("#aim-box:not([hidden])").count() == 1  # the same player pitches again
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844), (320, 568)])
+def test_the_launch_cube_is_drawn_44_px_or_more_on_every_screen(
+    server: Server, new_page: NewPage, width: int, height: int
+) -> None:
+    made = server.create(COLORCITY)
+    page = new_page(width=width, height=height)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    page.locator("#launch-cube").wait_for(state="visible")
+    # Both at one moment: the aim is drawn again whenever a prediction comes.
+    cube, handle = page.evaluate(
+        "['#launch-cube', '#launch-handle'].map((s) => {"
+        " const r = document.querySelector(s).getBoundingClientRect();"
+        " return { x: r.x, y: r.y, width: r.width, height: r.height }; })"
+    )
+    assert cube["width"] >= 44, cube
+    assert cube["height"] >= 44, cube
+    # The touch target is over the cube drawn: grabbing what one sees aims.
+    assert abs(cube["x"] + cube["width"] / 2 - handle["x"] - handle["width"] / 2) < 1
+    assert abs(cube["y"] + cube["height"] / 2 - handle["y"] - handle["height"] / 2) < 1
+
+
+# The flying cube's opacity at each change, as the page drew it.
+WATCH_OPACITY = """
+(() => {
+  window.opacities = [];
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      if (change.target.classList?.contains("flying-cube")) {
+        window.opacities.push(Number(change.target.getAttribute("opacity") ?? 1));
+      }
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["opacity"] });
+})()
+"""
+
+
+def test_a_cube_judged_off_the_city_is_seen_to_leave(server: Server, new_page: NewPage) -> None:
+    made = server.create(COLORCITY)
+    page = new_page()
+    page.add_init_script(WATCH_OPACITY)
+    page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+    wait_my_turn(page)
+    slowest = page.get_attribute("#aim-speed", "min")
+    assert slowest is not None
+    page.locator("#aim-speed").fill(slowest)  # short of the city
+    wait_prediction(page)
+    assert page.text_content("#prediction-text") == (
+        "It would stop outside the city and be destroyed."
+    )
+    page.click("#pitch")
+    wait_version(page, 1)
+    assert page.locator("#log li").inner_text() == (
+        "Gi: Green's cube stopped outside the city and is lost"
+    )
+    # The cube faded away at the end of its flight, and no cube is drawn where it stopped:
+    # an outline marks the place.
+    opacities = page.evaluate("window.opacities")
+    assert opacities, "the cube flew"
+    assert min(opacities) < 0.1, opacities
+    footprint = page.locator("#board .footprint")
+    assert footprint.get_attribute("fill") == "none"
+    expect(footprint).to_have_class("footprint lost")

@@ -52,6 +52,7 @@ def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
             "game": "centrix",
             "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
             "rules": {"max_turns": 4},  # (the bots play it to its end quickly)
+            "visibility": "public",  # (watched by Eve)
             "clock": {
                 "kind": "realtime",
                 "bank_seconds": 15,
@@ -70,10 +71,20 @@ def test_a_seat_whose_clock_runs_out_is_played_by_a_bot_and_the_game_finishes(
         ".textContent !== t",
         arg=first,
     )
-    # She does not play: her flag falls and a bot plays for her, which the page says.
+    eve = new_page()
+    eve.goto(f"{server.url}/table/{made['id']}")
+    # She does not play: her flag falls and a bot plays for her, which the page says, with
+    # how her time goes meanwhile and once she takes the seat back; her cards are still hers.
     page.wait_for_selector("[data-stood-in='0']", timeout=40_000)
     assert page.locator("[data-reclaim='0']").count() == 1
+    assert "at least 0:30" in page.inner_text("[data-stood-in='0']")
+    assert page.text_content("#hand-title") == "Your cards (a bot is playing them)"
     keep(page, "stand-in", "en")
+    # Every page says so, not only hers: Eve's, in words and on the seat's clock.
+    eve.wait_for_selector("[data-stood-in-other='0']")
+    assert eve.inner_text("[data-stood-in-other='0']").startswith("A bot is playing for Ann")
+    assert eve.text_content(".endings-clock[data-seat='0'] .endings-bot") == "bot"
+    assert eve.locator("[data-reclaim]").count() == 0
     page.click("#lang-switch")  # the same screen in Korean
     page.wait_for_function(
         "() => document.querySelector(\"[data-reclaim='0']\")?.textContent === '내 자리 되찾기'"
@@ -207,3 +218,60 @@ def test_the_home_page_sets_what_a_flag_does_the_grace_and_the_abandonment_limit
     page.wait_for_selector("#seat-2-kind")
     assert page.locator("#clock-on-timeout").count() == 0
     assert page.locator("#clock-bot, #clock-abandon").count() == 2
+
+
+def test_giving_up_a_seat_is_resign_in_every_game(server: Server, new_page: NewPage) -> None:
+    """The same act has one name: at a two-seat table the other side wins, at a larger one a
+    bot takes the seat to the end (the question says which)."""
+    bots = [{"kind": "bot", "level": 1}] * 2
+    tables = [
+        {"game": "centrix", "seats": [{"kind": "device", "name": "Ann"}, *bots], "first": 0},
+        {
+            "game": "colorcity",
+            "seats": [
+                {"kind": "device", "name": "Gi", "role": "green"},
+                {"kind": "bot", "level": 1, "role": "purple"},
+            ],
+        },
+    ]
+    for body in tables:
+        made = server.create(body)
+        page = new_page()
+        page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
+        page.wait_for_selector("#resign")
+        assert page.inner_text("#resign") == "Resign", body["game"]
+        page.click("#resign")
+        question = page.inner_text("#endings-confirm-title")
+        assert question.startswith("Resign this game?"), question
+
+
+# Where the clocks are after scrolling to the page's end: their box, and whether the point at
+# their middle is theirs (not the header's, drawn over them).
+CLOCKS_IN_VIEW = """() => {
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  const r = document.querySelector(".endings-clocks").getBoundingClientRect();
+  const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return { top: r.top, bottom: r.bottom, height: innerHeight, scrolled: scrollY,
+           theirs: Boolean(at && at.closest("#endings")) };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
+def test_the_clocks_stay_in_sight_when_the_page_scrolls(
+    server: Server, new_page: NewPage, width: int, height: int
+) -> None:
+    made = server.create(
+        {
+            "game": "centrix",
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "bot", "level": 1}],
+            "first": 0,
+            "clock": {"kind": "realtime", "bank_seconds": 300, "increment_seconds": 5},
+        }
+    )
+    page = new_page(width=width, height=height)
+    open_seats(page, server, made["id"], [made["seats"][0]["token"]])
+    page.wait_for_selector(".endings-clock.running")
+    seen = page.evaluate(CLOCKS_IN_VIEW)
+    assert seen["scrolled"] > 50, "the page scrolls"
+    assert 0 <= seen["top"] < seen["bottom"] <= seen["height"], seen
+    assert seen["theirs"], seen

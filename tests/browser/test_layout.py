@@ -13,7 +13,7 @@ from playwright.sync_api import FloatRect, Page
 
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS
 from gamenight.centrix.svg import CX, CY, R_OUTER, R_TOP, RING_WIDTH, pawn_spot
-from tests.browser.conftest import Server, shot
+from tests.browser.conftest import KOREAN_FONTS, Server, shot
 from tests.browser.helpers import wait_my_turn, wait_prediction
 from tests.web.bodies import COLORCITY
 
@@ -63,19 +63,29 @@ def overlap(a: FloatRect, b: FloatRect) -> bool:
     return across > 0.5 and down > 0.5
 
 
+def each_font(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The rows with a font added: each Korean row once per Korean font (its last field is its
+    locale), the others in the page's own fonts."""
+    return [
+        (*row, font) for row in rows for font in (KOREAN_FONTS if row[-1] == "ko-KR" else (None,))
+    ]
+
+
 def no_horizontal_scroll(page: Page) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "locale"),
-    [(1280, 900, "en-US"), (1366, 768, "en-US"), (1280, 900, "ko-KR"), (1024, 1366, "en-US")],
+    ("width", "height", "locale", "font"),
+    each_font(
+        [(1280, 900, "en-US"), (1366, 768, "en-US"), (1280, 900, "ko-KR"), (1024, 1366, "en-US")]
+    ),
 )
 def test_centrix_board_hand_and_trays_are_all_in_the_first_screen(
-    server: Server, new_page: NewPage, width: int, height: int, locale: str
+    server: Server, new_page: NewPage, width: int, height: int, locale: str, font: str | None
 ) -> None:
     made = server.create(CENTRIX_4)
-    page = new_page(locale=locale, width=width, height=height)
+    page = new_page(locale=locale, width=width, height=height, font=font)
     page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
     wait_my_turn(page)
     before = settled_box(page, "#board svg")
@@ -86,7 +96,7 @@ def test_centrix_board_hand_and_trays_are_all_in_the_first_screen(
         page.click("[data-rotation='none']")
     page.locator("button.tray[data-tray='0']").wait_for()
     assert box(page, "#board svg") == before
-    shot(page, f"layout-centrix-{width}x{height}-{locale}", full_page=False)
+    shot(page, f"layout-centrix-{width}x{height}-{locale}-{font}", full_page=False)
     assert page.evaluate("window.scrollY") == 0
     board, hand, trays = box(page, "#board svg"), box(page, "#hand"), box(page, "#trays")
     for name, rect in (("board", board), ("hand", hand), ("trays", trays)):
@@ -282,22 +292,30 @@ def assert_centrix_words_legible_and_apart(page: Page) -> None:
 
 
 @pytest.mark.parametrize(
-    ("where", "width", "height", "locale"),
-    [
-        ("table", 390, 844, "en-US"),
-        ("table", 360, 740, "ko-KR"),
-        ("table", 320, 568, "en-US"),
-        ("table", 320, 568, "ko-KR"),
-        ("table", 1280, 900, "en-US"),
-        ("table", 1366, 768, "ko-KR"),
-        ("replay", 360, 740, "en-US"),
-    ],
+    ("where", "width", "height", "locale", "font"),
+    each_font(
+        [
+            ("table", 390, 844, "en-US"),
+            ("table", 360, 740, "ko-KR"),
+            ("table", 320, 568, "en-US"),
+            ("table", 320, 568, "ko-KR"),
+            ("table", 1280, 900, "en-US"),
+            ("table", 1366, 768, "ko-KR"),
+            ("replay", 360, 740, "en-US"),
+        ]
+    ),
 )
 def test_centrix_words_on_the_board_are_legible_and_apart(
-    server: Server, new_page: NewPage, where: str, width: int, height: int, locale: str
+    server: Server,
+    new_page: NewPage,
+    where: str,
+    width: int,
+    height: int,
+    locale: str,
+    font: str | None,
 ) -> None:
     made = server.create(CENTRIX_4)
-    page = new_page(locale=locale, width=width, height=height)
+    page = new_page(locale=locale, width=width, height=height, font=font)
     if where == "table":
         page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
         wait_my_turn(page)
@@ -307,7 +325,7 @@ def test_centrix_words_on_the_board_are_legible_and_apart(
     top = "TOP" if locale == "en-US" else "꼭대기"
     assert page.text_content("#board [data-label='board_top']") == top
     assert_centrix_words_legible_and_apart(page)
-    shot(page, f"layout-centrix-words-{where}-{width}x{height}-{locale}", full_page=False)
+    shot(page, f"layout-centrix-words-{where}-{width}x{height}-{locale}-{font}", full_page=False)
     assert no_horizontal_scroll(page)
 
 

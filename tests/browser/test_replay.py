@@ -99,9 +99,11 @@ def test_autoplay_flies_every_flick_in_order_at_the_pace_remembered(
     assert len(drawn) == len(flights)
     for seen, flight in zip(drawn, flights, strict=True):
         assert_animated(seen, flight)
-    # The log in words, without raw floats (the notation is the tooltip).
+    # The log in words, without raw floats (the notation is the tooltip), and without the
+    # powers kept: only a power used is news.
     words = page.locator("#log li").all_inner_texts()
-    assert len(words) == total
+    kept = [a for a in answers[1:] if a["last"]["notation"] == "pass"]
+    assert len(words) == total - len(kept)
     assert not [w for w in words if RAW_FLOAT.search(w)], words
     assert any("cube" in w for w in words)
     assert page.locator("#hands-revealed").count() == 0  # Color City holds no hands
@@ -124,6 +126,16 @@ def test_autoplay_flies_every_flick_in_order_at_the_pace_remembered(
     page.reload()
     page.wait_for_selector(f"body[data-step='{total}']")
     assert page.input_value("#pace") == "fast"
+    # The table's "instant" pace too: every step in turn, and no flick flown.
+    page.select_option("#pace", "instant")
+    page.keyboard.press("Home")
+    page.wait_for_selector("body[data-step='0']")
+    page.evaluate(WATCH_STEPS)
+    flown = len(page.evaluate("window.flights"))
+    page.keyboard.press("Space")
+    page.wait_for_selector(f"body[data-step='{total}'][data-playing='0']")
+    assert page.evaluate("window.stepsShown") == list(range(total + 1))
+    assert len(page.evaluate("window.flights")) == flown
 
     korean = new_page(locale="ko-KR")
     korean.goto(f"{server.url}/replay/{table}")
@@ -133,7 +145,7 @@ def test_autoplay_flies_every_flick_in_order_at_the_pace_remembered(
     korean.click("#play")
     korean.wait_for_function("() => document.body.dataset.flying === '1'")
     expect(korean.locator("#play")).to_have_attribute("aria-label", "다시 보기 일시 정지")
-    assert korean.locator("#pace option").all_inner_texts() == ["느리게", "보통", "빠르게"]
+    assert korean.locator("#pace option").all_inner_texts() == ["느리게", "보통", "빠르게", "즉시"]
     screenshot(korean, "autoplay.ko")
     korean.click("#play")  # paused: the page is left still
 

@@ -380,6 +380,9 @@ export function create(ctx) {
   const log = el("ol", { class: "log", id: "log" });
   const handTitle = el("h3", { class: "hand-title", id: "hand-title" });
   const playersTitle = el("h3", {});
+  // What the players' counters count, said once under them (a tooltip alone never shows on
+  // a phone).
+  const playersKey = el("p", { class: "players-key hint", id: "players-key" });
   const logTitle = el("h3", {});
   const pile = el("p", { class: "pile", id: "pile" });
 
@@ -393,7 +396,7 @@ export function create(ctx) {
     ),
     el("aside", { class: "side" },
       el("div", { class: "card-box play-box" }, handTitle, hand, curtain, choices, el("div", { class: "play-actions" }, undo)),
-      el("div", { class: "card-box" }, playersTitle, players, pile),
+      el("div", { class: "card-box" }, playersTitle, players, playersKey, pile),
       el("div", { class: "card-box" }, logTitle, log),
     ),
   );
@@ -491,6 +494,9 @@ export function create(ctx) {
     then.now(); // a play is shown on the board as it is now
     if (next && factor > 0 && !reduceMotion && shownSvg && !signal?.aborted) {
       board.dataset.animated = String(message.version);
+      // The play being shown is the log's latest line and the board's mark from its start.
+      renderLog(message);
+      markLast(last, message.version);
       await animatePlay(last, previous, factor, signal);
       // A moment's rest on the play made, before the next is shown.
       await pause(350 * factor, signal);
@@ -546,8 +552,16 @@ export function create(ctx) {
     highlight();
     undo.hidden = !(msg.can_undo && myTurn());
     undo.textContent = `↶ ${t("undo")}`;
-    handTitle.textContent = mySeat(msg) === null ? t("spectating") : t("your_cards");
+    // A seat of this device that a bot plays for is still this device's: its cards are not
+    // watched, they are played for it.
+    const standIn = msg.seats.some((seat) => (msg.seating?.stand_ins || []).includes(seat));
+    handTitle.textContent = mySeat(msg) !== null ? t("your_cards") : standIn ? t("your_cards_stood_in") : t("spectating");
     playersTitle.textContent = t("players");
+    playersKey.replaceChildren(
+      el("span", {}, el("span", { class: "mini-card", "aria-hidden": "true" }), ` ${t("cards_in_hand")}`),
+      el("span", {}, `▲ ${t("pawns_on_top")}`),
+      el("span", {}, `○ ${t("pawns_off")}`),
+    );
     logTitle.textContent = t("log");
     pile.textContent = t("draw_pile", { n: v.draw_size, d: v.discard_size });
   }
@@ -678,17 +692,17 @@ export function create(ctx) {
     ),
     el("span", { class: "player-stats" },
       p.place ? el("span", { class: "place-badge" }, t("place_n", { place: ordinal(p.place) })) : [
-        el("span", { title: t("cards_in_hand") }, el("span", { class: "mini-card", "aria-hidden": "true" }), String(p.hand_size)),
-        el("span", { title: t("pawns_on_top") }, `▲ ${p.top}`),
-        el("span", { title: t("pawns_off") }, `○ ${p.off}`),
+        el("span", { class: "stat-cards", title: t("cards_in_hand") }, el("span", { class: "mini-card", "aria-hidden": "true" }), String(p.hand_size)),
+        el("span", { class: "stat-top", title: t("pawns_on_top") }, `▲ ${p.top}`),
+        el("span", { class: "stat-off", title: t("pawns_off") }, `○ ${p.off}`),
       ],
     ),
     el("span", { class: "sr-only" }, t("player_summary", { cards: p.hand_size, top: p.top, off: p.off })),
     )));
   }
 
-  function renderLog() {
-    const entries = msg.view.log;
+  function renderLog(message = msg) {
+    const entries = message.view.log;
     log.replaceChildren(...entries.map((entry, i) => el("li", {
       ...then.line(i + 1), title: entry.notation,
     },
@@ -798,8 +812,23 @@ export function create(ctx) {
     render();
   }
 
+  /** The squares one gesture plays to, with nothing chosen yet: those exactly one legal play
+   * reaches (one card, no ring turned: a turn would move the squares under the click). */
+  function oneGesturePlays() {
+    const reaching = new Map();
+    for (const p of legal()) if (p.to) reaching.set(p.to, [...(reaching.get(p.to) || []), p]);
+    return new Map([...reaching].filter(([, plays]) => plays.length === 1 && plays[0].rotation === null)
+      .map(([to, [only]]) => [to, only]));
+  }
+
   function clickSquare(name, node) {
-    if (!myTurn() || inFlight || !sel.card || sel.rotation === undefined) return;
+    if (!myTurn() || inFlight) return;
+    if (!sel.card) {
+      const only = oneGesturePlays().get(name);
+      if (only) play(only);
+      return;
+    }
+    if (sel.rotation === undefined) return;
     const plays = playsFor(sel.card, sel.rotation);
     const isMyPawn = node.closest(".pawn") && Number(node.closest(".pawn").dataset.seat) === mySeat(msg);
     if (sel.from !== null) {
@@ -818,8 +847,17 @@ export function create(ctx) {
     const overlay = shownSvg.querySelector(".ui-overlay");
     overlay.replaceChildren();
     for (const node of shownSvg.querySelectorAll(".pawn-hit")) node.remove();
-    for (const node of shownSvg.querySelectorAll(".movable, .target, .chosen")) {
-      node.classList.remove("movable", "target", "chosen");
+    for (const node of shownSvg.querySelectorAll(".movable, .target, .chosen, .one-gesture")) {
+      node.classList.remove("movable", "target", "chosen", "one-gesture");
+    }
+    delete board.dataset.oneGesture;
+    if (myTurn() && !sel.card && !inFlight) {
+      // Nothing chosen: a click on a square only one play reaches makes that play.
+      const squares = [...oneGesturePlays().keys()];
+      for (const name of squares) {
+        shownSvg.querySelector(name === "top" ? "g.top" : `path.square[data-square="${name}"]`)?.classList.add("one-gesture");
+      }
+      board.dataset.oneGesture = squares.join(" ");
     }
     if (!myTurn() || !sel.card || sel.rotation === undefined) return;
     if (previewing && !previewMarkup) return; // the board is still turning
@@ -929,7 +967,6 @@ export function create(ctx) {
     if (rotation && turned && !previewing) await turnRing(rotation.ring, rotation.amount, factor, signal);
     const overlay = shownSvg.querySelector(".ui-overlay");
     overlay.replaceChildren();
-    shownSvg.querySelector(".last-move")?.replaceChildren();
     for (const [i, move] of last.moves.entries()) {
       // Where the pawn's drawing is now: on a ring turned by this play but not redrawn yet,
       // it is still filed under the square it stood on before the turn.
@@ -975,14 +1012,17 @@ export function create(ctx) {
     }
   }
 
-  /** Mark the last play on the board until the next one (as lichess does): where its pawn
-   * came from and went, the ring it turned, the pawns it bumped. */
-  function markLast() {
+  /** Mark the last play (``last``, the state's unless told) on the board until the next one
+   * (as lichess does): where its pawn came from and went, the ring it turned, the pawns it
+   * bumped. The board's data-marked-play is the notation of the play marked: always the
+   * log's latest line while the board shows the state. */
+  function markLast(last = msg?.last, version = msg?.version) {
     const layer = shownSvg?.querySelector(".last-move");
     if (!layer) return;
     layer.replaceChildren();
-    const last = msg?.last;
+    delete board.dataset.markedPlay;
     if (!last || last.undo || !last.moves || board.dataset.showing !== "state") return;
+    board.dataset.markedPlay = last.notation;
     const parts = [];
     if (last.rotation) {
       // The turned ring's two edges, dashed in white over dark.
@@ -1003,7 +1043,7 @@ export function create(ctx) {
       }
     });
     layer.innerHTML = parts.join("");
-    board.dataset.marked = String(msg.version);
+    board.dataset.marked = String(version);
   }
 
   function pawnToken(colour) {

@@ -13,7 +13,10 @@ const MARGIN = 10; // mm of paper around the board
 const LABEL_GAP = 2.5; // mm between the city's edge and its files' and ranks' labels
 const HANDLE_PX = 48; // the launch cube's touch target, CSS px a side (at least 44)
 const STILL_KEY = "gamenight.city.still"; // hot seat: keep the city still between turns
-const quietKey = (table, gang) => `gamenight.city.quiet.${table}.${gang}`; // don't ask about the power
+// After a shot of its gang the page keeps the power live this long, then carries on (passes)
+// by itself: the power is offered without stopping the game to ask.
+const POWER_WINDOW_MS = 3000;
+const POWER_OF = { green: "lucky-day", purple: "purple-pain" };
 const DEAD_ZONE = 10; // mm of pull that still means "no shot": let go here to cancel
 const PULL_RANGE = 110; // mm of pull beyond the dead zone from the slowest to the fastest shot
 // The share of that pull spent between the speeds that reach the city's near and far edges
@@ -101,10 +104,14 @@ export function boardSvg(view) {
   }
   const stop = view.stop;
   if (stop && stop[2] > 0) {
+    // Where the cube stopped; a cube judged off the city is destroyed: only its outline stays.
     const [x, y, , yawDeg] = stop;
+    const pitch = view.log.findLast((entry) => "covered" in entry);
+    const lost = Boolean(pitch) && isLost(pitch);
     world.append(svgNode("rect", {
-      class: "footprint", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2, width: tb.cube_mm, height: tb.cube_mm,
-      transform: `rotate(${-yawDeg} ${x} ${-y})`, fill: "#c0392b", "fill-opacity": 0.35, stroke: "#c0392b", "stroke-width": 1,
+      class: lost ? "footprint lost" : "footprint", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2, width: tb.cube_mm, height: tb.cube_mm,
+      transform: `rotate(${-yawDeg} ${x} ${-y})`, stroke: "#c0392b", "stroke-width": 1,
+      ...(lost ? { fill: "none", "stroke-dasharray": "2 1.5", "stroke-opacity": 0.6 } : { fill: "#c0392b", "fill-opacity": 0.35 }),
     }));
   }
   return svg;
@@ -150,12 +157,21 @@ export function entryWords(entry, gang) {
   return `${covered}${t("city_log_then")}${t("city_log_lost", { gang: t(`city_gang_${other(gang)}`), squares: entry.lost.join(", ") })}`;
 }
 
+/** Whether a log entry is told in the log: a power kept (``pass``) is no news, and stays in
+ * the record only; a power used is told. */
+export const isNews = (entry) => entry.notation !== "pass";
+
+/** Whether a pitch's cube was destroyed: it fell off the board or covers no square. */
+export const isLost = (entry) => "covered" in entry && (Boolean(entry.fell) || !entry.covered.length);
+
+const LEAVE_MS = 700; // a destroyed cube fading and shrinking away at the end of its flight
+
 /** The cube of ``gang`` flying along the recorded ``flight`` (poses ``dt`` ms apart: x, y, z
  * in mm, yaw in degrees) in ``layer`` (a <g> of a boardSvg's world; ``tb``, the view's
- * ``table``), ``factor`` times as long; an abort of ``signal`` ends it at once (as do a
- * factor of 0 and the reader's wish for less motion). The table and the replay both show a
- * flick with it. */
-export function animateFlight(layer, tb, flight, gang, factor, signal) {
+ * ``table``), ``factor`` times as long, then, ``lost``, fading and shrinking away (the rule
+ * destroys it); an abort of ``signal`` ends it at once (as do a factor of 0 and the reader's
+ * wish for less motion). The table and the replay both show a flick with it. */
+export function animateFlight(layer, tb, flight, gang, factor, signal, lost = false) {
   return new Promise((resolve) => {
     const { dt, poses } = flight;
     if (poses.length < 2 || factor <= 0 || reduceMotion || signal?.aborted) {
@@ -170,6 +186,7 @@ export function animateFlight(layer, tb, flight, gang, factor, signal) {
     layer.append(trail, cube);
     const frame = dt * factor; // ms between two poses on screen
     const duration = frame * (poses.length - 1);
+    const leave = lost ? LEAVE_MS * factor : 0;
     const start = performance.now();
     let done = false;
     const finish = () => {
@@ -183,6 +200,17 @@ export function animateFlight(layer, tb, flight, gang, factor, signal) {
     signal?.addEventListener("abort", finish);
     const step = (now) => {
       if (done) return;
+      const beyond = now - start - duration;
+      if (beyond > 0 && leave) {
+        const share = clamp(beyond / leave, 0, 1);
+        const [x, y, z, yaw] = poses.at(-1);
+        const shown = z < 0 ? Math.max(0, 1 + z / 20) : 1; // a cube falling off is fading already
+        cube.setAttribute("transform", `translate(${x} ${-y}) rotate(${-yaw}) scale(${1 - 0.5 * share})`);
+        cube.setAttribute("opacity", fmt(shown * (1 - share), 3));
+        if (share < 1) requestAnimationFrame(step);
+        else finish();
+        return;
+      }
       const time = clamp(now - start, 0, duration); // a frame's time may precede the start
       const at = duration ? (time / duration) * (poses.length - 1) : poses.length - 1;
       const i = Math.min(Math.floor(at), poses.length - 2);
@@ -196,7 +224,8 @@ export function animateFlight(layer, tb, flight, gang, factor, signal) {
       cube.setAttribute("opacity", z < 0 ? Math.max(0, 1 + z / 20) : 1);
       trail.setAttribute("points", [...poses.slice(0, i + 1), [x, y]].map(([px, py]) => `${px},${-py}`).join(" "));
       if (time >= duration) {
-        setTimeout(finish, 250 * factor);
+        if (leave) requestAnimationFrame(step);
+        else setTimeout(finish, 250 * factor);
         return;
       }
       requestAnimationFrame(step);
@@ -221,7 +250,8 @@ export function create(ctx) {
   const predictionsAsked = []; // shots sent for prediction, answered in order
   let sentShot = false;
   let showThreats = true;
-  let passedFor = null; // the version whose power this page declined by itself (don't ask again)
+  let passFor = null; // the version whose power this page will decline by itself, unless used
+  let passTimer = null;
   let handle = null; // the launch cube's touch target, over the board
   let flying = false; // a flick is being shown on the board
   const banner = el("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" });
@@ -247,14 +277,17 @@ export function create(ctx) {
   );
   // The shot's result (and the power, when there is one to use) where the eye is after the
   // flick: beside the board at the top of the side panel, or under the banner on a narrow
-  // screen, where the side panel is below the board.
+  // screen, where the side panel is below the board; the rest of the time the power's button
+  // waits at the top of the side panel (on a phone, under the board: not over the cube).
   const wide = window.matchMedia("(min-width: 901px)");
-  const placeResult = () => {
-    if (wide.matches) root.querySelector(".side").prepend(powerBox);
-    else banner.after(powerBox);
+  const placePower = () => {
+    const deciding = Boolean(msg) && msg.view.phase === "power" && !msg.view.outcome;
+    if (wide.matches || !deciding) {
+      if (powerBox.parentElement !== root.querySelector(".side")) root.querySelector(".side").prepend(powerBox);
+    } else if (banner.nextElementSibling !== powerBox) banner.after(powerBox);
   };
-  placeResult();
-  wide.addEventListener("change", placeResult);
+  placePower();
+  wide.addEventListener("change", placePower);
 
   const gangOf = (seat) => msg.view.seats[seat].gang;
   const myGang = () => (mySeat(msg) === null ? null : gangOf(mySeat(msg)));
@@ -323,7 +356,7 @@ export function create(ctx) {
       aimLayer.replaceChildren();
       flying = true;
       try {
-        await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal);
+        await animateFlick(last.flight, previous.view.seats[last.seat].gang, factor, signal, isLost(last));
       } finally {
         flying = false;
       }
@@ -345,11 +378,11 @@ export function create(ctx) {
 
   function render() {
     if (!msg) return;
-    const quiet = declineQuietly();
+    const live = keepPowerLive();
     drawBoard();
     renderBanner();
     renderAim();
-    renderPower(quiet);
+    renderPower(live);
     renderGangs();
     renderLog();
   }
@@ -548,9 +581,14 @@ export function create(ctx) {
       aimLayer.append(label);
       placeSpeedLabel(label, [ex, -ey], travel, gang);
     }
+    // The cube to grab, drawn as large as its touch target however small the board is shown
+    // (a 16 mm cube is 14 px on a phone); where it lands is drawn at its true size.
+    const matrix = world.getScreenCTM();
+    const pxPerMm = matrix ? Math.hypot(matrix.a, matrix.b) : 0;
+    const side = Math.max(tb.cube_mm, pxPerMm ? HANDLE_PX / pxPerMm : 0);
     const cube = svgNode("rect", {
-      class: "launch-cube", id: "launch-cube", x: x - tb.cube_mm / 2, y: -y - tb.cube_mm / 2,
-      width: tb.cube_mm, height: tb.cube_mm, rx: 1.5, fill: GANG_COLOUR[gang],
+      class: "launch-cube", id: "launch-cube", x: x - side / 2, y: -y - side / 2,
+      width: side, height: side, rx: side / 10, fill: GANG_COLOUR[gang],
       transform: `rotate(${-(travel * 180) / Math.PI + 90} ${x} ${-y})`,
       role: "img", "aria-label": t("cube_aria"),
     });
@@ -660,64 +698,70 @@ export function create(ctx) {
 
   // ---------------------------------------------------------------- the flick
 
-  const animateFlick = (flight, gang, factor, signal) => animateFlight(flightLayer, table(), flight, gang, factor, signal);
+  const animateFlick = (flight, gang, factor, signal, lost) => animateFlight(flightLayer, table(), flight, gang, factor, signal, lost);
 
   // ---------------------------------------------------------------- powers and the side panel
 
-  /** The shot's result while its gang decides on the power: what the cube covered and would
-   * take, and for the pitcher the power with its rule, to use or not, or never to be asked
-   * again this game (the page then declines it by itself: the record is the same). */
-  function renderPower(quiet) {
+  /** The power box: for a seat whose gang still has its power, the power's button, always
+   * there and live while the power may be used (the few seconds after the gang's shot, the
+   * shot's result above it); for anyone, the shot's result while its gang may use its power. */
+  function renderPower(live) {
     const v = msg.view;
-    if (v.phase !== "power" || v.outcome) {
-      powerBox.hidden = true;
+    const deciding = v.phase === "power" && !v.outcome;
+    const gang = myGang();
+    const mine = gang !== null && v.powers[gang] && !v.outcome;
+    powerBox.hidden = !deciding && !mine;
+    placePower();
+    if (powerBox.hidden) {
+      powerBox.replaceChildren();
       return;
     }
-    powerBox.hidden = false;
     const entry = v.log.at(-1);
-    const result = el("p", { class: "shot-result", id: "shot-result" }, entry && "covered" in entry ? entryWords(entry, v.to_move) : "");
-    if (!myTurn() || quiet) {
-      const hint = quiet ? t("city_passing") : t("wait_power", { name: msg.names[msg.actor] });
-      powerBox.replaceChildren(el("h3", {}, t("city_result_title")), result, el("p", { class: "hint" }, hint));
+    const result = deciding && entry && "covered" in entry
+      ? [el("h3", {}, t("city_result_title")), el("p", { class: "shot-result", id: "shot-result" }, entryWords(entry, v.to_move))]
+      : [];
+    if (!mine) {
+      powerBox.replaceChildren(...result, el("p", { class: "hint" }, t("wait_power", { name: msg.names[msg.actor] })));
       return;
     }
-    powerBox.replaceChildren(
-      el("h3", {}, t("city_result_title")),
-      result,
-      ...v.decisions.filter((d) => d !== "pass").map((d) => el("div", { class: "power-choice" },
-        el("p", { class: "rule" }, t(`rule_${d}`)),
-        el("button", { type: "button", class: `btn btn-primary power-${d}`, "data-decision": d, onclick: () => decide(d) }, t(`power_${d}`)),
-      )),
-      el("div", { class: "power-pass" },
-        el("button", { type: "button", class: "btn", "data-decision": "pass", onclick: () => decide("pass") }, t("city_carry_on")),
-        el("button", { type: "button", class: "btn", id: "pass-quietly", "data-decision": "pass", "data-quiet": "", onclick: () => {
-          store(quietKey(msg.table, v.to_move), "1");
-          decide("pass");
-        } }, t("city_carry_on_quiet")),
-      ),
-    );
+    const power = POWER_OF[gang];
+    const button = el("button", {
+      type: "button", class: `btn btn-primary power-use power-${power}`, id: "use-power", "data-decision": power,
+      disabled: !live, title: t(`rule_${power}`), onclick: () => decide(power),
+    }, t(`power_${power}`));
+    const hint = live ? t("city_power_window", { s: POWER_WINDOW_MS / 1000 }) : t("city_power_later");
+    powerBox.classList.toggle("live", live);
+    powerBox.replaceChildren(...result, el("div", { class: "power-choice" },
+      button, el("p", { class: "rule" }, t(`rule_${power}`)), el("p", { class: "hint", id: "power-hint" }, hint)));
   }
 
-  /** When this device's gang asked not to be asked about its power again this game, decline
-   * it now, as the player would have (once per state), and show nothing to decide. */
-  function declineQuietly() {
+  /** Whether this page's gang may use its power now: in the power phase after its shot. Then
+   * the page declines the power by itself once POWER_WINDOW_MS have passed with this state
+   * still on screen and the power unused (the record is the same as a "pass" by hand). */
+  function keepPowerLive() {
     const v = msg.view;
-    if (v.phase !== "power" || !myTurn() || v.outcome) return false;
-    if (stored(quietKey(msg.table, v.to_move)) !== "1" || !v.decisions.includes("pass")) return false;
-    if (passedFor !== msg.version) {
-      passedFor = msg.version;
-      // Sent once this state is on screen (the page sends nothing while it shows plays), and
-      // only if it still is; a send the page held back is tried again at the next drawing.
-      const shown = msg;
-      setTimeout(() => {
-        if (msg !== shown) return;
-        if (!send({ type: "act", seat: mySeat(msg), action: "pass" })) passedFor = null;
-      }, 0);
+    const live = v.phase === "power" && myTurn() && !v.outcome && v.decisions.includes("pass");
+    if (!live) {
+      clearTimeout(passTimer);
+      passFor = null;
+      return false;
+    }
+    if (passFor !== msg.version) {
+      passFor = msg.version;
+      clearTimeout(passTimer);
+      const shown = msg.version;
+      passTimer = setTimeout(() => {
+        if (msg.version !== shown || msg.view.phase !== "power") return;
+        // A send the page held back (it sends nothing while it shows plays) is tried again
+        // at the next drawing.
+        if (!send({ type: "act", seat: mySeat(msg), action: "pass" })) passFor = null;
+      }, POWER_WINDOW_MS);
     }
     return true;
   }
 
   function decide(decision) {
+    clearTimeout(passTimer);
     for (const b of powerBox.querySelectorAll("button")) b.disabled = true;
     send({ type: "act", seat: mySeat(msg), action: decision });
   }
@@ -728,7 +772,7 @@ export function create(ctx) {
     gangs.replaceChildren(...["green", "purple"].map((gang) => {
       const seats = v.seats.map((s, i) => ({ ...s, i })).filter((s) => s.gang === gang);
       const cubes = Array.from({ length: 4 }, (_, i) => el("span", { class: `hq-cube ${i < v.cubes[gang] ? "alive" : "lost"} cube-${gang}` }));
-      const power = gang === "green" ? "lucky-day" : "purple-pain";
+      const power = POWER_OF[gang];
       return el("div", { class: `gang gang-${gang}${v.to_move === gang && !v.outcome ? " active" : ""}`, "data-gang": gang },
         el("div", { class: "gang-head" },
           el("span", { class: `seat-dot dot-${gang}`, "aria-hidden": "true" }),
@@ -768,11 +812,10 @@ export function create(ctx) {
 
   function renderLog() {
     logTitle.textContent = t("log");
-    log.replaceChildren(...msg.view.log.map((entry, i) => logEntry(msg, entry.seat, gangOf(entry.seat),
+    const lines = msg.view.log.map((entry, i) => (isNews(entry) ? logEntry(msg, entry.seat, gangOf(entry.seat),
       entryWords(entry, gangOf(entry.seat)),
-      // The notation as the record writes it, in the tooltip; a declined power is no news: it
-      // stays in the record, and dimmed here.
-      { ...then.line(i + 1), title: entry.notation, class: entry.notation === "pass" ? "log-quiet" : null })));
+      { ...then.line(i + 1), title: entry.notation }) : null)); // the notation as the record writes it
+    log.replaceChildren(...lines.filter(Boolean));
     log.scrollTop = log.scrollHeight;
   }
 

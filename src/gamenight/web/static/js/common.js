@@ -109,6 +109,32 @@ export function svgElement(markup) {
   return svg;
 }
 
+/** The height of a word's box, in ems of its font size, that the drawings leave room for:
+ * the slot letters' band, the ring numbers' badges and the like are sized for it (Nanum
+ * Gothic's box; DejaVu Sans's is 1.16 em, Noto Sans CJK's 1.45 em). */
+const WORD_BOX_EM = 1.15;
+
+/** Each word of ``svg`` whose box is taller than WORD_BOX_EM of its size is drawn smaller, so
+ * that it fits the room drawn for it whatever the font (the box is the font's ascent and
+ * descent, however little of it a word's ink fills). Measured afresh at each call, as the
+ * stylesheet's sizes change with the board's size, and again after each shrinking: on screen
+ * the ascent and descent are rounded to whole pixels, so a box does not shrink in proportion. */
+function fitWordBoxes(svg) {
+  const words = [...svg.querySelectorAll("text")].filter((word) => word.textContent);
+  for (const word of words) word.style.removeProperty("font-size");
+  let tall = words.map((word) => {
+    const size = parseFloat(getComputedStyle(word).fontSize);
+    return { word, size, room: WORD_BOX_EM * size };
+  });
+  for (let pass = 0; pass < 4 && tall.length; pass++) {
+    tall = tall.filter((w) => w.word.getBBox().height > w.room + 0.01);
+    for (const w of tall) {
+      w.size *= w.room / w.word.getBBox().height;
+      w.word.style.setProperty("font-size", `${w.size}px`);
+    }
+  }
+}
+
 /** Keep the words drawn on ``board`` (the element holding a game's drawing) legible however
  * small the board is shown, on a phone as on a large screen: the stylesheet sizes them from
  * --screen-px, set on the drawing here to the length in its own units of one CSS pixel on
@@ -118,7 +144,9 @@ export function keepWordsLegible(board) {
   const fit = () => {
     const svg = board.querySelector(":scope > svg");
     const scale = svg?.getScreenCTM()?.a; // screen pixels per unit of the drawing
-    if (scale) svg.style.setProperty("--screen-px", `${1 / scale}px`);
+    if (!scale) return;
+    svg.style.setProperty("--screen-px", `${1 / scale}px`);
+    fitWordBoxes(svg);
   };
   new ResizeObserver(fit).observe(board);
   return fit;

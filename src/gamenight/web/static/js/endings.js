@@ -98,11 +98,16 @@ export function createEndings({ tableId, send }) {
     const over = Boolean(message.view.outcome);
     const clocks = message.clock
       ? el("div", { class: "endings-clocks", role: "group", "aria-label": t("finish_clock") },
-        message.names.map((name, seat) => el("span", {
-          class: `endings-clock${seat === message.clock.actor && !over ? " running" : ""}${seating.stand_ins.includes(seat) ? " stood-in" : ""}`,
-          "data-seat": seat,
-          "aria-label": t("finish_clock_label", { name }),
-        }, el("span", { class: "endings-name" }, name), el("span", { class: "endings-time" }, ""))))
+        message.names.map((name, seat) => {
+          const bot = seating.stand_ins.includes(seat);
+          return el("span", {
+            class: `endings-clock${seat === message.clock.actor && !over ? " running" : ""}${bot ? " stood-in" : ""}`,
+            "data-seat": seat,
+            "aria-label": t("finish_clock_label", { name }),
+            ...(bot ? { title: t("finish_stood_in", { name }) } : {}),
+          }, el("span", { class: "endings-name" }, name), el("span", { class: "endings-time" }, ""),
+          ...(bot ? [el("span", { class: "endings-bot" }, t("finish_bot_short"))] : []));
+        }))
       : el("div", { class: "endings-clocks" });
     const parts = [clocks];
     const seat = mySeat(message) ?? (message.seats.length ? message.seats[0] : null);
@@ -112,16 +117,23 @@ export function createEndings({ tableId, send }) {
       // On a shared screen, say whose seat gives up (the one to act).
       const shared = message.seats.length > 1;
       const question = t(`${two ? "finish_resign_confirm" : "finish_leave_confirm"}${shared ? "_named" : ""}`, { name: message.names[seat] });
+      // One name for giving up one's seat, whatever follows (the question says what).
       top.append(el("button", {
         type: "button", class: "btn", id: "resign",
         onclick: () => confirm(question, () => send({ type: "resign", seat })),
-      }, t(two ? "finish_resign" : "finish_leave")));
+      }, t("finish_resign")));
     }
-    for (const mine of message.seats) {
-      if (over || !seating.stand_ins.includes(mine) || seating.resigned.includes(mine)) continue;
-      parts.push(el("p", { class: "endings-notice hint", "data-stood-in": mine }, t("finish_stood_in", { name: message.names[mine] })));
-      parts.push(el("button", { type: "button", class: "btn btn-primary", "data-reclaim": mine, onclick: () => send({ type: "reclaim", seat: mine }) }, t("finish_reclaim")));
-    }
+    // A bot standing in for a seat is said on every page; the seat's own page is told how its
+    // time goes meanwhile and after taking the seat back (docs/rules/table.md T8, T9).
+    message.names.forEach((name, stood) => {
+      if (over || !seating.stand_ins.includes(stood) || seating.resigned.includes(stood)) return;
+      if (!message.seats.includes(stood)) {
+        parts.push(el("p", { class: "endings-notice hint", "data-stood-in-other": stood }, t("finish_stood_in_other", { name })));
+        return;
+      }
+      parts.push(el("p", { class: "endings-notice hint", "data-stood-in": stood }, t("finish_stood_in", { name }), " ", t("finish_stood_in_time")));
+      parts.push(el("button", { type: "button", class: "btn btn-primary", "data-reclaim": stood, onclick: () => send({ type: "reclaim", seat: stood }) }, t("finish_reclaim")));
+    });
     if (seating.next) {
       // The rematch was made while this page was away: the way there.
       parts.push(toRematch(tableId, seating.next, "to-rematch-bar"));

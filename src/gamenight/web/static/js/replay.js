@@ -4,7 +4,9 @@ import {
   store, stored, t, toast, trackTopbar,
 } from "./common.js";
 import { boardSvg as centrixBoard, cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
-import { animateFlight, boardSvg as cityBoard, entryWords as cityWords } from "./colorcity.js";
+import {
+  animateFlight, boardSvg as cityBoard, entryWords as cityWords, isLost, isNews as cityNews,
+} from "./colorcity.js";
 
 // Each game's drawing of a view, and its log entries in words (an entry that is a bare
 // notation string is shown as it is).
@@ -13,12 +15,15 @@ const WORDS = {
   centrix: (entry, { nameOf, roleOf }) => playWords(entry, nameOf, roleOf),
   colorcity: (entry, { roleOf }) => cityWords(entry, roleOf(entry.seat)),
 };
+// Which entries each game tells in its log (the others are steps of the record all the same).
+const NEWS = { colorcity: cityNews };
 
 // Autoplay's paces: the pause on each step, and the factor on a flick's recorded time.
 const PACES = {
   slow: { pause: 2400, factor: 1.6 },
   normal: { pause: 1200, factor: 1 },
   fast: { pause: 450, factor: 0.45 },
+  instant: { pause: 150, factor: 0 }, // as the table's: every step at once, nothing flies
 };
 const PACE_KEY = "gamenight.replay.pace";
 
@@ -66,7 +71,8 @@ async function show(n, { animate = false } = {}) {
     world.append(layer);
     document.body.dataset.flying = "1";
     const gang = current.view.seats[data.last.seat].gang;
-    await animateFlight(layer, current.view.table, flight, gang, PACES[storedPace()].factor, controller.signal);
+    const lost = isLost(data.last);
+    await animateFlight(layer, current.view.table, flight, gang, PACES[storedPace()].factor, controller.signal, lost);
     delete document.body.dataset.flying;
     layer.remove();
     if (flying === controller) flying = null;
@@ -203,11 +209,12 @@ function render() {
     const nameOf = (seat) => current.names[seat];
     return WORDS[v.game] ? WORDS[v.game](entry, { nameOf, roleOf }) : entry.notation;
   };
-  log.replaceChildren(...v.log.map((entry, i) => logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)), words(entry),
+  const news = (entry) => typeof entry === "string" || !NEWS[v.game] || NEWS[v.game](entry);
+  log.replaceChildren(...v.log.flatMap((entry, i) => (news(entry) ? [logEntry(current, seatOf(entry, i), roleOf(seatOf(entry, i)), words(entry),
     {
       "data-step": i + 1, class: i === v.log.length - 1 ? "current replay-entry" : "replay-entry",
       title: typeof entry === "string" ? null : entry.notation, onclick: () => goTo(i + 1), // the board after that play
-    })));
+    })] : [])));
   log.scrollTop = log.scrollHeight;
 }
 
