@@ -1,14 +1,15 @@
 """What the table server asks of its storage: game-level operations on stored tables.
 
-The table actor (web.actor) never sees SQL: it asks a ``TableStore`` to load a table, to
+The table's referee (web.referee) never sees SQL: it asks a ``TableStore`` to load a table, to
 append or undo an action, to finish a game, to edit the seats… Every write is durable when
 the call returns, and is refused with the table left as it was unless the table is exactly
 as the writer read it: its revision (up by one on every append, undo and ending), its action
-count, the seat's token, a new message id, and — for a table's home (web.homes) — the
-epoch of the home's lease (a fencing token: a process whose lease has lapsed can no longer
-write). ``SqlStore`` (web.store.sql) keeps tables in SQLite or PostgreSQL, ``MemoryStore``
-(web.store.memory) in memory, for tests and a server that keeps nothing; one contract suite
-(tests/web/test_store_contract.py) holds both to the same answers.
+count, the seat's token, a new message id, and, where the writer names one, the
+table's epoch (a fencing token for a table's home: a process whose claim was overtaken can
+no longer write; the homes that will claim tables are issue 28's next step, so today no
+writer names one). ``SqlStore`` (web.store.sql) keeps tables in SQLite or PostgreSQL,
+``MemoryStore`` (web.store.memory) in memory, for tests and a server that keeps nothing;
+one contract suite (tests/web/test_store_contract.py) holds both to the same answers.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class StoredTable:
     archived: bool = False
     clock: dict[str, Any] | None = None
     deadline: datetime | None = None
-    epoch: int = 0  # the latest home's lease (web.homes): bumped by every claim
+    epoch: int = 0  # the latest claim of the table (a home's fencing token): bumped by each
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,7 @@ class TableRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
-    # The latest home's lease (web.homes): a write under an older one is refused.
+    # The latest claim of the table: a write naming an older one is refused.
     epoch: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 

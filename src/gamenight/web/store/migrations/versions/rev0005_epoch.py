@@ -1,6 +1,6 @@
-"""The epoch of a table's latest home (web.homes): every process that takes the table
-claims it, one more than the last, and a write made under an older epoch is refused (a
-fencing token: a process whose lease lapsed can no longer write).
+"""The epoch of a table's latest claim: a process that takes the table as its home claims
+it, one more than the last, and a write naming an older epoch is refused (a fencing token:
+a process whose claim was overtaken can no longer write).
 
 Revision ID: 0005
 Revises: 0004
