@@ -1654,13 +1654,32 @@ static int set_order(const int *hand, int n, int *out) {
     return count;
 }
 
-enum { UNIFORM = 0, CLIMB = 1 };
+enum { UNIFORM = 0, CLIMB = 1, RANDOM_BOT = 2 };
 
 /* One play of the policy for the seat to move, drawn from the caller's generator exactly as
  * the Python loop draws: UNIFORM is rng.choice(state.legal_plays()), CLIMB is
- * bots.centrix.fast_play. -1 with an exception set. */
+ * bots.centrix.fast_play, RANDOM_BOT is bots.centrix.RandomBot.choose on the seat's view:
+ * the determinization's draws first (the unseen cards' shuffle in view.sample's deal, then
+ * its key, getrandbits(64)), whose cards it never reads (the mover's legal plays are the
+ * same in every determinization of its own view), then UNIFORM's. -1 with an exception
+ * set. */
 static long choose(const Game *g, int seat, int policy, const unsigned char *table, int bottom,
                    PyObject *random_fn, PyObject *getrandbits, Plays *buffer) {
+    if (policy == RANDOM_BOT) {
+        Py_ssize_t unseen = g->draw_n, js[MAX_DISCARDED];
+        for (int i = 0; i < g->n; i++)
+            if (i != seat) unseen += g->hand_n[i];
+        if (unseen > MAX_DISCARDED) {
+            PyErr_SetString(PyExc_ValueError, "more unseen cards than the core deals");
+            return -1;
+        }
+        if (shuffle_draws(unseen, getrandbits, js) < 0) return -1;
+        PyObject *bits = PyLong_FromLong(64), *key = NULL;
+        if (bits != NULL) key = PyObject_CallOneArg(getrandbits, bits);
+        Py_XDECREF(bits);
+        if (key == NULL) return -1;
+        Py_DECREF(key);
+    }
     if (policy == CLIMB) {
         PyObject *u = PyObject_CallNoArgs(random_fn);
         if (u == NULL) return -1;
@@ -1732,23 +1751,27 @@ static int write_game(const Game *was, const Game *now, PyObject *cells, PyObjec
 /* Plays of a policy (see choose) made on the state's own lists without returning to Python
  * per play, as `for _ in range(plays): if done: break; state.advance(policy(state, rng))`
  * would, with `done` the seat stop_seat to move after its turn stop_turn (never, for
- * stop_seat -1). Returns (plays made, seat, plays_done, turn, pending): pending is -1, or
+ * stop_seat -1) or, for hold_seat other than -1, a seat other than hold_seat to move (one
+ * seat's turn: the policy is that seat's, its generator too). Returns (plays made, seat, plays_done, turn, pending): pending is -1, or
  * the code of a play already drawn that the engine must make itself (it ends the game or
  * reshuffles the discard pile; see apply); None, with nothing touched, where the engine must
  * go on itself from the start (a hand or the draw pile past the core's sizes). */
 static PyObject *py_rollout(PyObject *self, PyObject *args) {
     PyObject *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard, *top,
         *places, *players, *random_fn, *getrandbits;
-    int seat, plays_done, turn, max_turns, bottom, policy, max_plays, stop_seat, stop_turn;
-    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiOOiiii", &cells, &offsets, &table,
+    int seat, plays_done, turn, max_turns, bottom, policy, max_plays, stop_seat, stop_turn,
+        hold_seat;
+    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiOOiiiii", &cells, &offsets, &table,
                           &PyTuple_Type, &rows_table, &PyList_Type, &rows, &PyList_Type, &hands,
                           &PyList_Type, &draw, &PyList_Type, &discard, &top, &places, &players,
                           &seat, &plays_done, &turn, &max_turns, &bottom, &random_fn,
-                          &getrandbits, &policy, &max_plays, &stop_seat, &stop_turn))
+                          &getrandbits, &policy, &max_plays, &stop_seat, &stop_turn,
+                          &hold_seat))
         return NULL;
     if (!configured()) return NULL;
-    if (policy != UNIFORM && policy != CLIMB) {
-        PyErr_SetString(PyExc_ValueError, "the policy is 0 (uniform) or 1 (climb)");
+    if (policy != UNIFORM && policy != CLIMB && policy != RANDOM_BOT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the policy is 0 (uniform), 1 (climb) or 2 (the random bot)");
         return NULL;
     }
     if (PyList_GET_SIZE(rows) != NUM_RINGS || PyTuple_GET_SIZE(rows_table) != NUM_RINGS) {
@@ -1779,6 +1802,7 @@ static PyObject *py_rollout(PyObject *self, PyObject *args) {
     long pending = -1;
     while (made < max_plays) {
         if (stop_seat >= 0 && seat == stop_seat && g->turn > stop_turn) break;
+        if (hold_seat >= 0 && seat != hold_seat) break;
         long code = choose(g, seat, policy, t, bottom, random_fn, getrandbits, buffer);
         if (code < 0) {
             failed = 1; /* the plays made so far still go to the state */

@@ -150,7 +150,11 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         assert state is not None
         while not state.is_over and self._mover(state) != self.seat:
             seat = self._mover(state)
-            self._push(state, self._opponent(seat).act(state, seat))
+            opponent = self._opponent(seat)
+            if opponent.turn is not None:
+                self.plays_made += opponent.turn(state)
+                continue
+            self._push(state, opponent.act(state, seat))
             self.plays_made += 1
 
     def _info(self, **extra: Any) -> dict[str, Any]:
