@@ -10,8 +10,16 @@ import gamenight.envs.gym  # noqa: F401 — registers the ids
 from gamenight.envs.vector import CentrixVectorEnv
 
 
-def masked_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+def masked_actions(rng: np.random.Generator, masks: np.ndarray, stray: float) -> np.ndarray:
+    # A legal action for each game, or with probability ``stray`` any action of the space.
+    return np.array(
+        [
+            rng.integers(masks.shape[1])
+            if rng.random() < stray or not m.any()
+            else rng.choice(np.flatnonzero(m))
+            for m in masks
+        ]
+    )
 
 
 @pytest.mark.parametrize(
@@ -19,8 +27,9 @@ def masked_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     [
         {"opponents": "random", "max_turns": 30},
         {"num_players": 3, "opponents": ["level1", "greedy"], "seat": "random", "max_turns": 20},
+        {"opponents": "random", "max_turns": 30, "illegal_action": "random"},
     ],
-    ids=["2p-random", "3p-mixed"],
+    ids=["2p-random", "3p-mixed", "2p-illegal-random"],
 )
 def test_the_batched_env_steps_as_make_vec_does(kwargs: dict[str, object]) -> None:
     batched = CentrixVectorEnv(4, **kwargs)
@@ -34,7 +43,8 @@ def test_the_batched_env_steps_as_make_vec_does(kwargs: dict[str, object]) -> No
     for _ in range(300):
         np.testing.assert_array_equal(obs, ref_obs)
         np.testing.assert_array_equal(info["action_mask"], ref_info["action_mask"])
-        actions = masked_actions(rng, info["action_mask"])
+        stray = 0.2 if kwargs.get("illegal_action") == "random" else 0.0
+        actions = masked_actions(rng, info["action_mask"], stray)
         obs, reward, terminated, truncated, info = batched.step(actions)
         ref_obs, ref_reward, ref_terminated, ref_truncated, ref_info = reference.step(actions)
         np.testing.assert_array_equal(reward, ref_reward)

@@ -62,6 +62,13 @@ class CentrixParts:
             self._builder.reset()
         return play
 
+    def _decide_legal(self, state: CentrixState, action: int) -> Play | None:
+        """``_decide`` for an action known to be legal (no check of it)."""
+        play = self._builder.extend_in(state, action)
+        if play is not None:
+            self._builder.reset()
+        return play
+
     def _mover(self, state: CentrixState) -> int:
         seat = state.actor
         assert seat is not None

@@ -109,6 +109,10 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     def _decide(self, state: StateT, action: Any) -> Any:
         """The move a legal ``action`` completes, or None while it is incomplete."""
 
+    def _decide_legal(self, state: StateT, action: int) -> Any:
+        """``_decide`` for an action known to be legal: a game may skip its checks."""
+        return self._decide(state, action)
+
     @abstractmethod
     def _observation(self) -> Observation:
         """The agent's observation tensor."""
@@ -196,17 +200,32 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         move = self._decide(state, chosen)
         if move is not None:
             extra[self._move_key] = str(move)
+        reward = self._make(state, move)
+        outcome = state.outcome
+        if outcome is not None:
+            extra.update(self._end_info(outcome))
+        return reward, state.is_over, extra
+
+    def advance_legal(self, action: int) -> tuple[float, bool]:
+        """``advance`` for an action the caller knows to be legal in a game going on (the
+        batched env reads it from the mask it encoded): no check, no info; (reward,
+        terminated)."""
+        state = self.state
+        assert state is not None
+        reward = self._make(state, self._decide_legal(state, action))
+        return reward, state.is_over
+
+    def _make(self, state: StateT, move: Any) -> float:
+        """The rest of a step once its action is decided: the move, if whole, and the
+        opponents' replies; the agent's reward."""
+        if move is not None:
             self._push(state, move)
             self.plays_made += 1
             self._play_opponents()
-        reward = 0.0
-        outcome = state.outcome
-        if outcome is not None:
-            reward = place_returns(outcome.places)[self.seat]
-            extra.update(self._end_info(outcome))
         if self.render_mode == "human":
             self._render(state, "human")  # Gymnasium's convention: drawn every step
-        return reward, state.is_over, extra
+        outcome = state.outcome
+        return 0.0 if outcome is None else place_returns(outcome.places)[self.seat]
 
     def _in_space(self, action: Any) -> bool:
         space = self.action_space

@@ -86,10 +86,22 @@ class CentrixVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64],
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {chosen.shape}")
+        # The masks encoded last step are each game's legal actions now: a game whose action
+        # is among them skips the env's checks; any other action takes the env's own path
+        # (its error, its illegal_action rule).
+        legal, values = [False] * self.num_envs, [0] * self.num_envs
+        if chosen.dtype.kind in "iu":
+            values = chosen.tolist()
+            inside = (chosen >= 0) & (chosen < self.masks.shape[1])
+            picked = self.masks[np.arange(self.num_envs), np.where(inside, chosen, 0)]
+            legal = (inside & (picked != 0)).tolist()
+        ended = self._ended.tolist()
         for i, env in enumerate(self.envs):
-            if self._ended[i]:  # next-step autoreset: this step starts the next game
+            if ended[i]:  # next-step autoreset: this step starts the next game
                 env.begin()
                 self.rewards[i], self.terminations[i] = 0.0, False
+            elif legal[i]:
+                self.rewards[i], self.terminations[i] = env.advance_legal(values[i])
             else:
                 self.rewards[i], self.terminations[i], _ = env.advance(chosen[i])
         self._ended[:] = self.terminations
