@@ -200,7 +200,10 @@ def encode_batch(
     if not games or _core is None or not _active:
         return False
     rules = games[0][0].rules
-    if not all(state._compiled and state.rules == rules for state, _, _ in games):
+    # ``is`` first: a batch's games share one rules object (the equality builds tuples).
+    if not all(
+        state._compiled and (state.rules is rules or state.rules == rules) for state, _, _ in games
+    ):
         return False
     fields = [
         (
