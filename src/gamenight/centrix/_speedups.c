@@ -1996,6 +1996,13 @@ static int play_decisions(long code, int *out) {
     return 4;
 }
 
+/* The hand's card set a prefix's first decision (its card) leaves: only that card's plays
+ * can extend it, and each card's plays are generated apart from the others' (generate), so
+ * the rest need not be. None for an id that is no card. */
+static unsigned prefix_card(int action) {
+    return action >= 0 && action < NUM_CARDS ? 1u << action : 0;
+}
+
 static int item_int(PyObject *seq, Py_ssize_t i, long *out) {
     PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
     *out = PyLong_AsLong(v);
@@ -2132,6 +2139,7 @@ static int encode_game(PyObject *game, float *out, signed char *mask, Py_ssize_t
     if (legal) {
         long own;
         if (item_int(players, seat, &own) < 0 || item_int(top, seat, &v) < 0) goto done;
+        if (depth) cards &= prefix_card(chosen[0]);
         generate(&b, (const unsigned char *)PyBytes_AS_STRING(colours), cards, (int)seat,
                  (int)own, (int)v, (int)bottom, &plays_buffer);
         for (int p = 0; p < plays_buffer.n; p++) {
@@ -2249,6 +2257,7 @@ static PyObject *py_decisions(PyObject *self, PyObject *const *args, Py_ssize_t 
     int size;
     if (read_board(args[0], args[1], args[2], &b) < 0 || read_hand(args[3], &cards, &size) < 0)
         return NULL;
+    if (depth) cards &= prefix_card(chosen[0]);
     generate(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own, top_seat,
              bottom, &plays_buffer);
     unsigned char next[NUM_ACT] = {0};

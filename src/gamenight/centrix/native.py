@@ -173,10 +173,20 @@ def decisions(state: CentrixState, prefix: Sequence[int]) -> tuple[list[int], Pl
     action ids that extend ``prefix`` towards a legal play, and the legal play ``prefix``
     makes whole (or None), from the core's legal codes; None where the core does not take
     ``state`` (the caller then asks ``PlayTree``)."""
-    if not _runs(state) or state.to_move is None:
+    if not (_active and state._compiled) or state.to_move is None:
         return None
-    seat = state._seat
-    ids, code = _core.decisions(*_seat_args(state, seat), state._bottom_code, prefix)
+    seat = state._seat  # _seat_args written out: a batched env asks at every play
+    ids, code = _core.decisions(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands[seat],
+        seat,
+        state.players[seat],
+        state.top[seat],
+        state._bottom_code,
+        prefix,
+    )
     return ids, None if code < 0 else _core.decode(code)
 
 

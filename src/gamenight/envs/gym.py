@@ -212,8 +212,10 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         terminated)."""
         state = self.state
         assert state is not None
-        reward = self._make(state, self._decide_legal(state, action))
-        return reward, state.is_over
+        move = self._decide_legal(state, action)
+        if move is None and self.render_mode is None:
+            return 0.0, False  # a decision short of a move: nothing else happens (most steps)
+        return self._make(state, move), state.is_over
 
     def _make(self, state: StateT, move: Any) -> float:
         """The rest of a step once its action is decided: the move, if whole, and the
