@@ -2139,7 +2139,15 @@ static int encode_game(PyObject *game, float *out, signed char *mask, Py_ssize_t
     if (legal) {
         long own;
         if (item_int(players, seat, &own) < 0 || item_int(top, seat, &v) < 0) goto done;
-        if (depth) cards &= prefix_card(chosen[0]);
+        if (!depth) { /* the cards that have a legal play: D8's test, card by card */
+            for (int c = 0; c < NUM_CARDS; c++)
+                if ((cards & (1u << c)) &&
+                    has_legal(&b, 1u << c, 1, (int)seat, (int)own, (int)v, 0, (int)bottom))
+                    mask[c] = 1;
+            rc = 0;
+            goto done;
+        }
+        cards &= prefix_card(chosen[0]);
         generate(&b, (const unsigned char *)PyBytes_AS_STRING(colours), cards, (int)seat,
                  (int)own, (int)v, (int)bottom, &plays_buffer);
         for (int p = 0; p < plays_buffer.n; p++) {
