@@ -1368,6 +1368,34 @@ static long randbelow(PyObject *getrandbits, long n) {
  * at least one more output, so no batch takes an output the loop would not have drawn and
  * the generator ends where Random.shuffle leaves it, in a few calls instead of one a draw
  * (nearly a third of a determinization's time). -1 with an exception set. */
+/* The generator's next m 32-bit outputs, in order, from one getrandbits(32 * m): as bytes,
+ * four a word, least significant first (a new reference), or NULL with an exception set. */
+static PyObject *outputs(PyObject *getrandbits, Py_ssize_t m) {
+    PyObject *k = PyLong_FromSsize_t(32 * m);
+    PyObject *bits = k == NULL ? NULL : PyObject_CallOneArg(getrandbits, k);
+    Py_XDECREF(k);
+    if (bits == NULL) return NULL;
+    PyObject *words = PyObject_CallMethod(bits, "to_bytes", "ns", 4 * m, "little");
+    Py_DECREF(bits);
+    if (words != NULL && (!PyBytes_Check(words) || PyBytes_GET_SIZE(words) != 4 * m)) {
+        Py_DECREF(words);
+        PyErr_SetString(PyExc_TypeError, "getrandbits gave no int of the bits asked");
+        return NULL;
+    }
+    return words;
+}
+
+static unsigned long output_at(const unsigned char *p) {
+    return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
+           (unsigned long)p[3] << 24;
+}
+
+static int bit_length(unsigned long n) {
+    int width = 0;
+    for (; n; n >>= 1) width++;
+    return width;
+}
+
 static int shuffle_draws(Py_ssize_t n, PyObject *getrandbits, Py_ssize_t *js) {
     if (n > ((Py_ssize_t)1 << 30)) {
         PyErr_SetString(PyExc_OverflowError, "too many items to shuffle");
@@ -1376,31 +1404,52 @@ static int shuffle_draws(Py_ssize_t n, PyObject *getrandbits, Py_ssize_t *js) {
     Py_ssize_t i = n - 1;
     while (i > 0) {
         Py_ssize_t m = i;
-        PyObject *k = PyLong_FromSsize_t(32 * m);
-        PyObject *bits = k == NULL ? NULL : PyObject_CallOneArg(getrandbits, k);
-        Py_XDECREF(k);
-        if (bits == NULL) return -1;
-        PyObject *words = PyObject_CallMethod(bits, "to_bytes", "ns", 4 * m, "little");
-        Py_DECREF(bits);
+        PyObject *words = outputs(getrandbits, m);
         if (words == NULL) return -1;
-        if (!PyBytes_Check(words) || PyBytes_GET_SIZE(words) != 4 * m) {
-            Py_DECREF(words);
-            PyErr_SetString(PyExc_TypeError, "getrandbits gave no int of the bits asked");
-            return -1;
-        }
         const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(words);
         for (Py_ssize_t w = 0; w < m && i > 0; w++, p += 4) {
-            unsigned long output = (unsigned long)p[0] | (unsigned long)p[1] << 8 |
-                                   (unsigned long)p[2] << 16 | (unsigned long)p[3] << 24;
             unsigned long below = (unsigned long)i + 1;
-            int width = 0;
-            for (unsigned long b = below; b; b >>= 1) width++; /* (i + 1).bit_length() */
-            unsigned long r = output >> (32 - width);
+            unsigned long r = output_at(p) >> (32 - bit_length(below));
             if (r < below) js[i--] = (Py_ssize_t)r;
         }
         Py_DECREF(words);
     }
     return 0;
+}
+
+/* RandomBot.choose's draws for a mover who cannot see `unseen` cards and has `n` legal
+ * plays: view.sample's shuffle of the unseen cards (randbelow(i + 1) for i from unseen - 1
+ * down to 1), its key (getrandbits(64): two outputs), then rng.choice's randbelow(n); the
+ * index chosen, or -1 with an exception set. The outputs come in batches as in
+ * shuffle_draws, each of the fewest the draws still to make need (a swap or the choice at
+ * least one, the key two), so no batch takes an output the Python draws would not have:
+ * one call of the generator a play, mostly, where each draw was one. */
+static long random_bot_index(Py_ssize_t unseen, long n, PyObject *getrandbits) {
+    Py_ssize_t i = unseen - 1, left = 0, key = 2;
+    int width = bit_length((unsigned long)n);
+    PyObject *words = NULL;
+    const unsigned char *p = NULL;
+    for (;;) {
+        if (!left) {
+            Py_XDECREF(words);
+            Py_ssize_t m = (i > 0 ? i : 0) + key + 1;
+            words = outputs(getrandbits, m);
+            if (words == NULL) return -1;
+            p = (const unsigned char *)PyBytes_AS_STRING(words);
+            left = m;
+        }
+        unsigned long x = output_at(p);
+        p += 4;
+        left--;
+        if (i > 0) {
+            if ((x >> (32 - bit_length((unsigned long)i + 1))) < (unsigned long)i + 1) i--;
+        } else if (key) {
+            key--;
+        } else if ((long)(x >> (32 - width)) < n) {
+            Py_DECREF(words);
+            return (long)(x >> (32 - width));
+        }
+    }
 }
 
 /* Random.shuffle(list): the same swaps from the same draws. */
@@ -1665,21 +1714,6 @@ enum { UNIFORM = 0, CLIMB = 1, RANDOM_BOT = 2 };
  * set. */
 static long choose(const Game *g, int seat, int policy, const unsigned char *table, int bottom,
                    PyObject *random_fn, PyObject *getrandbits, Plays *buffer) {
-    if (policy == RANDOM_BOT) {
-        Py_ssize_t unseen = g->draw_n, js[MAX_DISCARDED];
-        for (int i = 0; i < g->n; i++)
-            if (i != seat) unseen += g->hand_n[i];
-        if (unseen > MAX_DISCARDED) {
-            PyErr_SetString(PyExc_ValueError, "more unseen cards than the core deals");
-            return -1;
-        }
-        if (shuffle_draws(unseen, getrandbits, js) < 0) return -1;
-        PyObject *bits = PyLong_FromLong(64), *key = NULL;
-        if (bits != NULL) key = PyObject_CallOneArg(getrandbits, bits);
-        Py_XDECREF(bits);
-        if (key == NULL) return -1;
-        Py_DECREF(key);
-    }
     if (policy == CLIMB) {
         PyObject *u = PyObject_CallNoArgs(random_fn);
         if (u == NULL) return -1;
@@ -1703,7 +1737,15 @@ static long choose(const Game *g, int seat, int policy, const unsigned char *tab
         PyErr_SetString(PyExc_RuntimeError, "the seat to move has no legal play");
         return -1;
     }
-    long i = randbelow(getrandbits, buffer->n);
+    long i;
+    if (policy == RANDOM_BOT) {
+        Py_ssize_t unseen = g->draw_n; /* the cards outside the mover's hand and the discard */
+        for (int s = 0; s < g->n; s++)
+            if (s != seat) unseen += g->hand_n[s];
+        i = random_bot_index(unseen, buffer->n, getrandbits);
+    } else {
+        i = randbelow(getrandbits, buffer->n);
+    }
     return i < 0 ? -1 : buffer->codes[i];
 }
 
