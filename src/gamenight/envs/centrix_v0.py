@@ -75,8 +75,9 @@ class CentrixParts:
         return seat
 
     def _push(self, state: CentrixState, play: Play) -> None:
-        state.push_unchecked(play)  # the adapters only complete legal plays
-        state.clear_stack()  # nothing is taken back here; keeps memory flat
+        # The adapters only complete legal plays, and take none back: no record to keep
+        # (advance, as the random opponents' turns make theirs), so memory stays flat.
+        state.advance(play)
 
     def _end_info(self, outcome: Outcome) -> dict[str, Any]:
         return {"places": list(outcome.places), "reason": outcome.reason}
