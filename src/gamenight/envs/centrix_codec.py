@@ -225,7 +225,9 @@ class PlayBuilder:
         reads it from the mask it encoded): the core is asked only for what the extended
         prefix completes, never for the actions it chose among."""
         extended = (*self.prefix, action)
-        if len(extended) < 3:  # no play is decided in fewer than three decisions
+        if len(extended) < 3 or (len(extended) == 3 and action != NO_MOVE):
+            # Three decisions make a play only for a rotation alone (its third is NO_MOVE):
+            # a pawn's move has a fourth, its square to.
             self.prefix = extended
             return None
         fast = self._decisions(state, extended)
