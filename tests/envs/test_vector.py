@@ -69,8 +69,9 @@ def test_bad_arguments_are_refused_naming_them() -> None:
 
 
 def test_the_compiled_encoder_writes_the_codecs_observations_and_masks() -> None:
-    # Positions of 2–6 players at random points of random games, each from every seat and
-    # with every prefix of a legal play: the core's rows are the Python codec's exactly.
+    # Positions of 2–6 players at random points of random games, each from a random seat
+    # and from the mover's at every prefix of a legal play: the core's rows are the Python
+    # codec's exactly.
     import random
 
     from gamenight.centrix import native
@@ -89,11 +90,12 @@ def test_the_compiled_encoder_writes_the_codecs_observations_and_masks() -> None
                 break
             state.push(rng.choice(state.legal_plays()))
         seat = rng.randrange(players)
-        prefix: tuple[int, ...] = ()
-        if not state.is_over and state.to_move == seat:
+        games.append((state, seat, ()))
+        if not state.is_over:  # the mover, at every stage of one of its plays
             codes = centrix_codec.play_codes(rng.choice(state.legal_plays()))
-            prefix = codes[: rng.randrange(len(codes))]
-        games.append((state, seat, prefix))
+            mover = state.to_move
+            assert mover is not None
+            games += [(state, mover, codes[:depth]) for depth in range(len(codes))]
     for players in range(2, 7):
         group = [g for g in games if g[0].num_players == players]
         size = centrix_codec.observation_size(players)

@@ -391,9 +391,21 @@ static void emit_group(Plays *p, int card, int ring, int amount, const Groups *g
     for (int i = 0; i < g->n[group]; i++) emit(p, encode(card, ring, amount, g->mv[group][i]));
 }
 
-/* movegen.legal_plays, as codes in the same order. */
-static void generate(const Board *b, const unsigned char *table, unsigned cards, int seat,
-                     int own, int top_seat, int bottom, Plays *out) {
+/* gamenight.envs.centrix_codec's action ids of a play's decisions (play_codes). */
+enum { ACT_ROTATION = 20, ACT_FROM = 87, ACT_FROM_OFF = 159, ACT_NO_MOVE = 160, ACT_TO = 161 };
+enum { ACT_TOP = 233, NUM_ACT = 234, PREFIX_IDS = ACT_NO_MOVE + 1 };
+
+/* The action id of a play's rotation decision: none, else by ring and spin. */
+static int rotation_id(int ring, int amount) {
+    if (ring == 0) return ACT_ROTATION;
+    int spin = mod12(amount + 5) - 5; /* plays.spin_amount: -5…+6 */
+    return ACT_ROTATION + 1 + (ring - 1) * 11 + (spin < 0 ? spin + 5 : spin + 4);
+}
+
+/* movegen.legal_plays, as codes in the same order; with only_rotation other than -1, only
+ * the plays whose rotation decision is that id (the others' rings are never turned). */
+static void generate_only(const Board *b, const unsigned char *table, unsigned cards, int seat,
+                          int own, int top_seat, int bottom, int only_rotation, Plays *out) {
     int mine[PAWNS], moved[PAWNS];
     int nmine = own_pawns(b, seat, mine);
     int has_off = nmine + top_seat < PAWNS;
@@ -425,11 +437,10 @@ static void generate(const Board *b, const unsigned char *table, unsigned cards,
         for (int ri = -1; ri < nrings; ri++) {
             for (int ai = 0; ai < (ri < 0 ? 1 : namounts); ai++) {
                 const Groups *g = &none;
-                int ring = 0, amount = 0;
+                int ring = ri < 0 ? 0 : rings[ri] + 1, amount = ri < 0 ? 0 : amounts[ai];
+                if (only_rotation >= 0 && rotation_id(ring, amount) != only_rotation) continue;
                 if (ri >= 0) {
                     int r = rings[ri];
-                    amount = amounts[ai];
-                    ring = r + 1;
                     int k = mod12(amount);
                     if (!done[r][k]) {
                         Board rb;
@@ -451,6 +462,11 @@ static void generate(const Board *b, const unsigned char *table, unsigned cards,
             }
         }
     }
+}
+
+static void generate(const Board *b, const unsigned char *table, unsigned cards, int seat,
+                     int own, int top_seat, int bottom, Plays *out) {
+    generate_only(b, table, cards, seat, own, top_seat, bottom, -1, out);
 }
 
 /* ------------------------------------------------------------------ Play values */
@@ -2039,18 +2055,11 @@ fail:
 
 /* The decisions of a play in gamenight.envs.centrix_codec's action ids (play_codes): card,
  * rotation, from and, for a play with a move, to. Returns how many. */
-enum { ACT_ROTATION = 20, ACT_FROM = 87, ACT_FROM_OFF = 159, ACT_NO_MOVE = 160, ACT_TO = 161 };
-enum { ACT_TOP = 233, NUM_ACT = 234, PREFIX_IDS = ACT_NO_MOVE + 1 };
 
 static int play_decisions(long code, int *out) {
     int ring = (int)(code >> 5) & 7, frm = (int)(code >> 13) & 127, to = (int)(code >> 20) & 127;
     out[0] = (int)(code & 31);
-    if (ring == 0) {
-        out[1] = ACT_ROTATION;
-    } else {
-        int spin = mod12((int)((code >> 8) & 31) - 11 + 5) - 5; /* plays.spin_amount: -5…+6 */
-        out[1] = ACT_ROTATION + 1 + (ring - 1) * 11 + (spin < 0 ? spin + 5 : spin + 4);
-    }
+    out[1] = rotation_id(ring, (int)((code >> 8) & 31) - 11);
     if (frm == NO_SQUARE) {
         out[2] = ACT_NO_MOVE;
         return 3;
@@ -2212,8 +2221,9 @@ static int encode_game(PyObject *game, float *out, signed char *mask, Py_ssize_t
             goto done;
         }
         cards &= prefix_card(chosen[0]);
-        generate(&b, (const unsigned char *)PyBytes_AS_STRING(colours), cards, (int)seat,
-                 (int)own, (int)v, (int)bottom, &plays_buffer);
+        generate_only(&b, (const unsigned char *)PyBytes_AS_STRING(colours), cards, (int)seat,
+                      (int)own, (int)v, (int)bottom, depth >= 2 ? chosen[1] : -1,
+                      &plays_buffer);
         for (int p = 0; p < plays_buffer.n; p++) {
             int d[4];
             int count = play_decisions(plays_buffer.codes[p], d);
@@ -2330,8 +2340,8 @@ static PyObject *py_decisions(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (read_board(args[0], args[1], args[2], &b) < 0 || read_hand(args[3], &cards, &size) < 0)
         return NULL;
     if (depth) cards &= prefix_card(chosen[0]);
-    generate(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own, top_seat,
-             bottom, &plays_buffer);
+    generate_only(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own,
+                  top_seat, bottom, depth >= 2 ? chosen[1] : -1, &plays_buffer);
     unsigned char next[NUM_ACT] = {0};
     long done = -1;
     for (int p = 0; p < plays_buffer.n; p++) {
