@@ -192,3 +192,33 @@ def test_specs_carry_options() -> None:
     ):
         with pytest.raises(NotationError, match=message):
             spec.bot(bad)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_random_bots_whole_turn_is_its_plays_one_by_one(players: int) -> None:
+    # play_turn (the compiled core's whole turn, where it runs) against the reference: each
+    # play by choose on the seat's view, pushed. The same positions after every turn, the
+    # same generators, through reshuffles of the discard pile and to the game's end.
+    reshuffles = 0
+    for game in range(3):
+        seed = 100 * players + game
+        whole = CentrixState.new(players, seed=seed)
+        single = CentrixState.new(players, seed=seed)
+        turn_bots = [RandomBot(seed + seat) for seat in range(players)]
+        play_bots = [RandomBot(seed + seat) for seat in range(players)]
+        while not whole.is_over:
+            seat = whole.actor
+            assert seat is not None
+            discarded = len(whole.discard)
+            made = turn_bots[seat].play_turn(whole)
+            plays = 0
+            while single.actor == seat:
+                single.push_unchecked(play_bots[seat].choose(single.view(seat)))
+                plays += 1
+            assert made == plays
+            assert whole.position() == single.position()
+            assert turn_bots[seat].rng.getstate() == play_bots[seat].rng.getstate()
+            reshuffles += len(whole.discard) < discarded
+        assert single.is_over
+        assert turn_bots[0].play_turn(whole) == 0  # nothing to play once the game is over
+    assert reshuffles > 0

@@ -10,8 +10,16 @@ import gamenight.envs.gym  # noqa: F401 — registers the ids
 from gamenight.envs.vector import CentrixVectorEnv
 
 
-def masked_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+def masked_actions(rng: np.random.Generator, masks: np.ndarray, stray: float) -> np.ndarray:
+    # A legal action for each game, or with probability ``stray`` any action of the space.
+    return np.array(
+        [
+            rng.integers(masks.shape[1])
+            if rng.random() < stray or not m.any()
+            else rng.choice(np.flatnonzero(m))
+            for m in masks
+        ]
+    )
 
 
 @pytest.mark.parametrize(
@@ -19,8 +27,9 @@ def masked_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     [
         {"opponents": "random", "max_turns": 30},
         {"num_players": 3, "opponents": ["level1", "greedy"], "seat": "random", "max_turns": 20},
+        {"opponents": "random", "max_turns": 30, "illegal_action": "random"},
     ],
-    ids=["2p-random", "3p-mixed"],
+    ids=["2p-random", "3p-mixed", "2p-illegal-random"],
 )
 def test_the_batched_env_steps_as_make_vec_does(kwargs: dict[str, object]) -> None:
     batched = CentrixVectorEnv(4, **kwargs)
@@ -34,7 +43,8 @@ def test_the_batched_env_steps_as_make_vec_does(kwargs: dict[str, object]) -> No
     for _ in range(300):
         np.testing.assert_array_equal(obs, ref_obs)
         np.testing.assert_array_equal(info["action_mask"], ref_info["action_mask"])
-        actions = masked_actions(rng, info["action_mask"])
+        stray = 0.2 if kwargs.get("illegal_action") == "random" else 0.0
+        actions = masked_actions(rng, info["action_mask"], stray)
         obs, reward, terminated, truncated, info = batched.step(actions)
         ref_obs, ref_reward, ref_terminated, ref_truncated, ref_info = reference.step(actions)
         np.testing.assert_array_equal(reward, ref_reward)
@@ -59,8 +69,9 @@ def test_bad_arguments_are_refused_naming_them() -> None:
 
 
 def test_the_compiled_encoder_writes_the_codecs_observations_and_masks() -> None:
-    # Positions of 2–6 players at random points of random games, each from every seat and
-    # with every prefix of a legal play: the core's rows are the Python codec's exactly.
+    # Positions of 2–6 players at random points of random games, each from a random seat
+    # and from the mover's at every prefix of a legal play: the core's rows are the Python
+    # codec's exactly.
     import random
 
     from gamenight.centrix import native
@@ -79,11 +90,12 @@ def test_the_compiled_encoder_writes_the_codecs_observations_and_masks() -> None
                 break
             state.push(rng.choice(state.legal_plays()))
         seat = rng.randrange(players)
-        prefix: tuple[int, ...] = ()
-        if not state.is_over and state.to_move == seat:
+        games.append((state, seat, ()))
+        if not state.is_over:  # the mover, at every stage of one of its plays
             codes = centrix_codec.play_codes(rng.choice(state.legal_plays()))
-            prefix = codes[: rng.randrange(len(codes))]
-        games.append((state, seat, prefix))
+            mover = state.to_move
+            assert mover is not None
+            games += [(state, mover, codes[:depth]) for depth in range(len(codes))]
     for players in range(2, 7):
         group = [g for g in games if g[0].num_players == players]
         size = centrix_codec.observation_size(players)

@@ -46,7 +46,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[3]
 REGISTRY = ROOT / "docs" / "figures.json"
 # The documents whose figure tables are claims against the registry.
-DOCUMENTS = ("README.md", "docs/benchmarks.md", "docs/lab.md", "docs/ai.md")
+DOCUMENTS = ("README.md", "docs/benchmarks.md", "docs/lab.md", "docs/ai.md", "docs/envs.md")
 
 Result = dict[str, Any]
 
@@ -227,6 +227,18 @@ def _envs() -> Source:
     return Source("envs", ("envs", "bench", "--seconds", "3"), tuple(figures))
 
 
+def _vector() -> Source:
+    """The batched Centrix env against ``make_vec`` with the same 64 games, same run."""
+    k = "envs.centrix.vector"
+    argv = ("envs", "vector-bench", "--num-envs", "64", "--seconds", "6", "--json")
+    figures = (
+        Figure(k, "steps/s", "batched_steps_per_s"),
+        Figure(f"{k}.peer", "steps/s", "make_vec_steps_per_s"),
+        Figure(f"{k}.ratio", "×", "ratio"),
+    )
+    return Source("envs.vector", argv, figures)
+
+
 def _lab_run(
     name: str, file: str, games: str = "", pure: bool = False, long: bool = False
 ) -> Source:
@@ -368,6 +380,7 @@ def sources() -> tuple[Source, ...]:
         _centrix(),
         _colorcity(),
         _envs(),
+        _vector(),
         _lab_run("lab.centrix-bottom", "centrix-bottom"),
         _lab_run("lab.centrix-bottom.first", "centrix-bottom", games="10"),
         _lab_run("lab.centrix-bottom.first", "centrix-bottom", games="20"),

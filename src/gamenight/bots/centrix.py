@@ -23,6 +23,24 @@ class RandomBot(SeededBot):
     def choose(self, view: CentrixView) -> Play:
         return self.rng.choice(view.sample(self.rng).legal_plays())
 
+    def play_turn(self, state: CentrixState) -> int:
+        """Make the plays of the seat to move — this bot's — until its turn or the game
+        ends, each the play ``choose`` makes on the seat's view, from the same draws; returns
+        how many were made. Where the compiled core takes the state it makes the whole turn
+        in one call (``native.RANDOM_BOT``), without a determinization built for each play.
+        As with ``state.advance``, the plays are not recorded."""
+        seat = state.actor
+        if seat is None:
+            return 0
+        return native.play_out(
+            state,
+            self.rng,
+            None,
+            native.RANDOM_BOT,
+            lambda s, _: self.choose(s.view(seat)),
+            hold=seat,
+        )
+
 
 class GreedyBot(SeededBot):
     """Tries every legal play and keeps the best by the one-ply evaluation of

@@ -391,9 +391,21 @@ static void emit_group(Plays *p, int card, int ring, int amount, const Groups *g
     for (int i = 0; i < g->n[group]; i++) emit(p, encode(card, ring, amount, g->mv[group][i]));
 }
 
-/* movegen.legal_plays, as codes in the same order. */
-static void generate(const Board *b, const unsigned char *table, unsigned cards, int seat,
-                     int own, int top_seat, int bottom, Plays *out) {
+/* gamenight.envs.centrix_codec's action ids of a play's decisions (play_codes). */
+enum { ACT_ROTATION = 20, ACT_FROM = 87, ACT_FROM_OFF = 159, ACT_NO_MOVE = 160, ACT_TO = 161 };
+enum { ACT_TOP = 233, NUM_ACT = 234, PREFIX_IDS = ACT_NO_MOVE + 1 };
+
+/* The action id of a play's rotation decision: none, else by ring and spin. */
+static int rotation_id(int ring, int amount) {
+    if (ring == 0) return ACT_ROTATION;
+    int spin = mod12(amount + 5) - 5; /* plays.spin_amount: -5…+6 */
+    return ACT_ROTATION + 1 + (ring - 1) * 11 + (spin < 0 ? spin + 5 : spin + 4);
+}
+
+/* movegen.legal_plays, as codes in the same order; with only_rotation other than -1, only
+ * the plays whose rotation decision is that id (the others' rings are never turned). */
+static void generate_only(const Board *b, const unsigned char *table, unsigned cards, int seat,
+                          int own, int top_seat, int bottom, int only_rotation, Plays *out) {
     int mine[PAWNS], moved[PAWNS];
     int nmine = own_pawns(b, seat, mine);
     int has_off = nmine + top_seat < PAWNS;
@@ -425,11 +437,10 @@ static void generate(const Board *b, const unsigned char *table, unsigned cards,
         for (int ri = -1; ri < nrings; ri++) {
             for (int ai = 0; ai < (ri < 0 ? 1 : namounts); ai++) {
                 const Groups *g = &none;
-                int ring = 0, amount = 0;
+                int ring = ri < 0 ? 0 : rings[ri] + 1, amount = ri < 0 ? 0 : amounts[ai];
+                if (only_rotation >= 0 && rotation_id(ring, amount) != only_rotation) continue;
                 if (ri >= 0) {
                     int r = rings[ri];
-                    amount = amounts[ai];
-                    ring = r + 1;
                     int k = mod12(amount);
                     if (!done[r][k]) {
                         Board rb;
@@ -451,6 +462,11 @@ static void generate(const Board *b, const unsigned char *table, unsigned cards,
             }
         }
     }
+}
+
+static void generate(const Board *b, const unsigned char *table, unsigned cards, int seat,
+                     int own, int top_seat, int bottom, Plays *out) {
+    generate_only(b, table, cards, seat, own, top_seat, bottom, -1, out);
 }
 
 /* ------------------------------------------------------------------ Play values */
@@ -1368,6 +1384,62 @@ static long randbelow(PyObject *getrandbits, long n) {
  * at least one more output, so no batch takes an output the loop would not have drawn and
  * the generator ends where Random.shuffle leaves it, in a few calls instead of one a draw
  * (nearly a third of a determinization's time). -1 with an exception set. */
+/* The generator's next m 32-bit outputs, in order, from one getrandbits(32 * m): four bytes
+ * a word, least significant first, in a buffer of the module's own (valid until the next
+ * call; the GIL is held), or NULL with an exception set. */
+static unsigned char *output_buffer = NULL;
+static Py_ssize_t output_room = 0;
+
+static const unsigned char *outputs(PyObject *getrandbits, Py_ssize_t m) {
+    if (m > output_room) {
+        unsigned char *grown = PyMem_Realloc(output_buffer, (size_t)(4 * m));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        output_buffer = grown;
+        output_room = m;
+    }
+    PyObject *k = PyLong_FromSsize_t(32 * m);
+    PyObject *bits = k == NULL ? NULL : PyObject_CallOneArg(getrandbits, k);
+    Py_XDECREF(k);
+    if (bits == NULL) return NULL;
+    if (!PyLong_Check(bits)) {
+        Py_DECREF(bits);
+        PyErr_SetString(PyExc_TypeError, "getrandbits gave no int of the bits asked");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030D0000
+    /* int.to_bytes(4 * m, "little") without the method call (a third of a draw's cost) */
+    int rc = _PyLong_AsByteArray((PyLongObject *)bits, output_buffer, (size_t)(4 * m), 1, 0);
+    Py_DECREF(bits);
+    return rc < 0 ? NULL : output_buffer;
+#else
+    PyObject *words = PyObject_CallMethod(bits, "to_bytes", "ns", 4 * m, "little");
+    Py_DECREF(bits);
+    if (words == NULL) return NULL;
+    if (!PyBytes_Check(words) || PyBytes_GET_SIZE(words) != 4 * m) {
+        Py_DECREF(words);
+        PyErr_SetString(PyExc_TypeError, "getrandbits gave no int of the bits asked");
+        return NULL;
+    }
+    memcpy(output_buffer, PyBytes_AS_STRING(words), (size_t)(4 * m));
+    Py_DECREF(words);
+    return output_buffer;
+#endif
+}
+
+static unsigned long output_at(const unsigned char *p) {
+    return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
+           (unsigned long)p[3] << 24;
+}
+
+static int bit_length(unsigned long n) {
+    int width = 0;
+    for (; n; n >>= 1) width++;
+    return width;
+}
+
 static int shuffle_draws(Py_ssize_t n, PyObject *getrandbits, Py_ssize_t *js) {
     if (n > ((Py_ssize_t)1 << 30)) {
         PyErr_SetString(PyExc_OverflowError, "too many items to shuffle");
@@ -1376,31 +1448,46 @@ static int shuffle_draws(Py_ssize_t n, PyObject *getrandbits, Py_ssize_t *js) {
     Py_ssize_t i = n - 1;
     while (i > 0) {
         Py_ssize_t m = i;
-        PyObject *k = PyLong_FromSsize_t(32 * m);
-        PyObject *bits = k == NULL ? NULL : PyObject_CallOneArg(getrandbits, k);
-        Py_XDECREF(k);
-        if (bits == NULL) return -1;
-        PyObject *words = PyObject_CallMethod(bits, "to_bytes", "ns", 4 * m, "little");
-        Py_DECREF(bits);
-        if (words == NULL) return -1;
-        if (!PyBytes_Check(words) || PyBytes_GET_SIZE(words) != 4 * m) {
-            Py_DECREF(words);
-            PyErr_SetString(PyExc_TypeError, "getrandbits gave no int of the bits asked");
-            return -1;
-        }
-        const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(words);
+        const unsigned char *p = outputs(getrandbits, m);
+        if (p == NULL) return -1;
         for (Py_ssize_t w = 0; w < m && i > 0; w++, p += 4) {
-            unsigned long output = (unsigned long)p[0] | (unsigned long)p[1] << 8 |
-                                   (unsigned long)p[2] << 16 | (unsigned long)p[3] << 24;
             unsigned long below = (unsigned long)i + 1;
-            int width = 0;
-            for (unsigned long b = below; b; b >>= 1) width++; /* (i + 1).bit_length() */
-            unsigned long r = output >> (32 - width);
+            unsigned long r = output_at(p) >> (32 - bit_length(below));
             if (r < below) js[i--] = (Py_ssize_t)r;
         }
-        Py_DECREF(words);
     }
     return 0;
+}
+
+/* RandomBot.choose's draws for a mover who cannot see `unseen` cards and has `n` legal
+ * plays: view.sample's shuffle of the unseen cards (randbelow(i + 1) for i from unseen - 1
+ * down to 1), its key (getrandbits(64): two outputs), then rng.choice's randbelow(n); the
+ * index chosen, or -1 with an exception set. The outputs come in batches as in
+ * shuffle_draws, each of the fewest the draws still to make need (a swap or the choice at
+ * least one, the key two), so no batch takes an output the Python draws would not have:
+ * one call of the generator a play, mostly, where each draw was one. */
+static long random_bot_index(Py_ssize_t unseen, long n, PyObject *getrandbits) {
+    Py_ssize_t i = unseen - 1, left = 0, key = 2;
+    int width = bit_length((unsigned long)n);
+    const unsigned char *p = NULL;
+    for (;;) {
+        if (!left) {
+            Py_ssize_t m = (i > 0 ? i : 0) + key + 1;
+            p = outputs(getrandbits, m);
+            if (p == NULL) return -1;
+            left = m;
+        }
+        unsigned long x = output_at(p);
+        p += 4;
+        left--;
+        if (i > 0) {
+            if ((x >> (32 - bit_length((unsigned long)i + 1))) < (unsigned long)i + 1) i--;
+        } else if (key) {
+            key--;
+        } else if ((long)(x >> (32 - width)) < n) {
+            return (long)(x >> (32 - width));
+        }
+    }
 }
 
 /* Random.shuffle(list): the same swaps from the same draws. */
@@ -1654,11 +1741,15 @@ static int set_order(const int *hand, int n, int *out) {
     return count;
 }
 
-enum { UNIFORM = 0, CLIMB = 1 };
+enum { UNIFORM = 0, CLIMB = 1, RANDOM_BOT = 2 };
 
 /* One play of the policy for the seat to move, drawn from the caller's generator exactly as
  * the Python loop draws: UNIFORM is rng.choice(state.legal_plays()), CLIMB is
- * bots.centrix.fast_play. -1 with an exception set. */
+ * bots.centrix.fast_play, RANDOM_BOT is bots.centrix.RandomBot.choose on the seat's view:
+ * the determinization's draws first (the unseen cards' shuffle in view.sample's deal, then
+ * its key, getrandbits(64)), whose cards it never reads (the mover's legal plays are the
+ * same in every determinization of its own view), then UNIFORM's. -1 with an exception
+ * set. */
 static long choose(const Game *g, int seat, int policy, const unsigned char *table, int bottom,
                    PyObject *random_fn, PyObject *getrandbits, Plays *buffer) {
     if (policy == CLIMB) {
@@ -1684,7 +1775,15 @@ static long choose(const Game *g, int seat, int policy, const unsigned char *tab
         PyErr_SetString(PyExc_RuntimeError, "the seat to move has no legal play");
         return -1;
     }
-    long i = randbelow(getrandbits, buffer->n);
+    long i;
+    if (policy == RANDOM_BOT) {
+        Py_ssize_t unseen = g->draw_n; /* the cards outside the mover's hand and the discard */
+        for (int s = 0; s < g->n; s++)
+            if (s != seat) unseen += g->hand_n[s];
+        i = random_bot_index(unseen, buffer->n, getrandbits);
+    } else {
+        i = randbelow(getrandbits, buffer->n);
+    }
     return i < 0 ? -1 : buffer->codes[i];
 }
 
@@ -1732,23 +1831,27 @@ static int write_game(const Game *was, const Game *now, PyObject *cells, PyObjec
 /* Plays of a policy (see choose) made on the state's own lists without returning to Python
  * per play, as `for _ in range(plays): if done: break; state.advance(policy(state, rng))`
  * would, with `done` the seat stop_seat to move after its turn stop_turn (never, for
- * stop_seat -1). Returns (plays made, seat, plays_done, turn, pending): pending is -1, or
+ * stop_seat -1) or, for hold_seat other than -1, a seat other than hold_seat to move (one
+ * seat's turn: the policy is that seat's, its generator too). Returns (plays made, seat, plays_done, turn, pending): pending is -1, or
  * the code of a play already drawn that the engine must make itself (it ends the game or
  * reshuffles the discard pile; see apply); None, with nothing touched, where the engine must
  * go on itself from the start (a hand or the draw pile past the core's sizes). */
 static PyObject *py_rollout(PyObject *self, PyObject *args) {
     PyObject *cells, *offsets, *table, *rows_table, *rows, *hands, *draw, *discard, *top,
         *places, *players, *random_fn, *getrandbits;
-    int seat, plays_done, turn, max_turns, bottom, policy, max_plays, stop_seat, stop_turn;
-    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiOOiiii", &cells, &offsets, &table,
+    int seat, plays_done, turn, max_turns, bottom, policy, max_plays, stop_seat, stop_turn,
+        hold_seat;
+    if (!PyArg_ParseTuple(args, "OOOO!O!O!O!O!OOOiiiiiOOiiiii", &cells, &offsets, &table,
                           &PyTuple_Type, &rows_table, &PyList_Type, &rows, &PyList_Type, &hands,
                           &PyList_Type, &draw, &PyList_Type, &discard, &top, &places, &players,
                           &seat, &plays_done, &turn, &max_turns, &bottom, &random_fn,
-                          &getrandbits, &policy, &max_plays, &stop_seat, &stop_turn))
+                          &getrandbits, &policy, &max_plays, &stop_seat, &stop_turn,
+                          &hold_seat))
         return NULL;
     if (!configured()) return NULL;
-    if (policy != UNIFORM && policy != CLIMB) {
-        PyErr_SetString(PyExc_ValueError, "the policy is 0 (uniform) or 1 (climb)");
+    if (policy != UNIFORM && policy != CLIMB && policy != RANDOM_BOT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the policy is 0 (uniform), 1 (climb) or 2 (the random bot)");
         return NULL;
     }
     if (PyList_GET_SIZE(rows) != NUM_RINGS || PyTuple_GET_SIZE(rows_table) != NUM_RINGS) {
@@ -1779,6 +1882,7 @@ static PyObject *py_rollout(PyObject *self, PyObject *args) {
     long pending = -1;
     while (made < max_plays) {
         if (stop_seat >= 0 && seat == stop_seat && g->turn > stop_turn) break;
+        if (hold_seat >= 0 && seat != hold_seat) break;
         long code = choose(g, seat, policy, t, bottom, random_fn, getrandbits, buffer);
         if (code < 0) {
             failed = 1; /* the plays made so far still go to the state */
@@ -1951,18 +2055,11 @@ fail:
 
 /* The decisions of a play in gamenight.envs.centrix_codec's action ids (play_codes): card,
  * rotation, from and, for a play with a move, to. Returns how many. */
-enum { ACT_ROTATION = 20, ACT_FROM = 87, ACT_FROM_OFF = 159, ACT_NO_MOVE = 160, ACT_TO = 161 };
-enum { ACT_TOP = 233, NUM_ACT = 234, PREFIX_IDS = ACT_NO_MOVE + 1 };
 
 static int play_decisions(long code, int *out) {
     int ring = (int)(code >> 5) & 7, frm = (int)(code >> 13) & 127, to = (int)(code >> 20) & 127;
     out[0] = (int)(code & 31);
-    if (ring == 0) {
-        out[1] = ACT_ROTATION;
-    } else {
-        int spin = mod12((int)((code >> 8) & 31) - 11 + 5) - 5; /* plays.spin_amount: -5…+6 */
-        out[1] = ACT_ROTATION + 1 + (ring - 1) * 11 + (spin < 0 ? spin + 5 : spin + 4);
-    }
+    out[1] = rotation_id(ring, (int)((code >> 8) & 31) - 11);
     if (frm == NO_SQUARE) {
         out[2] = ACT_NO_MOVE;
         return 3;
@@ -1970,6 +2067,13 @@ static int play_decisions(long code, int *out) {
     out[2] = frm == OFF ? ACT_FROM_OFF : ACT_FROM + frm;
     out[3] = to == TOP ? ACT_TOP : ACT_TO + to;
     return 4;
+}
+
+/* The hand's card set a prefix's first decision (its card) leaves: only that card's plays
+ * can extend it, and each card's plays are generated apart from the others' (generate), so
+ * the rest need not be. None for an id that is no card. */
+static unsigned prefix_card(int action) {
+    return action >= 0 && action < NUM_CARDS ? 1u << action : 0;
 }
 
 static int item_int(PyObject *seq, Py_ssize_t i, long *out) {
@@ -2108,8 +2212,18 @@ static int encode_game(PyObject *game, float *out, signed char *mask, Py_ssize_t
     if (legal) {
         long own;
         if (item_int(players, seat, &own) < 0 || item_int(top, seat, &v) < 0) goto done;
-        generate(&b, (const unsigned char *)PyBytes_AS_STRING(colours), cards, (int)seat,
-                 (int)own, (int)v, (int)bottom, &plays_buffer);
+        if (!depth) { /* the cards that have a legal play: D8's test, card by card */
+            for (int c = 0; c < NUM_CARDS; c++)
+                if ((cards & (1u << c)) &&
+                    has_legal(&b, 1u << c, 1, (int)seat, (int)own, (int)v, 0, (int)bottom))
+                    mask[c] = 1;
+            rc = 0;
+            goto done;
+        }
+        cards &= prefix_card(chosen[0]);
+        generate_only(&b, (const unsigned char *)PyBytes_AS_STRING(colours), cards, (int)seat,
+                      (int)own, (int)v, (int)bottom, depth >= 2 ? chosen[1] : -1,
+                      &plays_buffer);
         for (int p = 0; p < plays_buffer.n; p++) {
             int d[4];
             int count = play_decisions(plays_buffer.codes[p], d);
@@ -2225,8 +2339,9 @@ static PyObject *py_decisions(PyObject *self, PyObject *const *args, Py_ssize_t 
     int size;
     if (read_board(args[0], args[1], args[2], &b) < 0 || read_hand(args[3], &cards, &size) < 0)
         return NULL;
-    generate(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own, top_seat,
-             bottom, &plays_buffer);
+    if (depth) cards &= prefix_card(chosen[0]);
+    generate_only(&b, (const unsigned char *)PyBytes_AS_STRING(args[2]), cards, seat, own,
+                  top_seat, bottom, depth >= 2 ? chosen[1] : -1, &plays_buffer);
     unsigned char next[NUM_ACT] = {0};
     long done = -1;
     for (int p = 0; p < plays_buffer.n; p++) {

@@ -152,6 +152,7 @@ def rollout(
     plays: int,
     stop_seat: int,
     stop_turn: int,
+    hold_seat: int,
 ) -> tuple[int, int, int, int, int] | None: ...
 def decisions(
     cells: list[int],

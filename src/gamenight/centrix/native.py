@@ -173,10 +173,20 @@ def decisions(state: CentrixState, prefix: Sequence[int]) -> tuple[list[int], Pl
     action ids that extend ``prefix`` towards a legal play, and the legal play ``prefix``
     makes whole (or None), from the core's legal codes; None where the core does not take
     ``state`` (the caller then asks ``PlayTree``)."""
-    if not _runs(state) or state.to_move is None:
+    if not (_active and state._compiled) or state.to_move is None:
         return None
-    seat = state._seat
-    ids, code = _core.decisions(*_seat_args(state, seat), state._bottom_code, prefix)
+    seat = state._seat  # _seat_args written out: a batched env asks at every play
+    ids, code = _core.decisions(
+        state.cells,
+        state.offsets,
+        state._colours,
+        state.hands[seat],
+        seat,
+        state.players[seat],
+        state.top[seat],
+        state._bottom_code,
+        prefix,
+    )
     return ids, None if code < 0 else _core.decode(code)
 
 
@@ -200,7 +210,10 @@ def encode_batch(
     if not games or _core is None or not _active:
         return False
     rules = games[0][0].rules
-    if not all(state._compiled and state.rules == rules for state, _, _ in games):
+    # ``is`` first: a batch's games share one rules object (the equality builds tuples).
+    if not all(
+        state._compiled and (state.rules is rules or state.rules == rules) for state, _, _ in games
+    ):
         return False
     fields = [
         (
@@ -437,6 +450,10 @@ UNIFORM = 0
 """``rollout``'s policy: ``rng.choice(state.legal_plays())``, every legal play alike."""
 CLIMB = 1
 """``rollout``'s policy: ISMCTS's default policy, ``bots.centrix.fast_play``."""
+RANDOM_BOT = 2
+"""``rollout``'s policy: ``bots.centrix.RandomBot.choose`` on the mover's view, its draws
+of the determinization (``CentrixView.sample``) and then ``UNIFORM``'s; with ``hold``, for
+the random bot's own generator in its own seat."""
 
 
 def rollout(
@@ -445,6 +462,7 @@ def rollout(
     plays: int | None,
     policy: int,
     stop: tuple[int, int] | None = None,
+    hold: int | None = None,
 ) -> tuple[int, Play | None] | None:
     """Up to ``plays`` plays (None: no limit) of ``policy`` made by the compiled core in
     one call, without returning to Python per play, as the loop ``for _ in range(plays):
@@ -473,6 +491,7 @@ def rollout(
         _COUNT_LIMIT if plays is None else min(plays, _COUNT_LIMIT),  # the core's C int
         -1 if stop is None else stop[0],
         0 if stop is None else stop[1],
+        -1 if hold is None else hold,
     )
     if after is None:
         return None
@@ -481,10 +500,17 @@ def rollout(
     return made, None if pending < 0 else _core.decode(pending)
 
 
-def stopped(state: CentrixState, stop: tuple[int, int] | None = None) -> bool:
+def stopped(
+    state: CentrixState, stop: tuple[int, int] | None = None, hold: int | None = None
+) -> bool:
     """Whether a rollout ends here: the game is over or, with ``stop=(seat, turn)``,
-    ``seat`` is to move after its turn ``turn`` (ISMCTS's end of a round)."""
-    return state.is_over or (stop is not None and state.actor == stop[0] and state.turn > stop[1])
+    ``seat`` is to move after its turn ``turn`` (ISMCTS's end of a round) or, with ``hold``,
+    a seat other than ``hold`` is to move (the end of that seat's turn)."""
+    return (
+        state.is_over
+        or (stop is not None and state.actor == stop[0] and state.turn > stop[1])
+        or (hold is not None and state.actor != hold)
+    )
 
 
 def play_out(
@@ -494,15 +520,16 @@ def play_out(
     policy: int,
     choose: Callable[[CentrixState, random.Random], Play],
     stop: tuple[int, int] | None = None,
+    hold: int | None = None,
 ) -> int:
     """Make plays of ``policy`` (``choose`` is the same policy in Python: one play of the
-    seat to move) by ``advance`` until ``stopped(state, stop)`` or ``plays`` were made (None:
-    no limit); returns how many were made. The compiled core makes whole stretches of them
-    in one call (``rollout``), the same plays from the same draws as the loop of ``choose``
-    alone."""
+    seat to move) by ``advance`` until ``stopped(state, stop, hold)`` or ``plays`` were made
+    (None: no limit); returns how many were made. The compiled core makes whole stretches of
+    them in one call (``rollout``), the same plays from the same draws as the loop of
+    ``choose`` alone."""
     made = 0
-    while (plays is None or made < plays) and not stopped(state, stop):
-        done = rollout(state, rng, None if plays is None else plays - made, policy, stop)
+    while (plays is None or made < plays) and not stopped(state, stop, hold):
+        done = rollout(state, rng, None if plays is None else plays - made, policy, stop, hold)
         if done is None:
             state.advance(choose(state, rng))
             made += 1
@@ -572,6 +599,7 @@ def shuffle(cards: list[Card], rng: random.Random) -> None:
 __all__ = [
     "CLIMB",
     "COMPILED",
+    "RANDOM_BOT",
     "UNIFORM",
     "active",
     "apply",

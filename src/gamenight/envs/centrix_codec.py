@@ -220,6 +220,22 @@ class PlayBuilder:
         self.prefix = extended
         return done
 
+    def extend_in(self, state: CentrixState, action: int) -> Play | None:
+        """``choose_in`` for an action the caller knows to be legal here (the batched env
+        reads it from the mask it encoded): the core is asked only for what the extended
+        prefix completes, never for the actions it chose among."""
+        extended = (*self.prefix, action)
+        if len(extended) < 3 or (len(extended) == 3 and action != NO_MOVE):
+            # Three decisions make a play only for a rotation alone (its third is NO_MOVE):
+            # a pawn's move has a fourth, its square to.
+            self.prefix = extended
+            return None
+        fast = self._decisions(state, extended)
+        if fast is None:
+            return self.choose(state.legal_plays(), action)
+        self.prefix = extended
+        return fast[1]
+
 
 def _safe_name(action: int) -> str:
     try:

@@ -62,14 +62,22 @@ class CentrixParts:
             self._builder.reset()
         return play
 
+    def _decide_legal(self, state: CentrixState, action: int) -> Play | None:
+        """``_decide`` for an action known to be legal (no check of it)."""
+        play = self._builder.extend_in(state, action)
+        if play is not None:
+            self._builder.reset()
+        return play
+
     def _mover(self, state: CentrixState) -> int:
         seat = state.actor
         assert seat is not None
         return seat
 
     def _push(self, state: CentrixState, play: Play) -> None:
-        state.push_unchecked(play)  # the adapters only complete legal plays
-        state.clear_stack()  # nothing is taken back here; keeps memory flat
+        # The adapters only complete legal plays, and take none back: no record to keep
+        # (advance, as the random opponents' turns make theirs), so memory stays flat.
+        state.advance(play)
 
     def _end_info(self, outcome: Outcome) -> dict[str, Any]:
         return {"places": list(outcome.places), "reason": outcome.reason}

@@ -109,6 +109,10 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
     def _decide(self, state: StateT, action: Any) -> Any:
         """The move a legal ``action`` completes, or None while it is incomplete."""
 
+    def _decide_legal(self, state: StateT, action: int) -> Any:
+        """``_decide`` for an action known to be legal: a game may skip its checks."""
+        return self._decide(state, action)
+
     @abstractmethod
     def _observation(self) -> Observation:
         """The agent's observation tensor."""
@@ -150,7 +154,11 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         assert state is not None
         while not state.is_over and self._mover(state) != self.seat:
             seat = self._mover(state)
-            self._push(state, self._opponent(seat).act(state, seat))
+            opponent = self._opponent(seat)
+            if opponent.turn is not None:
+                self.plays_made += opponent.turn(state)
+                continue
+            self._push(state, opponent.act(state, seat))
             self.plays_made += 1
 
     def _info(self, **extra: Any) -> dict[str, Any]:
@@ -192,17 +200,34 @@ class _SeatEnv(gymnasium.Env[Observation, ActT], Generic[StateT, ActT]):
         move = self._decide(state, chosen)
         if move is not None:
             extra[self._move_key] = str(move)
+        reward = self._make(state, move)
+        outcome = state.outcome
+        if outcome is not None:
+            extra.update(self._end_info(outcome))
+        return reward, state.is_over, extra
+
+    def advance_legal(self, action: int) -> tuple[float, bool]:
+        """``advance`` for an action the caller knows to be legal in a game going on (the
+        batched env reads it from the mask it encoded): no check, no info; (reward,
+        terminated)."""
+        state = self.state
+        assert state is not None
+        move = self._decide_legal(state, action)
+        if move is None and self.render_mode is None:
+            return 0.0, False  # a decision short of a move: nothing else happens (most steps)
+        return self._make(state, move), state.is_over
+
+    def _make(self, state: StateT, move: Any) -> float:
+        """The rest of a step once its action is decided: the move, if whole, and the
+        opponents' replies; the agent's reward."""
+        if move is not None:
             self._push(state, move)
             self.plays_made += 1
             self._play_opponents()
-        reward = 0.0
-        outcome = state.outcome
-        if outcome is not None:
-            reward = place_returns(outcome.places)[self.seat]
-            extra.update(self._end_info(outcome))
         if self.render_mode == "human":
             self._render(state, "human")  # Gymnasium's convention: drawn every step
-        return reward, state.is_over, extra
+        outcome = state.outcome
+        return 0.0 if outcome is None else place_returns(outcome.places)[self.seat]
 
     def _in_space(self, action: Any) -> bool:
         space = self.action_space

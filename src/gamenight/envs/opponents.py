@@ -18,12 +18,20 @@ from gamenight.bots.registry import game_bots
 class Opponent:
     name: str
     act: Callable[[Any, int], Any]
+    # A whole turn of the seat to move made on the state, as ``act`` and a push for each play
+    # would make it (the same plays from the same draws), returning how many: for a bot
+    # that has one (``play_turn``, Centrix's random bot), else None.
+    turn: Callable[[Any], int] | None = None
 
 
 def opponent(game: str, spec: str, seed: int | None) -> Opponent:
     """The registry's bot ``spec`` for ``game``, acting on the view of its seat."""
     bot = game_bots(game).bot(spec, seed)
-    return Opponent(f"{game} {spec}", lambda state, seat: bot.choose(state.view(seat)))
+    return Opponent(
+        f"{game} {spec}",
+        lambda state, seat: bot.choose(state.view(seat)),
+        getattr(bot, "play_turn", None),
+    )
 
 
 def centrix_opponent(spec: str, seed: int | None) -> Opponent:

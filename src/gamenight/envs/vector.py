@@ -42,9 +42,12 @@ class CentrixVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64],
             raise ValueError(f"num_envs must be a whole number ≥ 1, not {num_envs!r}")
         if kwargs.get("render_mode") is not None:
             raise ValueError("the batched env does not render: use gamenight/Centrix-v0")
-        self.envs = [CentrixEnv(**kwargs) for _ in range(num_envs)]
+        first = CentrixEnv(**kwargs)
+        # The others share its rules object (equal anyway, the turn cap in it): the
+        # compiled encoder checks that the games' rules agree, by identity first.
+        same_rules = {**kwargs, "rules": first.rules}
+        self.envs = [first, *(CentrixEnv(**same_rules) for _ in range(num_envs - 1))]
         self.num_envs = num_envs
-        first = self.envs[0]
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
         self.observation_space = batch_space(first.observation_space, num_envs)
@@ -86,12 +89,26 @@ class CentrixVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64],
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {chosen.shape}")
+        # The masks encoded last step are each game's legal actions now: a game whose action
+        # is among them skips the env's checks; any other action takes the env's own path
+        # (its error, its illegal_action rule).
+        legal, values = [False] * self.num_envs, [0] * self.num_envs
+        if chosen.dtype.kind in "iu":
+            values = chosen.tolist()
+            inside = (chosen >= 0) & (chosen < self.masks.shape[1])
+            picked = self.masks[np.arange(self.num_envs), np.where(inside, chosen, 0)]
+            legal = (inside & (picked != 0)).tolist()
+        ended = self._ended.tolist()
+        rewards, terminations = [0.0] * self.num_envs, [False] * self.num_envs
         for i, env in enumerate(self.envs):
-            if self._ended[i]:  # next-step autoreset: this step starts the next game
+            if ended[i]:  # next-step autoreset: this step starts the next game
                 env.begin()
-                self.rewards[i], self.terminations[i] = 0.0, False
+            elif legal[i]:
+                rewards[i], terminations[i] = env.advance_legal(values[i])
             else:
-                self.rewards[i], self.terminations[i], _ = env.advance(chosen[i])
+                rewards[i], terminations[i], _ = env.advance(chosen[i])
+        self.rewards[:] = rewards
+        self.terminations[:] = terminations
         self._ended[:] = self.terminations
         self._encode()
         return (
