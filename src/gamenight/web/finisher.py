@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from gamenight.core.endings import ABANDONED, OUT_OF_TIME, RESIGNED
 from gamenight.web.live import LiveTable
-from gamenight.web.referee import ClockSettings
 from gamenight.web.refusals import Code, RefusedError
 
 
@@ -21,7 +20,7 @@ class Finisher:
         online = table.room.online()
         if len(referee.seats) == 2:
             return await referee.end(RESIGNED, (seat,), online)
-        settings = referee.clock.settings if referee.clock is not None else ClockSettings()
+        settings = referee.clock_settings
         return await referee.stand_in(seat, settings.bot_level, online, resigned=True)
 
     @staticmethod

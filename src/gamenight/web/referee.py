@@ -311,6 +311,11 @@ class Referee:
                     moments.append(away + clock.settings.grace_ms)
         return min(moments) if moments else None
 
+    @property
+    def clock_settings(self) -> ClockSettings:
+        """The host's clock settings (a table from before there were clocks: the defaults)."""
+        return self.clock.settings if self.clock is not None else ClockSettings()
+
     def flagged(self, seat: int) -> bool:
         """Whether ``seat`` is the actor and its time has run out (a stand-in never is)."""
         clock = self.clock

@@ -9,7 +9,6 @@ from typing import Any
 from gamenight.web.after_change import AfterChange
 from gamenight.web.live import LiveTable
 from gamenight.web.protocol import ClockIn, SeatIn, TableIn
-from gamenight.web.referee import ClockSettings
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.room import Connection
 
@@ -62,7 +61,7 @@ def rematch_of(table: LiveTable) -> TableIn:
         )
         for seat in referee.seats
     ]
-    settings = referee.clock.settings if referee.clock is not None else ClockSettings()
+    settings = referee.clock_settings
     return TableIn(
         game=referee.game.name,
         seats=seats,

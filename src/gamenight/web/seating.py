@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from gamenight.web import outbound
 from gamenight.web.after_change import AfterChange
-from gamenight.web.live import Change, LiveTable
+from gamenight.web.live import Change, LiveTable, TableEvents
 from gamenight.web.privacy import may_watch
 from gamenight.web.protocol import error
 from gamenight.web.refusals import Code, RefusedError, unlisted
@@ -17,7 +17,8 @@ from gamenight.web.seats import Opened, hash_token
 
 
 class Seating:
-    def __init__(self, after: AfterChange) -> None:
+    def __init__(self, events: TableEvents, after: AfterChange) -> None:
+        self.events = events
         self.after = after
 
     async def hello(
@@ -35,7 +36,7 @@ class Seating:
         is told the seats the page opens before it joins, and may refuse it (a spectator
         over the limits: web.quotas)."""
         if not table.connections:
-            await self.after.events.first_page(table)
+            await self.events.first_page(table)
         async with table.lock:
             before = table.room.online()
             opened = await self.open(table, tokens)
@@ -79,7 +80,7 @@ class Seating:
                 )
             token = await table.referee.change_seats(lambda book: book.renew(seat, key))
             self.revoke(table)
-        await self.after.events.changed(table.id, Change(table.referee.revision))  # others
+        await self.events.changed(table.id, Change(table.referee.revision))  # others
         return token
 
     async def reclaim(self, table: LiveTable, seat: int, page: Connection) -> None:

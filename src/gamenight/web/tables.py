@@ -85,7 +85,7 @@ class TableManager:
         self.finisher = Finisher()
         self.timekeeper = Timekeeper(now, self.cache.live, self.tick, self.finisher)
         self.after = AfterChange(self.events, now, self.schedule_bot, self.timekeeper.arm)
-        self.seating = Seating(self.after)
+        self.seating = Seating(self.events, self.after)
         self.rematcher = Rematcher(self.create, self.after)
         self._resuming: asyncio.Task[None] | None = None
 

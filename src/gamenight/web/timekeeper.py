@@ -10,7 +10,6 @@ from typing import Any
 
 from gamenight.web.finisher import Finisher
 from gamenight.web.live import LiveTable
-from gamenight.web.referee import ClockSettings
 
 
 class Timekeeper:
@@ -88,5 +87,5 @@ class Timekeeper:
     async def stand_in(table: LiveTable, seat: int) -> bool:
         """A bot of the host's level plays ``seat`` from now on; the caller holds the lock."""
         referee = table.referee
-        settings = referee.clock.settings if referee.clock is not None else ClockSettings()
+        settings = referee.clock_settings
         return await referee.stand_in(seat, settings.bot_level, table.room.online())
