@@ -43,15 +43,36 @@ import logging
 import os
 import uuid
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import redis.asyncio as redis
 
 from gamenight.web.live import RELOAD, Change, LiveTable
 from gamenight.web.outbound import ChatLine
 
-if TYPE_CHECKING:  # (the manager makes its relay, given itself: web.tables)
-    from gamenight.web.tables import TableManager
+
+class Follower(Protocol):
+    """What the relay asks of this server's tables (web.tables: the manager, which makes its
+    relay given itself)."""
+
+    def live(self, table_id: str) -> LiveTable | None:
+        """The table, if it is live here."""
+
+    def live_tables(self) -> list[LiveTable]:
+        """Every table live here."""
+
+    async def follow(self, table_id: str, change: Change | None = None) -> None:
+        """Bring a table changed elsewhere up to date, and tell its pages."""
+
+    async def refresh(self, table_id: str, change: Change | None = None) -> LiveTable | None:
+        """Bring a table changed elsewhere up to date (its pages not yet told)."""
+
+    def heard(self, table_id: str, side: str, line: ChatLine) -> None:
+        """A chat line said at the table on another server."""
+
+    def set_elsewhere(self, table: LiveTable, seats: frozenset[int]) -> None:
+        """The seats other servers' pages hold at the table."""
+
 
 CHANNEL = "gamenight:tables"
 PRESENCE = "gamenight:presence:"  # + a table's id: server id → JSON list of its pages' seats
@@ -73,7 +94,7 @@ log = logging.getLogger("gamenight.web")
 
 
 class RedisRelay:
-    def __init__(self, url: str, manager: TableManager, presence_ttl: float = 15.0) -> None:
+    def __init__(self, url: str, manager: Follower, presence_ttl: float = 15.0) -> None:
         self.client: Any = redis.from_url(url)
         self.manager = manager
         self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -214,7 +235,7 @@ class RedisRelay:
                 if pubsub is None:
                     pubsub = self.client.pubsub()
                     await pubsub.subscribe(CHANNEL)
-                    live = list(self.manager.tables.values())
+                    live = self.manager.live_tables()
                     self._stale |= {t.id for t in live if t.connections}
                     self._wake.set()  # catch up on the presence news missed
                     await self._catch_up(live)
@@ -278,7 +299,7 @@ class RedisRelay:
                 self.manager.heard(data["table"], data["side"], data["line"])
                 return
             if data.get("type") == "presence":
-                live = self.manager.tables.get(data["table"])
+                live = self.manager.live(data["table"])
                 if live is not None and live.connections:
                     self._stale.add(live.id)
                     self._wake.set()
@@ -332,7 +353,7 @@ class RedisRelay:
             if loop.time() >= beat:
                 beat = loop.time() + self.ttl / 3
                 write |= set(self._written)
-                read |= {t.id for t in self.manager.tables.values() if t.connections}
+                read |= {t.id for t in self.manager.live_tables() if t.connections}
             try:
                 async with asyncio.timeout(WAIT):
                     await self._write(write, changes)
@@ -345,7 +366,7 @@ class RedisRelay:
                     self._queue(table_id, later)
                 self._trouble(exc)
                 if loop.time() - self._heard > self.ttl:
-                    for live in self.manager.tables.values():
+                    for live in self.manager.live_tables():
                         if live.room.elsewhere:  # no news for a ttl: carry on with local presence
                             self.manager.set_elsewhere(live, frozenset())
                 continue
@@ -354,7 +375,7 @@ class RedisRelay:
                 self._failing = False
                 log.warning("Redis can be reached again")
             for table_id, seats in heard.items():
-                table = self.manager.tables.get(table_id)
+                table = self.manager.live(table_id)
                 if table is not None and table.connections:
                     self.manager.set_elsewhere(table, seats)
 
@@ -373,7 +394,7 @@ class RedisRelay:
         (table → its changes, in order)."""
         held = {}
         for table_id in table_ids:
-            table = self.manager.tables.get(table_id)
+            table = self.manager.live(table_id)
             held[table_id] = table.room.here() if table is not None else []
         ms = max(1, round(self.ttl * 1000))
         self._writing = set(held)

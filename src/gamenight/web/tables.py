@@ -128,6 +128,12 @@ class TableManager:
         self.bots.stop(table_id)
         self.timekeeper.disarm(table_id)
 
+    def live(self, table_id: str) -> LiveTable | None:
+        return self.cache.tables.get(table_id)
+
+    def live_tables(self) -> list[LiveTable]:
+        return list(self.cache.tables.values())
+
     def evict(self, now: float | None = None) -> list[str]:
         return self.cache.evict(now)
 
