@@ -10,6 +10,7 @@ from gamenight.centrix.cards import Card
 from gamenight.centrix.explain import problem
 from gamenight.centrix.lessons import Goal, Lesson, highlighted, lessons, reached
 from gamenight.centrix.plays import Move, Play
+from gamenight.centrix.refusals import Code
 from gamenight.centrix.state import CentrixState
 
 HANGUL = ("\uac00", "\ud7a3")
@@ -72,7 +73,9 @@ def test_not_every_play_reaches_the_goal() -> None:
     state = lessons()[0].state()
     assert all(reached(Goal.ENTER, state, p) for p in state.legal_plays())
     found = problem(state, Play(Card.O1, None, Move(OFF, parse_square("c1"))))
-    assert found == "c1 is yellow, but O1 moves only onto orange"
+    assert found is not None
+    assert found.code is Code.WRONG_COLOUR
+    assert found.en == "c1 is yellow, but O1 moves only onto orange"
 
 
 def test_the_bottom_lesson_tells_why_the_lower_pawn_cannot_be_bumped() -> None:
@@ -81,5 +84,6 @@ def test_the_bottom_lesson_tells_why_the_lower_pawn_cannot_be_bumped() -> None:
     wrong = Play(Card.G1, None, Move(parse_square("d3"), parse_square("d2")))  # Blue's, ring 2
     found = problem(state, wrong)
     assert found is not None
-    assert "cannot bump" in found
+    assert found.code is Code.BELOW_RING_1
+    assert "cannot bump" in found.en
     assert square_name(highlighted(lesson)[1]) == "d2"

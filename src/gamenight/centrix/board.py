@@ -40,6 +40,11 @@ class Colour(IntEnum):
         """The colour's one-letter symbol, ``R`` … ``W``."""
         return COLOUR_LETTERS[self]
 
+    @property
+    def ko(self) -> str:
+        """The colour's name in Korean, as the rulebook writes it (빨강 … 흰색)."""
+        return COLOUR_KO[self]
+
     @classmethod
     def from_letter(cls, letter: str) -> Colour:
         """The colour with this letter (either case); raises NotationError for anything else."""
@@ -66,6 +71,7 @@ class Colour(IntEnum):
 
 
 COLOUR_LETTERS = "ROYGBW"
+COLOUR_KO = ("빨강", "주황", "노랑", "초록", "파랑", "흰색")  # by Colour, the rulebook's words
 
 
 def square(ring: int, slot: int) -> int:

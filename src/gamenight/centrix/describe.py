@@ -9,18 +9,9 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from gamenight.centrix.board import NUM_SLOTS, OFF, TOP, Colour
+from gamenight.centrix.board import NUM_SLOTS, OFF, TOP
 from gamenight.centrix.plays import Play
 from gamenight.centrix.state import CentrixView
-
-COLOUR_KO = {
-    Colour.RED: "빨강",
-    Colour.ORANGE: "주황",
-    Colour.YELLOW: "노랑",
-    Colour.GREEN: "초록",
-    Colour.BLUE: "파랑",
-    Colour.WHITE: "하양",
-}
 
 
 class Words(NamedTuple):
@@ -68,7 +59,7 @@ def play_words(view: CentrixView, play: Play) -> Words:
         _, frm, to = effects[0]
         for seat, at, dropped in effects[1:]:
             colour = view.players[seat]
-            name, name_ko = colour.name.lower(), COLOUR_KO[colour]
+            name, name_ko = colour.name.lower(), colour.ko
             if dropped == OFF:
                 en.append(f"knocks {name}'s pawn off the board")
                 ko.append(f"{name_ko} 말을 보드 밖으로 밀어내고")

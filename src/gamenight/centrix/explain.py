@@ -1,7 +1,9 @@
 """Why a Centrix play is illegal, in words a player understands (the rule explanations).
 
 ``problem(state, play)`` is the one check of a play: ``push``, ``is_legal``, ``parse_play``
-and ``effects`` all ask it (``check`` raises its answer as the IllegalPlayError).
+and ``effects`` all ask it (``check`` raises its English as the IllegalPlayError). It answers
+with a Refusal (a code, an English and a Korean sentence, ``gamenight.centrix.refusals``),
+Color City's shape, so that a table says "why not?" alike for both games.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gamenight.centrix import refusals
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP, Colour
 from gamenight.centrix.cards import Card
 from gamenight.centrix.movegen import (
@@ -20,6 +23,7 @@ from gamenight.centrix.movegen import (
     rotated,
 )
 from gamenight.centrix.plays import Move, Play, Rotation, spin_amount, square_text
+from gamenight.centrix.refusals import Refusal
 from gamenight.core.errors import IllegalActionError, shown
 
 if TYPE_CHECKING:
@@ -34,89 +38,73 @@ def check(state: CentrixState, play: object) -> None:
     """IllegalPlayError saying why ``play`` is illegal in ``state``, if it is."""
     found = problem(state, play)
     if found is not None:
-        raise IllegalPlayError(f"{written(play)}: {found}")
+        raise IllegalPlayError(f"{written(play)}: {found.en}")
 
 
-def problem(state: CentrixState, play: object) -> str | None:
-    """Why ``play`` is illegal here, in words a player understands; None if legal."""
+def problem(state: CentrixState, play: object) -> Refusal | None:
+    """Why ``play`` is illegal here: the rule it breaks, as a code and in English and
+    Korean; None if legal."""
     if state.is_over:
-        return "the game is over"
+        return refusals.game_over()
     if not isinstance(play, Play):
-        return f"expected a Play, got {type(play).__name__}"
+        return refusals.not_a_play(type(play).__name__)
     seat = state._seat
     card, rot, move = play
     if not isinstance(card, Card):
-        return f"{shown(card)} is not a card"
+        return refusals.not_a_card(shown(card))
     if rot is not None and not (isinstance(rot, Rotation) and whole_numbers(rot)):
-        return f"{shown(rot)} is not a rotation: Rotation(ring, amount) of whole numbers"
+        return refusals.not_a_rotation(shown(rot))
     if move is not None:
         if not (isinstance(move, Move) and whole_numbers(move)):
-            return f"{shown(move)} is not a move: Move(from_square, to_square) of whole numbers"
+            return refusals.not_a_move(shown(move))
         for sq in move:
             if not 0 <= sq <= TOP:
-                return (
-                    f"{sq} is not a square: ring squares are 0–{NUM_SQUARES - 1}, off the"
-                    f" board is {OFF} and the top {TOP}"
-                )
-    hand = state.hands[seat]
-    if card not in hand:
-        return f"{state.players[seat].name.lower()} does not hold {card} (hand: " + (
-            " ".join(str(c) for c in hand) + ")"
-        )
+                return refusals.not_a_square(sq)
+    if card not in state.hands[seat]:
+        return refusals.not_in_hand(state.players[seat], card)
     cells, rows = state.cells, state.rows
     mine = [sq for sq, owner in enumerate(cells) if owner == seat]
     if rot is not None:
         if card is Card.ANY:
-            return "the any-colour wild cannot rotate a ring"
+            return refusals.wild_cannot_turn()
         if not 1 <= rot.ring <= NUM_RINGS:
-            return f"there is no ring {rot.ring}"
+            return refusals.no_such_ring(rot.ring, NUM_RINGS)
         if card is Card.SPIN:
             if not 0 < abs(rot.amount) < NUM_SLOTS or rot.amount != spin_amount(rot.amount):
-                return f"a spin is written from -5 to +6 slots, not {rot.amount:+d}"
+                return refusals.spin_amount(rot.amount)
         elif abs(rot.amount) != card.number:
-            return f"{card} turns a ring by exactly {card.number} slots, not {rot.amount:+d}"
+            return refusals.turn_amount(card, card.number, rot.amount)
         if not any(sq // NUM_SLOTS == rot.ring - 1 for sq in mine):
-            return f"you have no pawn on ring {rot.ring}, so you cannot turn it"
+            return refusals.not_your_ring(rot.ring)
         cells, rows, mine = rotated(state, rot.ring - 1, rot.amount, mine)
     if move is None:
-        return None if rot is not None else "a play needs a rotation, a move or both"
+        return None if rot is not None else refusals.empty_play()
     frm, to = move
-    after = " after the rotation" if rot is not None else ""
+    turned = rot is not None
     if frm == TOP:
-        return "a pawn on the top never moves again"
+        return refusals.top_stays()
     if frm == OFF:
         if len(mine) + state.top[seat] >= state.rules.pawns:
-            return "you have no pawn off the board"
+            return refusals.none_off()
     elif not 0 <= frm < NUM_SQUARES or cells[frm] != seat:
-        return f"you have no pawn on {square_text(frm)}{after}"
+        return refusals.no_pawn_there(square_text(frm), turned)
     groups = pawn_moves(cells, rows, [frm] if frm != OFF else [], frm == OFF, state._bottom)
     found = next((i for i, group in enumerate(groups) if move in group), None)
     if found is None:
+        bump = None
         if frm != OFF and to in neighbours(frm) and cells[to] != EMPTY:
-            return f"{square_text(frm)} cannot bump {square_text(to)}: " + (
-                bump_problem(cells, to, frm, state._bottom) or "no bump there"
-            )
-        return (
-            f"{square_text(frm)} cannot reach {square_text(to)}{after}: a pawn steps to a"
-            " neighbouring empty square, bumps a neighbour, or leapfrogs a line of pawns,"
-            " always straight up, down or sideways"
-        )
+            bump = bump_problem(cells, to, frm, state._bottom)
+        if bump is not None:
+            return refusals.cannot_bump(square_text(frm), square_text(to), bump)
+        return refusals.unreachable(square_text(frm), square_text(to), turned)
     colour = card.colour
     if colour is None:
         return None
     if found == TOP_GROUP:
         own = state.players[seat]
-        if colour != own:
-            return (
-                f"entering the top with a numbered card needs your own colour "
-                f"({own.name.lower()}); {card} is {colour.name.lower()}"
-            )
-        return None
+        return refusals.top_colour(own, card, colour) if colour != own else None
     if found != colour:
-        return (
-            f"{square_text(to)} is {Colour(found).name.lower()}{after}, "
-            f"but {card} moves only onto {colour.name.lower()}"
-        )
+        return refusals.wrong_colour(square_text(to), Colour(found), card, colour, turned)
     return None
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, OFF, TOP
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Move, Play, Rotation
+from gamenight.centrix.refusals import Code
 from gamenight.centrix.rules import Bottom
 
 if TYPE_CHECKING:
@@ -179,21 +180,21 @@ def pawn_moves(
     return groups
 
 
-def bump_problem(cells: list[int], target: int, origin: int, bottom: Bottom) -> str | None:
-    """Why a bump of the pawn on ``target`` by the pawn leaving ``origin`` is illegal
-    under the rules' bottom variant (D12, D14), or None if it is legal."""
+def bump_problem(cells: list[int], target: int, origin: int, bottom: Bottom) -> Code | None:
+    """The bottom rule (D12, D14) that forbids a bump of the pawn on ``target`` by the pawn
+    leaving ``origin`` (a code of ``refusals.BUMP_REASONS``), or None if it is legal."""
     r, s = divmod(target, NUM_SLOTS)
     if r == 0:
-        return "a pawn on ring 1 cannot be bumped"
+        return Code.BOTTOM_RING
     while True:
         new = r - 2
         if bottom is Bottom.FLOOR:
             if r == 0:
-                return "the chain would have to move a pawn already on ring 1 (floor rule)"
+                return Code.FLOOR_CHAIN
             new = max(new, 0)
         elif new < 0:
             if bottom is Bottom.PROTECT:
-                return "it would drop a pawn below ring 1"
+                return Code.BELOW_RING_1
             return None  # knock_off: that pawn goes back off the board
         sq = new * NUM_SLOTS + s
         if cells[sq] == EMPTY or sq == origin:

@@ -10,9 +10,9 @@ the sentences, and the limits of a shot, which need only the table.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
 
 from gamenight.colorcity.table import Gang, Table
+from gamenight.core import refusal
 from gamenight.core.errors import GamenightError
 from gamenight.core.numbers import finite_float
 
@@ -38,15 +38,7 @@ class Code(StrEnum):
     NOT_AN_ACTION = "not_an_action"
 
 
-class Refusal(NamedTuple):
-    """A refused action: its code and the rule that forbids it, in English and Korean."""
-
-    code: Code
-    en: str
-    ko: str
-
-    def __str__(self) -> str:
-        return self.en
+Refusal = refusal.Refusal[Code]
 
 
 def number(value: float) -> str:
