@@ -9,11 +9,7 @@ does, timed by the wall clock and by the process's CPU (one process, one thread)
 
 from __future__ import annotations
 
-import os
-import platform
-import subprocess
 import time
-from pathlib import Path
 from typing import Any
 
 from gamenight.analysis import centrix as centrix_analysis
@@ -21,35 +17,19 @@ from gamenight.analysis import colorcity as colorcity_analysis
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState, Colour, native
 from gamenight.colorcity import ColorCityState
+from gamenight.core.provenance import commit, cpu_model, load
+from gamenight.core.provenance import machine as provenance_machine
 
 TURNS = (430, 470)
 
 
 def machine() -> dict[str, Any]:
     """The commit, the core and the machine a figure was measured on."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).parent,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return {
-        "commit": commit,
+        "commit": commit(),
         "core": "compiled" if native.active() else "pure Python",
-        "machine": f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "machine": f"{cpu_model()}, {provenance_machine()}",
+        "load_average": load(),
     }
 
 

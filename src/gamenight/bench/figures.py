@@ -29,7 +29,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import platform
 import re
 import resource
 import subprocess
@@ -42,6 +41,8 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
+
+from gamenight.core.provenance import commit, cpu_model, machine
 
 ROOT = Path(__file__).resolve().parents[3]
 REGISTRY = ROOT / "docs" / "figures.json"
@@ -399,44 +400,6 @@ def sources() -> tuple[Source, ...]:
 
 
 # ------------------------------------------------------------------- where it was measured
-
-
-def _git(*argv: str) -> str:
-    try:
-        done = subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return ""
-    return done.stdout.strip()
-
-
-def commit() -> str:
-    """The commit measured, ``+changes`` where the tracked sources differ from it."""
-    head = _git("rev-parse", "--short", "HEAD") or "unknown"
-    changed = _git("status", "--porcelain", "--untracked-files=no", "--", "src", "setup.py")
-    return f"{head}+changes" if changed else head
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def machine() -> str:
-    memory = ""
-    try:
-        kb = int(Path("/proc/meminfo").read_text().split()[1])
-        memory = f", {kb / 2**20:.0f} GiB"
-    except (OSError, ValueError, IndexError):
-        pass
-    return (
-        f"{os.cpu_count()} cores{memory}, {platform.system()} {platform.release()},"
-        f" Python {platform.python_version()}"
-    )
 
 
 def compiled_core() -> bool:

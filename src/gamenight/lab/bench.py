@@ -11,14 +11,13 @@ other work on the machine slows the figures less; with more, wall-clock time.
 from __future__ import annotations
 
 import os
-import platform
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from gamenight.centrix import native
+from gamenight.core.provenance import commit, cpu_model, load
 from gamenight.lab.experiment import Experiment
 from gamenight.lab.run import run
 
@@ -27,30 +26,12 @@ ROUNDS = 2
 
 def provenance() -> dict[str, Any]:
     """What a figure was measured on: the commit, the core, the CPU model and the load."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).parent,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return {
-        "commit": commit,
+        "commit": commit(),
         "core": "compiled" if native.COMPILED else "pure",
-        "cpu": model,
+        "cpu": cpu_model(),
         "cores": os.cpu_count(),
-        "load": round(os.getloadavg()[0], 2),
+        "load": load()[0],
     }
 
 
