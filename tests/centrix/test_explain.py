@@ -207,3 +207,13 @@ def test_a_move_after_the_rotation_says_so_in_both_languages() -> None:
     assert found.code is Code.NO_PAWN_THERE
     assert found.en == "you have no pawn on a1 after the rotation"
     assert found.ko.startswith("링을 돌린 뒤")
+
+
+def test_the_error_push_raises_carries_the_rule_and_its_words() -> None:
+    state = CentrixState.new(2, seed=1)  # red holds O3 W2 S
+    with pytest.raises(IllegalPlayError) as raised:
+        state.push("R2 off-b1")
+    assert raised.value.rule == "not_in_hand"
+    assert raised.value.words["en"] == str(raised.value)
+    assert raised.value.words["ko"].startswith("R2 off-b1: ")
+    assert raised.value.words["ko"] != raised.value.words["en"]

@@ -123,3 +123,15 @@ def test_legal_actions_have_no_refusal() -> None:
     assert problem(make_state(), Shot(0.0, 0.0, 1.3)) is None
     assert problem(in_power_phase(), Decision.PASS) is None
     assert problem(in_power_phase(), Decision.LUCKY_DAY) is None
+
+
+def test_the_error_push_raises_carries_the_rule_and_its_words() -> None:
+    with pytest.raises(ShotError) as raised:
+        make_state().push(Shot(120.0, 0.0, 1.3))
+    assert raised.value.rule == Code.OUTSIDE_HQ
+    assert raised.value.words == {"en": str(raised.value), "ko": raised.value.words["ko"]}
+    assert "본부" in raised.value.words["ko"]
+    with pytest.raises(ShotError) as checked:
+        Shot(0.0, 0.0, 3.5).check(make_state().table)
+    assert checked.value.rule == Code.SPEED
+    assert HANGUL.search(checked.value.words["ko"])

@@ -106,6 +106,24 @@ def test_socket_refusals_carry_their_code(client: TestClient, join: Join) -> Non
     assert illegal["params"]["detail"] == illegal["message"]
 
 
+def test_an_illegal_play_names_its_rule_in_each_language(client: TestClient, join: Join) -> None:
+    # "Why not?" (issue 32): the engine's refusal travels with its rule and its words, so a
+    # page says it in its own language; it names the card played, no other card.
+    made = create(client, CENTRIX_2)
+    page = join(made["id"], made["seats"][0]["token"])
+    hand = receive(page, "state")["view"]["hand"]
+    missing = next(c for c in ("R1", "R2", "B1", "B2", "Y1", "G1") if c not in hand)
+    act(page, 0, f"{missing} off-b1")
+    refused = receive(page, "error")
+    assert refused["code"] == "illegal"
+    assert refused["params"]["rule"] == "not_in_hand"
+    words = refused["params"]["words"]
+    assert words["en"] == refused["message"] == refused["params"]["detail"]
+    assert words["ko"] != words["en"]
+    assert re.search("[가-힣]", words["ko"])
+    assert not any(card in words["en"] + words["ko"] for card in hand)
+
+
 def test_every_refusal_raised_gives_the_params_of_its_code() -> None:
     # Read from the source, so that a refusal no test happens to provoke is checked too (a
     # wrong set of params would be a TypeError in the middle of a game).

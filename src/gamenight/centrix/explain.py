@@ -38,7 +38,8 @@ def check(state: CentrixState, play: object) -> None:
     """IllegalPlayError saying why ``play`` is illegal in ``state``, if it is."""
     found = problem(state, play)
     if found is not None:
-        raise IllegalPlayError(f"{written(play)}: {found.en}")
+        before = f"{written(play)}: "
+        raise IllegalPlayError(before + found.en, rule=found.code, words=found.words(before))
 
 
 def problem(state: CentrixState, play: object) -> Refusal | None:

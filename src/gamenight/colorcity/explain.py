@@ -81,9 +81,8 @@ def check(state: ColorCityState, action: object) -> None:
     found = problem(state, action)
     if found is None:
         return
-    if found.code in SHOT_CODES:
-        raise ShotError(found.en)
-    raise IllegalActionError(found.en)
+    error = ShotError if found.code in SHOT_CODES else IllegalActionError
+    raise error(found.en, rule=found.code, words=found.words())
 
 
 SHOT_CODES = frozenset({Code.OUTSIDE_HQ, Code.TOO_WIDE, Code.SPEED, Code.SPIN, Code.NOT_A_NUMBER})

@@ -50,7 +50,7 @@ class Shot(NamedTuple):
         """This shot with float fields, or ShotError naming the first bad value."""
         found = shot_problem(table, tuple(self))
         if found is not None:
-            raise ShotError(found.en)
+            raise ShotError(found.en, rule=found.code, words=found.words())
         return Shot(*(float(v) for v in self))
 
 

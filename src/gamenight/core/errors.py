@@ -6,7 +6,7 @@ so callers that only know "bad input" can catch that.
 
 import math
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -17,7 +17,17 @@ class GamenightError(Exception):
 
 
 class IllegalActionError(GamenightError, ValueError):
-    """An action the rules do not allow in this position; the state is untouched."""
+    """An action the rules do not allow in this position; the state is untouched. ``rule``:
+    the engine's code for the rule it breaks (core.refusal), ``words``: the refusal in each
+    language it is said in (``en`` is the message), for a page or a lesson to say it in its
+    own; both empty where an engine gives no rule."""
+
+    def __init__(
+        self, message: str = "", *, rule: str = "", words: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.words = dict(words or {})
 
 
 class NotationError(GamenightError, ValueError):

@@ -24,3 +24,7 @@ class Refusal(NamedTuple, Generic[C]):
 
     def __str__(self) -> str:
         return self.en
+
+    def words(self, before: str = "") -> dict[str, str]:
+        """The refusal in each language, each after ``before`` (the action, as written)."""
+        return {"en": before + self.en, "ko": before + self.ko}

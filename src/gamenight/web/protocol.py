@@ -59,7 +59,9 @@ heard, each with ``n``, its number at the table, ``seat`` or ``spectator``, the 
 hello, marked ``history``),
 ``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
-gamenight.web.refusals; the table is never disturbed by a bad message).
+gamenight.web.refusals; an engine's refusal, ``illegal``, adds ``rule``, the code of the
+rule it breaks, and ``words``, its sentence in each language, English and Korean: "why
+not?"; the table is never disturbed by a bad message).
 
 State and change (issue 16, contract A): the first table a page is sent after its
 ``hello`` (and after ``moved_on``) is a whole ``state``; every later one is a ``change``,

@@ -129,6 +129,10 @@ def refusal(exc: Exception) -> dict[str, Any]:
         where, what = describe(exc)
         message = f"{where}: {what}"
         return {"message": message, "code": Code.INVALID, "params": {"detail": message}}
+    if isinstance(exc, IllegalActionError) and exc.words:
+        # "Why not?": the rule, in each language the engine says it (the page shows its own).
+        params = {"detail": str(exc), "rule": exc.rule, "words": exc.words}
+        return {"message": str(exc), "code": Code.ILLEGAL, "params": params}
     if isinstance(exc, IllegalActionError | NotationError):
         code = Code.ILLEGAL
     elif isinstance(exc, GamenightError):

@@ -204,6 +204,8 @@ export function refusalText(refusal, names = null) {
   const key = `error_${refusal.code}`;
   if (!refusal.code || (strings.en || {})[key] === undefined) return refusal.message;
   const vars = { ...(refusal.params || {}) };
+  // An engine's refusal names its rule in each language it is said in ("why not?").
+  if (vars.words && typeof vars.words[lang()] === "string") vars.detail = vars.words[lang()];
   for (const name of ["seat", "actor"]) {
     if (typeof vars[name] === "number") vars[name] = names?.[vars[name]] ?? t("seat_n", { n: vars[name] + 1 });
   }
