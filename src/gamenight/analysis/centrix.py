@@ -22,6 +22,7 @@ from gamenight.analysis.report import (
     Progress,
     grade,
     result_chances,
+    start_of,
     tempered,
     turning_points,
     winner_of,
@@ -32,7 +33,6 @@ from gamenight.centrix import native
 from gamenight.centrix.explain import written
 from gamenight.centrix.plays import Play
 from gamenight.centrix.state import CentrixState
-from gamenight.core.errors import RecordError
 from gamenight.core.record import GameRecord
 
 ROLLOUTS = DEFAULT_ROLLOUTS["centrix"]
@@ -73,13 +73,7 @@ def start_and_plays(
     """The game's start, its plays and its end (RecordError for a record that does not
     replay, or one whose game is not over)."""
     final = CentrixState.replay(record)
-    if final.outcome is None:
-        raise RecordError("the game is not over: only a finished game is analysed")
-    plays = final.plays
-    start = final.copy()
-    while start.plays:
-        start.pop()
-    return start, plays, final
+    return start_of(final), final.plays, final
 
 
 def analyse(

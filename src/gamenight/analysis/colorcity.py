@@ -22,6 +22,7 @@ from gamenight.analysis.report import (
     Mistake,
     Progress,
     grade,
+    start_of,
     turning_points,
     winner_of,
 )
@@ -48,13 +49,7 @@ def start_and_actions(
     """The game's start, its actions and its end (RecordError for a record that does not
     replay, or one whose game is not over)."""
     final = ColorCityState.replay(record)
-    if final.outcome is None:
-        raise RecordError("the game is not over: only a finished game is analysed")
-    actions = final.actions
-    start = final.copy()
-    while start.actions:
-        start.pop()
-    return start, actions, final
+    return start_of(final), final.actions, final
 
 
 def analyse(

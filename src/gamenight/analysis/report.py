@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from gamenight.core.errors import RecordError
+from gamenight.core.game import GameState
 
 Progress = Callable[[int, int], None]
 """Told (done, total) as an analysis goes, for a progress bar."""
@@ -158,3 +161,17 @@ def result_chances(places: Sequence[int]) -> tuple[float, ...]:
     """The chances once the game is over: the winners share 1 (a draw shares it)."""
     firsts = [seat for seat, place in enumerate(places) if place == 1]
     return tuple(1 / len(firsts) if seat in firsts else 0.0 for seat in range(len(places)))
+
+
+S = TypeVar("S", bound=GameState)
+
+
+def start_of(final: S) -> S:
+    """The start of the finished game ``final`` (a replayed record), every action taken
+    back; RecordError for a game that is not over."""
+    if final.outcome is None:
+        raise RecordError("the game is not over: only a finished game is analysed")
+    start: S = final.copy()
+    while start.actions:
+        start.pop()
+    return start

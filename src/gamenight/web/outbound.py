@@ -181,14 +181,10 @@ def pong() -> PongOut:
 
 def chat(lines: list[ChatLine], *, history: bool = False) -> ChatOut:
     """Chat lines heard (``history``: the latest of the page's side, after its hello)."""
-    return (
-        {"type": "chat", "messages": lines, "history": True}
-        if history
-        else {
-            "type": "chat",
-            "messages": lines,
-        }
-    )
+    out: ChatOut = {"type": "chat", "messages": lines}
+    if history:
+        out["history"] = True
+    return out
 
 
 def presence(online: list[int]) -> PresenceOut:

@@ -129,10 +129,6 @@ def refusal(exc: Exception) -> dict[str, Any]:
         where, what = describe(exc)
         message = f"{where}: {what}"
         return {"message": message, "code": Code.INVALID, "params": {"detail": message}}
-    if isinstance(exc, IllegalActionError) and exc.words:
-        # "Why not?": the rule, in each language the engine says it (the page shows its own).
-        params = {"detail": str(exc), "rule": exc.rule, "words": exc.words}
-        return {"message": str(exc), "code": Code.ILLEGAL, "params": params}
     if isinstance(exc, IllegalActionError | NotationError):
         code = Code.ILLEGAL
     elif isinstance(exc, GamenightError):
@@ -141,4 +137,8 @@ def refusal(exc: Exception) -> dict[str, Any]:
         # Not one of ours: its text is nobody's business but the log's.
         message = "the server could not handle that message"
         return {"message": message, "code": Code.SERVER_FAILED, "params": {}}
-    return {"message": str(exc), "code": code, "params": {"detail": str(exc)}}
+    params: dict[str, Any] = {"detail": str(exc)}
+    if isinstance(exc, IllegalActionError) and exc.words:
+        # "Why not?": the rule, in each language the engine says it (the page shows its own).
+        params |= {"rule": exc.rule, "words": exc.words}
+    return {"message": str(exc), "code": code, "params": params}
