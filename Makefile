@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test lint typecheck unit bench bench-server figures calibration fuzz chaos native clean
+.PHONY: play test lint typecheck page unit bench bench-server figures calibration fuzz chaos native clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,18 @@ unit: $(DEV_STAMP)
 	GAMENIGHT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest
 	GAMENIGHT_PURE=1 $(BIN)/pytest -q tests/centrix tests/bots tests/conformance
 
+# The page: TypeScript's checker over the // @ts-check ES modules (no build step: they are
+# served as they are) and Node's own test runner over their pure parts. TypeScript's version
+# is pinned by the committed package-lock.json.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+page: $(NODE_STAMP)
+	npx --no-install tsc --noEmit -p tsconfig.json
+	node --test tests/js/
+
 # The C core, built in place (what the editable install does) after editing _speedups.c.
 native: $(STAMP)
 	$(BIN)/python setup.py --quiet build_ext --inplace
@@ -94,4 +106,4 @@ chaos: $(DEV_STAMP)
 	$(BIN)/python -m tests.chaos $(CHAOS_ARGS)
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info src/gamenight/centrix/*.so .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist src/*.egg-info src/gamenight/centrix/*.so .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules

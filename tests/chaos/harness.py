@@ -237,7 +237,7 @@ class Chaos:
         pg = round(total * 2 / 3)
         return pg if cluster.name == "postgresql" else total - pg
 
-    async def create_table(self, cluster: Cluster, kind: Kind) -> None:
+    async def create_table(self, cluster: Cluster, kind: Kind) -> TableRun:
         body: dict[str, Any] = {"game": kind.game, "seats": [dict(s) for s in kind.seats]}
         if kind.game == "colorcity":
             body["first"] = "green"
@@ -257,6 +257,7 @@ class Chaos:
                 self.add_page(cluster, run, seat, made["seats"][seat]["token"])
         if kind.watched and not any(kind.pages):
             self.add_page(cluster, run, None, None)
+        return run
 
     def add_page(
         self, cluster: Cluster, run: TableRun, seat: int | None, token: str | None
@@ -382,10 +383,8 @@ class Chaos:
     async def kill_midgame(self, cluster: Cluster) -> None:
         """Make ``midgame`` bot tables, and once each has made a few moves SIGKILL every
         server of the cluster and restart them: each table must then move again."""
-        made = len(cluster.runs)
-        for _ in range(self.config.midgame):
-            await self.create_table(cluster, MIDGAME)
-        tables = [run.id for run in cluster.runs[made:]]
+        # Only the tables made here: other tasks make tables into cluster.runs meanwhile.
+        tables = [(await self.create_table(cluster, MIDGAME)).id for _ in range(self.config.midgame)]
         for _ in range(300):
             snapshot = await asyncio.to_thread(self.snapshot, cluster)
             if all(snapshot[t][0] >= MIDGAME_MOVES for t in tables):
