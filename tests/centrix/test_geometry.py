@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import math
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from gamenight.centrix import geometry
+from gamenight.centrix import CentrixState, geometry
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, SQUARE_NAMES, TOP_LEVEL
+from gamenight.centrix.svg import board_svg
 
 
 def test_the_shipped_file_is_the_layout_of_this_module() -> None:
@@ -65,3 +67,15 @@ def test_the_pawns_on_the_top_stand_on_it_each_once(count: int) -> None:
     assert len({(round(x, 3), round(y, 3)) for x, y, _ in spots}) == count
     for x, y, r in spots:
         assert angle_and_radius(x, y)[1] + r < g["top"]["radius"]
+
+
+def test_svg_draws_the_board_from_the_layout() -> None:
+    g = geometry.layout()
+    state = CentrixState.new(3, seed=2)
+    root = ET.fromstring(board_svg(state, highlight=["c3"]))
+    squares = [el for el in root.iter() if el.get("class") == "square"]
+    assert len(squares) == NUM_RINGS * NUM_SLOTS
+    for el in squares:
+        assert el.get("d") == g["squares"][el.get("data-square", "")]["path"]
+    marked = [el for el in root.iter() if el.get("class") == "highlight"]
+    assert [child.get("d") for child in marked[0]] == [g["squares"]["c3"]["outline"]] * 2
