@@ -299,7 +299,7 @@ function wire(k, nodes) {
   k.curtain = curtainView(nodes.curtain, () => render(k));
   // Hovering or tapping a line of the log shows the board as it was after that play.
   k.then = boardThen({
-    board: nodes.board, log: nodes.log, tableId: () => k.msg?.table,
+    board: nodes.board, log: nodes.log, tableId: () => /** @type {StateMessage} */ (k.msg).table,
     busy: () => Boolean(k.preview.rotation || k.sel.card), // the board shows a play being chosen
     drawThen: (/** @type {import("./model.js").BoardData} */ view) => drawBoard(k.board, boardMarkup(view), "then"),
     drawNow: () => {

@@ -69,17 +69,19 @@
  * @property {"state"} type
  * @property {string} table
  * @property {number} version
- * @property {number} [revision]
+ * @property {number} revision
  * @property {number[]} seats     the seats this page holds
  * @property {number | null} active  the seat this page plays for now
  * @property {number | null} actor   the seat to move
  * @property {string[]} names
  * @property {string[]} kinds
- * @property {number[]} [online]
+ * @property {number[]} online    the seats whose players have the table open
  * @property {CentrixView} view
  * @property {LastPlay | null} last
  * @property {boolean} can_undo
- * @property {{ stand_ins: number[], resigned: number[], rematch: number[], next: string | null }} [seating]
+ * @property {{ kind: string, left: number[], at: number, actor: number | null } | null} clock
+ * @property {{ stand_ins: number[], resigned: number[], rematch: number[], next: string | null }} seating
+ * @property {string | null} [accepted]
  */
 
 /**
