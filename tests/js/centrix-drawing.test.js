@@ -3,6 +3,7 @@
 // The page draws the board from the engine's one layout (static/centrix-geometry.json, which
 // gamenight/centrix/svg.py draws from too): every square where the layout puts it, each pawn
 // on its spot, the pawns on the top as the layout crowds them.
+import "./file-fetch.js"; // (first: the layout is fetched as the page's modules load)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { boardMarkup, lastMoveMarkup } from "../../src/gamenight/web/static/js/centrix/drawing.js";

@@ -1,7 +1,6 @@
 // @ts-check
 // Where everything on the board is drawn: the engine's one layout (gamenight.centrix.geometry,
 // which svg.py draws from too), read from the JSON file it writes. 1000 units across.
-import data from "../../centrix-geometry.json" with { type: "json" };
 
 /** @typedef {[number, number]} Spot */
 /** @typedef {[number, number, number]} Disc  a centre and a radius */
@@ -31,7 +30,12 @@ import data from "../../centrix-geometry.json" with { type: "json" };
  * @property {{ level: number, spots: Spot[] }} off
  */
 
-export const GEOMETRY = /** @type {BoardGeometry} */ (/** @type {unknown} */ (data));
+// Fetched once, before any module that draws the board runs. (A JSON module would do the
+// same, but its import attributes are a syntax error to browsers before 2024-2025: Safari
+// before 17.2, Firefox before 138, and the page would not load at all there.)
+const response = await fetch(new URL("../../centrix-geometry.json", import.meta.url));
+/** @type {BoardGeometry} */
+export const GEOMETRY = await response.json();
 export const [CX, CY] = GEOMETRY.centre;
 
 /**
