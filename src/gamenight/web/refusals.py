@@ -54,6 +54,8 @@ class Code(StrEnum):
     NOT_STOOD_IN = "not_stood_in"
     RESIGNED_FOR_GOOD = "resigned_for_good"
     REMATCH_IN_PLAY = "rematch_in_play"
+    # Learning (issue 32): hints a table does not give.
+    NO_HINTS = "no_hints"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"
