@@ -8,7 +8,8 @@ client (the REST API only) receive is kept, from the table's set-up to the end o
   the full state gives that seat at that moment), other seats' hands as counts only, and no
   key anywhere in a message names a hand, the draw pile, a seed, a generator key or a token;
 - hints (issue 32): each page asks for one now and then before its move, and its answer is
-  searched like every other message;
+  searched like every other message; the analysis is asked for too, and refused until the
+  game is over;
 - by search of the text: no other seat's token (tokens handed out at set-up, the tokens
   claimed invites gave, renew keys, or their hashes), no seed in decimal or hex, no
   generator key, no other seat's hand and no stretch of the draw pile, in the order the
@@ -234,6 +235,8 @@ class Table:
             assert "hands" in replayed.json() or self.game == "colorcity"
         else:
             anonymous.keep(replayed.text)
+        if not self.over:  # (once over, asking would have the game analysed meanwhile)
+            self.ask_analysis(key)
         record = self.client.get(f"/api/tables/{self.id}/record{key}")
         if record.status_code == 200:
             # The game may have ended since the table was read (the bots play on): it must
@@ -244,6 +247,18 @@ class Table:
             assert record.status_code == 409
             assert record.json()["code"] == "record_after_game"
             anonymous.keep(record.text)
+
+    def ask_analysis(self, key: str) -> None:
+        """The analysis sees every hand (issue 32): like the record, it is for games that are
+        over, and refused until then."""
+        analysis = self.client.get(f"/api/tables/{self.id}/analysis{key}")
+        if analysis.status_code == 200:
+            after = self.client.get(f"/api/tables/{self.id}{key}").json()
+            assert after["status"] != "playing", "the analysis was handed out during the game"
+        else:
+            assert analysis.status_code == 409
+            assert analysis.json()["code"] == "analysis_after_game"
+            self.received["anonymous"].keep(analysis.text)
 
     def move(self, name: str, seat: int) -> bool:
         """Seat ``seat``'s page makes a move if it is its turn (now and then, in Centrix,

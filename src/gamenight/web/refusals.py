@@ -54,8 +54,9 @@ class Code(StrEnum):
     NOT_STOOD_IN = "not_stood_in"
     RESIGNED_FOR_GOOD = "resigned_for_good"
     REMATCH_IN_PLAY = "rematch_in_play"
-    # Learning (issue 32): hints a table does not give.
+    # Learning (issue 32): hints a table does not give, an analysis asked for too soon.
     NO_HINTS = "no_hints"
+    ANALYSIS_AFTER_GAME = "analysis_after_game"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"

@@ -45,7 +45,7 @@ export function mountHints({ box, info, send }) {
   const level = el("select", { id: "hint-level", class: "hint-level" });
   const button = el("button", { type: "button", class: "btn", id: "hint-ask" }, "");
   const answer = el("div", { class: "hint-answer", id: "hint-answer", role: "status", "aria-live": "polite" });
-  const panel = el("div", { class: "hints", id: "hints", hidden: true }, button, level, answer);
+  const panel = el("div", { class: "card-box hints", id: "hints", hidden: true }, button, level, answer);
   box.append(panel);
 
   level.addEventListener("change", () => store(LEVEL_KEY, /** @type {HTMLSelectElement} */ (level).value));
