@@ -1,4 +1,5 @@
 // The Centrix table: the board, your hand, choosing a play by clicking, and the animations.
+import { askWhyNot } from "./why-not.js"; // issue 32
 import {
   boardThen, el, keepWordsLegible, mySeat, ordinal, renderTurnBanner, seatBadges, sound, svgElement, t,
 } from "./common.js";
@@ -839,6 +840,8 @@ export function create(ctx) {
       }
     }
     if ((isMyPawn || sel.from === null) && plays.some((p) => p.from === name)) chooseFrom(name);
+    // "Why not?" (issue 32, why-not.js): a square the chosen pawn may not go to is asked of the server.
+    else if (sel.from !== null && name !== sel.from) askWhyNot(send, mySeat(msg), { card: sel.card, rotation: sel.rotation, from: sel.from, to: name });
   }
 
   /** Mark the movable pawns, or the chosen pawn and its destinations, on the board. */
