@@ -23,6 +23,7 @@ from gamenight.web.analysis import Analyst, analysis_router
 from gamenight.web.guard import Guard
 from gamenight.web.host_api import host_router
 from gamenight.web.http import HttpRefusal
+from gamenight.web.lessons import lessons_router
 from gamenight.web.links_api import links_router
 from gamenight.web.live import TableEvents
 from gamenight.web.pages import STATIC, pages_router
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         host_router(services),
         links_router(settings),
         analysis_router(services, analyst),
+        lessons_router(),
     ):
         app.include_router(router)
 

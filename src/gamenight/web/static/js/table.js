@@ -32,6 +32,7 @@ function nav(info) {
       ? el("button", { type: "button", class: "linkish", id: "show-invites", onclick: () => showInvites(info) }, t("invites"))
       : null,
     el("a", { href: `/rules/${info.game}`, target: "_blank", rel: "noopener" }, t("rules")),
+    el("a", { href: `/learn/${info.game}/0`, id: "learn-link", target: "_blank", rel: "noopener" }, t("learn_to_play")), // issue 32
     // The record holds the seed (every hand, every draw): the server gives it once the game is over.
     info.status !== "playing"
       ? el("a", { href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${info.game}-${tableId}.json`, id: "download-record" }, t("download_record"))
