@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server
 from tests.browser.helpers import version, wait_my_turn, wait_version_past
-from tests.browser.test_replay import get
+from tests.browser.test_replay import CITY_BOTS, get
 
 NewPage = Callable[..., Page]
 SCREENSHOTS = "docs/screenshots"
@@ -95,3 +95,20 @@ def test_the_replay_draws_the_analysis_of_a_finished_game(
         page.mouse.click(box["x"] + 34 / 600 * box["width"] + 1, box["y"] + box["height"] / 2)
         page.wait_for_selector("body[data-step='0']")
         screenshot(page, f"analysis.{suffix}")
+
+
+def test_the_replay_draws_a_colorcity_analysis_with_its_aims(
+    server: Server, new_page: NewPage
+) -> None:
+    table = server.create(CITY_BOTS)["id"]
+    while (info := get(server, f"/api/tables/{table}"))["status"] == "playing":
+        time.sleep(0.2)
+    page = new_page()
+    page.goto(f"{server.url}/replay/{table}")
+    page.wait_for_selector(f"body[data-step='{info['version']}']")
+    page.wait_for_selector("body[data-analysis='done']", timeout=120_000)
+    assert page.locator("#analysis-graph polyline").count() == 2
+    analysis = get(server, f"/api/tables/{table}/analysis")["analysis"]
+    assert analysis["aims"], "the bots pitched"
+    if page.locator("#analysis-aims li").count():
+        expect(page.locator("#analysis-aims li").first).to_contain_text("aimed at")

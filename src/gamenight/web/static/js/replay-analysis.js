@@ -68,6 +68,24 @@ function goTo(/** @type {number} */ step) {
   slider.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
+/** The hints used at the table (issue 32: counted in the record), each at its play. */
+function hintsList() {
+  const hints = (info?.hints_used || []).map((hint) =>
+    el("li", {}, t("hint_used_in_replay", { name: nameOf(hint.seat), level: hint.level, ply: hint.number + 1 })));
+  return hints.length ? [el("h3", {}, t("hints_used_title")), el("ul", { id: "hints-used" }, hints)] : [];
+}
+
+/** Color City: where each cube was aimed against where it stopped, and where the planner
+ * would have aimed, for the pitches whose aim the planner would have changed. */
+function aimsList(/** @type {Analysis & { aims?: any[] }} */ analysis) {
+  const squares = (/** @type {string[]} */ names) => (names.length ? names.join(", ") : t("analysis_off_city"));
+  const aims = (analysis.aims || []).filter((aim) => squares(aim.aimed) !== squares(aim.best_aimed) || squares(aim.aimed) !== squares(aim.stopped));
+  if (!aims.length) return [];
+  return [el("h3", {}, t("analysis_aims")), el("ol", { class: "analysis-aims", id: "analysis-aims" }, aims.map((aim) =>
+    el("li", {}, el("button", { type: "button", class: "linkish", onclick: () => goTo(aim.ply) },
+      t("analysis_aim", { ply: aim.ply, name: nameOf(aim.seat), aimed: squares(aim.aimed), stopped: squares(aim.stopped), best: squares(aim.best_aimed) })))))];
+}
+
 function renderDone(/** @type {Element} */ box, /** @type {Analysis} */ analysis) {
   const roles = (info?.seats || []).map((seat) => seat.role);
   const now = Number(document.body.dataset.step ?? "0");
@@ -90,8 +108,6 @@ function renderDone(/** @type {Element} */ box, /** @type {Analysis} */ analysis
   const mistakes = analysis.mistakes.map((mistake) =>
     el("li", { class: `grade-${mistake.grade}`, "data-ply": mistake.ply },
       el("button", { type: "button", class: "linkish", onclick: () => goTo(mistake.ply) }, mistakeText(mistake, analysis))));
-  const hints = (info?.hints_used || []).map((hint) =>
-    el("li", {}, t("hint_used_in_replay", { name: nameOf(hint.seat), level: hint.level, ply: hint.number + 1 })));
   box.replaceChildren(
     el("h3", {}, t("analysis_title")),
     el("p", { class: "hint" }, t("analysis_chance")),
@@ -101,7 +117,8 @@ function renderDone(/** @type {Element} */ box, /** @type {Analysis} */ analysis
     turning.length ? el("ol", { class: "analysis-turning", id: "analysis-turning" }, turning) : el("p", {}, t("analysis_none")),
     el("h3", {}, t("analysis_mistakes")),
     mistakes.length ? el("ol", { class: "analysis-mistakes", id: "analysis-mistakes" }, mistakes) : el("p", {}, t("analysis_no_mistakes")),
-    ...(hints.length ? [el("h3", {}, t("hints_used_title")), el("ul", { id: "hints-used" }, hints)] : []),
+    ...aimsList(analysis),
+    ...hintsList(),
     el("p", { class: "hint" }, t("analysis_method")),
   );
   document.body.dataset.analysis = "done";
@@ -117,6 +134,7 @@ function render() {
       el("h3", {}, t("analysis_title")),
       el("p", { role: "status" }, t("analysis_running", { done, total })),
       el("progress", { class: "analysis-progress", id: "analysis-progress", max: String(total), value: String(done) }),
+      ...hintsList(),
     );
     document.body.dataset.analysis = "running";
   } else if (answer.state === "failed") {
