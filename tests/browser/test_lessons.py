@@ -178,6 +178,21 @@ def test_a_newcomer_plays_every_colorcity_lesson(
     for number, lesson in enumerate(city_lessons()):
         page.wait_for_selector(f"body[data-lesson='{lesson.key}']")
         action = city_action(number)
+        if number == 0:
+            # A wrong try: the cube dragged along its line far past the HQ.
+            page.wait_for_selector("#launch-handle:not([hidden])")
+            page.locator("#launch-handle").evaluate("h => h.scrollIntoView({ block: 'center' })")
+            box = page.locator("#launch-handle").bounding_box()
+            assert box is not None
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(x + 500, y, steps=12)
+            page.mouse.up()
+            assert outcome(page) == "refused"
+            expect(page.locator("#lesson-status.lesson-why")).to_contain_text(
+                "HQ" if suffix == "en" else "본부"
+            )
         if lesson.key == "off":
             # A full pull of the slingshot, straight back: by mouse in English, by a finger
             # in Korean (the cube flies off the far side of the city).

@@ -60,11 +60,15 @@ function answerStepsHere() {
   };
 }
 
-/** Light the lesson's squares on the board drawn now. */
+/** Light the lesson's squares on the board drawn now; a lesson of no square lights the
+ * control it is about (a power to use, the cube to flick). */
 function light(/** @type {string[]} */ squares) {
   for (const name of squares) {
     const node = document.querySelector(name === "top" ? "#board g.top" : `#board path.square[data-square="${name}"]`);
     node?.classList.add("lit");
+  }
+  if (!squares.length) {
+    for (const node of document.querySelectorAll("#use-power, #pitch")) node.classList.add("lit");
   }
 }
 
