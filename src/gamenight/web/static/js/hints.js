@@ -46,7 +46,10 @@ export function mountHints({ box, info, send }) {
   const button = el("button", { type: "button", class: "btn", id: "hint-ask" }, "");
   const answer = el("div", { class: "hint-answer", id: "hint-answer", role: "status", "aria-live": "polite" });
   const panel = el("div", { class: "card-box hints", id: "hints", hidden: true }, button, level, answer);
-  box.append(panel);
+  // Under the controls a play is made with (the hand, the aim), else at the column's end.
+  const controls = box.querySelector(".play-box, .aim-box");
+  if (controls) controls.after(panel);
+  else box.append(panel);
 
   level.addEventListener("change", () => store(LEVEL_KEY, /** @type {HTMLSelectElement} */ (level).value));
   button.addEventListener("click", () => {
