@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from gamenight.bots.hints import hint
 from gamenight.web.hints import hint_seed
+from gamenight.web.rematcher import rematch_of
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE, COLORCITY
@@ -116,3 +117,10 @@ def test_a_hint_used_is_counted_with_the_table_and_in_its_record(
     assert info["hints_used"] == [{"seat": 0, "number": 0, "level": 2}]
     record = live_referee(client, made["id"]).record()
     assert record.setup["hints_used"] == [{"seat": 0, "number": 0, "level": 2}]
+
+
+def test_a_rematch_keeps_the_host_s_choice(client: TestClient) -> None:
+    for choice in (True, False, None):
+        made = create(client, {**CENTRIX_2, **({} if choice is None else {"hints": choice})})
+        table = client.app.state.manager.live(made["id"])  # type: ignore[attr-defined]
+        assert rematch_of(table).hints is choice
