@@ -34,7 +34,7 @@ export function hintText(/** @type {HintMessage} */ hint) {
  * Mount the control in ``box``. Returns what the table page calls: ``onState`` for each
  * state shown, ``onMessage`` for a message it does not know (true if it was a hint),
  * ``rerender`` when the language changes.
- * @param {{ box: Element, info: TableInfo, send: Send }} options
+ * @param {{ box: Element | null, info: TableInfo, send: Send }} options
  */
 export function mountHints({ box, info, send }) {
   /** @type {TableState | null} */
@@ -47,9 +47,9 @@ export function mountHints({ box, info, send }) {
   const answer = el("div", { class: "hint-answer", id: "hint-answer", role: "status", "aria-live": "polite" });
   const panel = el("div", { class: "card-box hints", id: "hints", hidden: true }, button, level, answer);
   // Under the controls a play is made with (the hand, the aim), else at the column's end.
-  const controls = box.querySelector(".play-box, .aim-box");
+  const controls = box?.querySelector(".play-box, .aim-box");
   if (controls) controls.after(panel);
-  else box.append(panel);
+  else (box || document.body).append(panel);
 
   level.addEventListener("change", () => store(LEVEL_KEY, /** @type {HTMLSelectElement} */ (level).value));
   button.addEventListener("click", () => {

@@ -239,7 +239,7 @@ function requestBody() {
   // Unset: the server's default (unlisted when a seat is invited).
   const visibility = document.getElementById("visibility").value || undefined;
   // Issue 32 (docs/rules/table.md, T11): unset, hints only where no seat is invited.
-  const hints = { on: true, off: false }[document.getElementById("hints")?.value];
+  const hints = { on: true, off: false }[/** @type {HTMLSelectElement | null} */ (document.getElementById("hints"))?.value ?? ""];
   return { game: setup.game, seats, first: s.first, rules, visibility, hints, clock: clock.settings() };
 }
 
