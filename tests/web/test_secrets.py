@@ -7,6 +7,9 @@ client (the REST API only) receive is kept, from the table's set-up to the end o
 - structurally: a Centrix view holds a ``hand`` only for the page's own seat (the same cards
   the full state gives that seat at that moment), other seats' hands as counts only, and no
   key anywhere in a message names a hand, the draw pile, a seed, a generator key or a token;
+- hints (issue 32): each page asks for one now and then before its move, and its answer is
+  searched like every other message; the analysis is asked for too, and refused until the
+  game is over;
 - by search of the text: no other seat's token (tokens handed out at set-up, the tokens
   claimed invites gave, renew keys, or their hashes), no seed in decimal or hex, no
   generator key, no other seat's hand and no stretch of the draw pile, in the order the
@@ -62,6 +65,7 @@ SECRET_KEYS = {
     "noise_key",
     "generator",
 }
+HINTS = 0.2  # how often a page asks for a hint before its move
 DRAW_STRETCH = 5  # this many cards of the draw pile, in order, count as the draw order
 
 
@@ -125,6 +129,8 @@ class Table:
         self.client = client
         self.rng = rng
         self.chat = chat  # how often a page says something at each round
+        # Hints asked for now and then (issue 32), at online tables too: the host allows them.
+        body = {**body, "hints": True}
         made = client.post("/api/tables", json=body)
         assert made.status_code == 200, made.text
         self.made = made.json()
@@ -229,6 +235,8 @@ class Table:
             assert "hands" in replayed.json() or self.game == "colorcity"
         else:
             anonymous.keep(replayed.text)
+        if not self.over:  # (once over, asking would have the game analysed meanwhile)
+            self.ask_analysis(key)
         record = self.client.get(f"/api/tables/{self.id}/record{key}")
         if record.status_code == 200:
             # The game may have ended since the table was read (the bots play on): it must
@@ -240,6 +248,18 @@ class Table:
             assert record.json()["code"] == "record_after_game"
             anonymous.keep(record.text)
 
+    def ask_analysis(self, key: str) -> None:
+        """The analysis sees every hand (issue 32): like the record, it is for games that are
+        over, and refused until then."""
+        analysis = self.client.get(f"/api/tables/{self.id}/analysis{key}")
+        if analysis.status_code == 200:
+            after = self.client.get(f"/api/tables/{self.id}{key}").json()
+            assert after["status"] != "playing", "the analysis was handed out during the game"
+        else:
+            assert analysis.status_code == 409
+            assert analysis.json()["code"] == "analysis_after_game"
+            self.received["anonymous"].keep(analysis.text)
+
     def move(self, name: str, seat: int) -> bool:
         """Seat ``seat``'s page makes a move if it is its turn (now and then, in Centrix,
         taking its play back and making another); True if it did."""
@@ -247,6 +267,13 @@ class Table:
         if state is None or state["actor"] != seat or state["active"] != seat:
             return False
         view = state["view"]
+        if self.rng.random() < HINTS:
+            # A hint from the seat's own view: its answer is searched like every other.
+            self.sockets[name].send_json(
+                {"type": "hint", "seat": seat, "level": self.rng.choice((1, 2, 3))}
+            )
+            self.pump(name)
+            assert any(d.get("type") == "hint" for _, d in self.received[name].texts[-8:])
         if self.game == "centrix":
             if state["can_undo"] and self.rng.random() < 0.15:
                 self.send(name, {"type": "undo", "seat": seat}, state)

@@ -413,3 +413,38 @@ def test_a_write_under_an_older_home_s_epoch_is_refused(stores: Callable[..., Bl
     play(new, table, "a1", epoch=second)
     with pytest.raises(KeyError):
         new.claim("nope")
+
+
+# ---------------------------------------------------------------- learning (issue 32)
+
+
+def test_hints_given_are_kept_in_order_in_the_set_up(stores: Callable[..., Blocking]) -> None:
+    store, other = stores(), stores()
+    table = new_table(store)
+    store.add_hint(table, {"seat": 0, "number": 0, "level": 3})
+    other.add_hint(table, {"seat": 1, "number": 1, "level": 5})  # another server's
+    assert store.load(table).setup == {  # type: ignore[union-attr]
+        "first": 0,
+        "hints_used": [{"seat": 0, "number": 0, "level": 3}, {"seat": 1, "number": 1, "level": 5}],
+    }
+    with pytest.raises(KeyError):
+        store.add_hint("nope", {"seat": 0, "number": 0, "level": 3})
+
+
+def test_an_analysis_is_kept_with_its_table_and_goes_with_it(
+    stores: Callable[..., Blocking],
+) -> None:
+    store, other = stores(), stores()
+    table, bare = new_table(store), new_table(store)
+    assert store.analysis(table) is None
+    analysis = {"game": "centrix", "chances": [[0.5, 0.5], [1.0, 0.0]], "mistakes": []}
+    store.set_analysis(table, analysis)
+    assert other.analysis(table) == analysis  # (another server reads it: computed once)
+    assert store.analysis(bare) is None
+    store.set_analysis(table, {**analysis, "mistakes": [{"ply": 1}]})  # the latest is kept
+    assert store.analysis(table)["mistakes"] == [{"ply": 1}]  # type: ignore[index]
+    with pytest.raises(KeyError):
+        store.set_analysis("nope", analysis)
+    assert store.analysis("nope") is None
+    assert store.delete(table) is True
+    assert store.analysis(table) is None

@@ -19,9 +19,11 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gamenight import __version__
 from gamenight.web import collector
+from gamenight.web.analysis import Analyst, analysis_router
 from gamenight.web.guard import Guard
 from gamenight.web.host_api import host_router
 from gamenight.web.http import HttpRefusal
+from gamenight.web.lessons import lessons_router
 from gamenight.web.links_api import links_router
 from gamenight.web.live import TableEvents
 from gamenight.web.pages import STATIC, pages_router
@@ -86,9 +88,12 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         in_use=lambda table_id: gate.sockets(table_id) > 0,
         events=relay_of(settings),
     )
-    services = Services(settings, store, manager, gate, Replays())
+    # The analyses of finished games, in a pool of their own (issue 32: web.analysis).
+    analyst = Analyst(store, bot_executor)
+    services = Services(settings, store, manager, gate, Replays(), analyst)
     app = FastAPI(title="gamenight", version=__version__, lifespan=lifespan_of(services))
     app.state.manager = manager
+    app.state.analyst = analyst
     # Outermost: a body too big, a flood of requests or a socket from another site's page
     # is refused before anything else runs; every answer gets the security headers.
     # A page opened at the public address (behind a proxy, which may rewrite the host) may
@@ -108,6 +113,8 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         tables_router(services),
         host_router(services),
         links_router(settings),
+        analysis_router(services, analyst),
+        lessons_router(),
     ):
         app.include_router(router)
 
@@ -155,6 +162,7 @@ def lifespan_of(services: Services) -> Any:
             sweeper.cancel()
             await manager.events.stop()
             manager.close()
+            services.analyst.close()
             # Every write still waiting is committed and answered (or refused), then the
             # store lets go: a daemon writer thread would die with the process, its writes
             # never answered.

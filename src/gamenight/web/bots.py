@@ -32,9 +32,11 @@ import atexit
 import contextlib
 import ctypes
 import hashlib
+import importlib
 import logging
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 import threading
@@ -65,9 +67,36 @@ def think(game: str, view: Any, level: int, seed: int, seconds: float | None = N
     return get_game(game).bot_action(view, level, seed, seconds)
 
 
-def worker_started(parent: int, pids: Any) -> None:
+# Other work the pool does for the web, each a named crossing (issue 32): a job runs what
+# the web may not import itself (the analysis imports the bots' own analysis), found by
+# its dotted name in the worker. ``job(*args)``; a job may report progress (``progress``).
+JOBS = {
+    "hint": "gamenight.web.hints:hint_answer",
+    "analyse": "gamenight.web.analysis:analysis_answer",
+}
+# Where a worker's jobs report progress (``(key, done, total)``): the runner's queue, given
+# to each worker when it starts (a queue passes to a process only so).
+PROGRESS: Any = None
+HEARD: dict[str, tuple[int, int]] = {}  # each job's latest (done, total), by its key
+
+
+def run_job(job: str, *args: Any) -> Any:
+    """Run the job named ``job`` (JOBS) with ``args`` (in a worker process)."""
+    module, name = JOBS[job].split(":")
+    return getattr(importlib.import_module(module), name)(*args)
+
+
+def report_progress(key: str, done: int, total: int) -> None:
+    """A job's progress, told to the runner (nothing where no one listens)."""
+    if PROGRESS is not None:
+        PROGRESS.put((key, done, total))
+
+
+def worker_started(parent: int, pids: Any, progress: Any = None) -> None:
     """The initializer of every bot worker: it tells the runner its process id (so that a
     stuck worker can be killed) and arranges to exit when the server process dies."""
+    global PROGRESS
+    PROGRESS = progress
     pids.put(os.getpid())
     if sys.platform == "linux":
         # The kernel kills this worker when the thread that started it ends: the runner
@@ -133,6 +162,7 @@ class BotRunner:
         self._given = executor
         self._pool: ProcessPoolExecutor | None = None
         self._pids: Any = None  # the pool's workers report their process ids here
+        self._progress: Any = None  # and their jobs' progress here (threads: PROGRESS)
         self._known: set[int] = set()
         self.seconds = seconds
         self.thinker: Thinker = thinker or think
@@ -159,12 +189,13 @@ class BotRunner:
                 # One queue for every pool: a worker of a pool just replaced may still be
                 # starting, and would not find a queue dropped with its pool.
                 self._pids = context.SimpleQueue()
+                self._progress = context.SimpleQueue()
                 atexit.register(kill_workers_at_exit, weakref.ref(self))
             self._pool = ProcessPoolExecutor(
                 self._workers,
                 mp_context=context,
                 initializer=worker_started,
-                initargs=(os.getpid(), self._pids),
+                initargs=(os.getpid(), self._pids, self._progress),
             )
         return self._pool
 
@@ -258,6 +289,37 @@ class BotRunner:
                 break
         # The fallback is quick and runs in a thread: never in the event loop.
         return await asyncio.to_thread(think, game, view, FALLBACK_LEVEL, seed)
+
+    # ---------------------------------------------------------------- other jobs
+
+    async def run(self, job: str, *args: Any, seconds: float, key: str = "") -> Any:
+        """Run the job named ``job`` (JOBS) in the pool, off the loop, and its answer: as a
+        decision waits for a free worker and is abandoned after ``seconds`` (TimeoutError,
+        its worker replaced); ``key`` names the job in ``heard()``."""
+        global PROGRESS
+        loop = asyncio.get_running_loop()
+        async with self._slots():
+            executor = self.executor
+            if executor is self._given and PROGRESS is None:
+                PROGRESS = queue.SimpleQueue()  # threads: the jobs report here
+            await self._started(executor)
+            future = loop.run_in_executor(executor, run_job, job, *args)
+            try:
+                return await asyncio.wait_for(future, seconds)
+            except (TimeoutError, BrokenProcessPool):
+                self._recycle(executor)
+                raise
+            finally:
+                self.heard()
+                HEARD.pop(key, None)
+
+    def heard(self) -> dict[str, tuple[int, int]]:
+        """Each job's progress, as its workers last reported it."""
+        for channel in (self._progress, PROGRESS if self._given is not None else None):
+            while channel is not None and not channel.empty():
+                key, done, total = channel.get()
+                HEARD[key] = (done, total)
+        return HEARD
 
     # ---------------------------------------------------------------- the turns
 

@@ -155,6 +155,8 @@ class WebGame(Generic[S]):
         that has reached ``state``: the engine's own record as ``state.record`` writes it,
         which a live state cannot, having forgotten its earlier actions."""
         record = self.stored_record(rules, seed, setup, seats, actions)
+        if setup.get("hints_used"):  # the hints given at the table (web.hints; issue 32)
+            record.setup["hints_used"] = list(setup["hints_used"])
         record.outcome, record.final_position = state.outcome, state.position()
         return record
 

@@ -140,6 +140,26 @@ class PongOut(TypedDict):
     type: Literal["pong"]
 
 
+@with_config(STRICT)
+class WordsOut(TypedDict):
+    en: str
+    ko: str
+
+
+@with_config(STRICT)
+class HintOut(TypedDict):
+    """A suggested play for the page's seat, from its own view (web.hints, issue 32)."""
+
+    type: Literal["hint"]
+    seat: int
+    level: int
+    revision: int
+    notation: str
+    words: WordsOut
+    aimed: str | None  # Color City: the square aimed at
+    paints: list[str]  # Color City: the squares the noise-free flick would paint
+
+
 Outbound: TypeAlias = (
     StateOut
     | ChangeOut
@@ -152,6 +172,7 @@ Outbound: TypeAlias = (
     | PredictionOut
     | PreviewOut
     | PongOut
+    | HintOut
 )
 OUTBOUND: TypeAdapter[Outbound] = TypeAdapter(Outbound)
 

@@ -33,6 +33,14 @@ def pages_router() -> APIRouter:
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
 
+    @router.get("/learn", include_in_schema=False)
+    async def learn_list() -> FileResponse:  # issue 32: the guided first game (web.lessons)
+        return page("learn.html")
+
+    @router.get("/learn/{game}/{number}", include_in_schema=False)
+    async def learn_page(game: str, number: int) -> FileResponse:
+        return page("learn.html")
+
     @router.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> FileResponse:
         return page("rules.html")

@@ -39,6 +39,10 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   seat the page holds; when every seat has accepted (bots at once) the new table is made,
   its seats opened by the same tokens, and the state's ``seating.next`` names it (T10).
 - ``{"type": "ping"}``.
+- ``{"type": "hint", "seat": 0, "level": 3}`` — "suggest a play" (web.hints): answered by a
+  ``hint`` (``seat``, ``level``, ``revision``, ``notation``, ``words``: the reason in English
+  and Korean, and for a Color City shot ``aimed`` and ``paints``), or refused
+  (``no_hints`` where the table gives none, ``not_your_turn``, ``not_your_seat``).
 
 Server → client: that an act or undo is stored, told to the page that sent it only after
 it is durable, in one message: the ``state`` or ``change`` it makes carries ``accepted`` (its
@@ -57,7 +61,8 @@ this page; see below), ``presence`` (``online`` changed), ``chat`` (``messages``
 heard, each with ``n``, its number at the table, ``seat`` or ``spectator``, the speaker, and
 ``text`` or ``phrase``; the latest lines of the page's side follow the state sent after a
 hello, marked ``history``),
-``prediction``, ``preview``, ``pong`` and ``error`` (``message`` naming the problem in
+``prediction``, ``preview``, ``hint`` (the answer to a page's ``hint``: above), ``pong``
+and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; an engine's refusal, ``illegal``, adds ``rule``, the code of the
 rule it breaks, and ``words``, its sentence in each language, English and Korean: "why
@@ -170,6 +175,13 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class Hint(_SeatMessage):
+    """Issue 32: "suggest a play" for one of the page's seats, at a bot level (web.hints)."""
+
+    type: Literal["hint"]
+    level: StrictInt = Field(default=3, ge=1, le=5)
+
+
 # The chat's quick phrases: sent as codes, each page shows them in its own language
 # (``chat_phrase_<code>`` in static/i18n).
 Phrase = Literal[
@@ -202,7 +214,7 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
-Client = Hello | Act | Undo | Predict | Preview | Chat | Ping | Resign | Reclaim | Rematch
+Client = Hello | Act | Undo | Predict | Preview | Chat | Ping | Resign | Reclaim | Rematch | Hint
 ClientMessage = Annotated[Client, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
@@ -271,6 +283,8 @@ class TableIn(_Message):
     # None: unlisted if a seat is invited, else public (web.privacy).
     visibility: Literal["public", "unlisted"] | None = None
     clock: ClockIn = Field(default_factory=ClockIn)
+    # None: hints on unless a seat is invited (web.hints; docs/rules/table.md, T11).
+    hints: bool | None = None
 
     @field_validator("game")
     @classmethod

@@ -54,6 +54,10 @@ class Code(StrEnum):
     NOT_STOOD_IN = "not_stood_in"
     RESIGNED_FOR_GOOD = "resigned_for_good"
     REMATCH_IN_PLAY = "rematch_in_play"
+    # Learning (issue 32): hints a table does not give, an analysis asked for too soon.
+    NO_HINTS = "no_hints"
+    ANALYSIS_AFTER_GAME = "analysis_after_game"
+    NO_LESSON = "no_lesson"
     # Refusals that carry the engine's or the validator's own English words as ``detail``.
     ILLEGAL = "illegal"
     INVALID = "invalid"
@@ -73,6 +77,7 @@ _PARAMS: dict[Code, tuple[str, ...]] = {
     Code.NOT_YOUR_SEAT: ("seat",),
     Code.NO_STEP: ("step", "steps"),
     Code.NO_RULES: ("game",),
+    Code.NO_LESSON: ("game",),
     Code.TOO_MANY_TABLES: ("limit",),
     Code.TOO_BIG: ("limit",),
     Code.NO_HELLO: ("seconds",),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from gamenight.web import hints
 from gamenight.web.after_change import AfterChange
 from gamenight.web.live import LiveTable
 from gamenight.web.protocol import ClockIn, SeatIn, TableIn
@@ -67,6 +68,7 @@ def rematch_of(table: LiveTable) -> TableIn:
         seats=seats,
         first=first % len(seats),
         rules=stored.rules,
+        hints=stored.setup.get(hints.SETTING),  # the host's choice holds for the rematch
         clock=ClockIn(
             kind=settings.kind,
             bank_seconds=settings.bank_ms / 1000,

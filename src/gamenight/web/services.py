@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gamenight.core.errors import GamenightError
 from gamenight.web.http import KEYS, HttpRefusal
@@ -23,6 +24,7 @@ class Services:
     manager: TableManager
     gate: Gate
     replays: Replays
+    analyst: Any = None  # web.analysis.Analyst (issue 32): the finished games' analyses
 
     async def live(self, table_id: str) -> LiveTable:
         """The live table, or the HTTP refusal that says why not."""

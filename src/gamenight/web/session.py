@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from gamenight.core.errors import GamenightError
-from gamenight.web import outbound, protocol
+from gamenight.web import hints, outbound, protocol
 from gamenight.web.chat import side_of
 from gamenight.web.live import LiveTable
 from gamenight.web.protocol import parse_client
@@ -87,6 +87,7 @@ class Session:
             protocol.Preview: self.preview,
             protocol.Chat: self.chat,
             protocol.Ping: self.ping,
+            protocol.Hint: self.hint,  # issue 32 (web.hints)
         }
 
     async def run(self) -> None:
@@ -190,6 +191,11 @@ class Session:
     async def chat(self, message: protocol.Chat) -> None:
         with self.gate.chatting(self.ticket, side_of(self.connection)):
             self.manager.say(self.table, self.connection, message)
+
+    async def hint(self, message: protocol.Hint) -> None:
+        bots = self.manager.bots
+        answer = await hints.ask(self.table, bots, self.connection, message.seat, message.level)
+        self.connection.send(answer)
 
     async def ping(self, message: protocol.Ping) -> None:
         self.connection.send(outbound.pong())

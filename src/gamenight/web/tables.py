@@ -25,6 +25,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from gamenight.web import hints
 from gamenight.web.after_change import AfterChange
 from gamenight.web.bots import BotRunner
 from gamenight.web.cache import TableCache
@@ -234,7 +235,12 @@ class TableManager:
             game=body.game,
             rules=game.rules_of(state),
             seed=seed,
-            setup={**setup, **(privacy or {}), "clock": settings.to_dict()},
+            setup={
+                **setup,
+                **(privacy or {}),
+                **hints.chosen(body.hints),  # issue 32 (web.hints)
+                "clock": settings.to_dict(),
+            },
             seats=SeatBook(seats).to_dicts(),
             status="playing",
             outcome=None,

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 from gamenight.core.errors import GamenightError
+from gamenight.web import hints
 from gamenight.web.http import Body, HttpRefusal, Keys, address, refused
 from gamenight.web.links import InviteCheckIn
 from gamenight.web.privacy import new_privacy, visibility_of
@@ -120,6 +121,9 @@ def tables_router(services: Services) -> APIRouter:
             "visibility": visibility_of(referee.stored.setup, referee.stored.seats),
             # Invited seats whose link nobody has used yet: a spectator is told how to sit.
             "free": [i for i, s in enumerate(referee.seats) if s.open_invite],
+            # Issue 32: whether the table gives hints, and the hints given (web.hints).
+            "hints": hints.allowed(referee.stored.setup, referee.stored.seats),
+            "hints_used": hints.used(referee.stored.setup),
         }
 
     @router.get("/api/tables/{table_id}/record")

@@ -33,6 +33,7 @@ MESSAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 class _Kept:
     table: StoredTable  # its actions included
     receipts: dict[str, Receipt] = field(default_factory=dict)
+    analysis: dict[str, Any] | None = None  # the finished game's, once computed
 
 
 class MemoryStore:
@@ -174,6 +175,17 @@ class MemoryStore:
     async def set_rematch(self, table_id: str, rematch: str) -> None:
         table = self._get(table_id).table
         table.setup = {**table.setup, "rematch": rematch}
+
+    async def add_hint(self, table_id: str, hint: dict[str, Any]) -> None:
+        table = self._get(table_id).table
+        table.setup = {**table.setup, "hints_used": [*table.setup.get("hints_used", []), hint]}
+
+    async def set_analysis(self, table_id: str, analysis: dict[str, Any]) -> None:
+        self._get(table_id).analysis = copy.deepcopy(analysis)
+
+    async def analysis(self, table_id: str) -> dict[str, Any] | None:
+        kept = self._tables.get(table_id)
+        return None if kept is None or kept.analysis is None else copy.deepcopy(kept.analysis)
 
     async def archive(self, table_id: str, archived: bool) -> bool:
         kept = self._tables.get(table_id)

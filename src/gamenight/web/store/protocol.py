@@ -171,6 +171,16 @@ class TableStore(Protocol):
     async def set_rematch(self, table_id: str, rematch: str) -> None:
         """Note in the finished table's set-up the table of its rematch (T10)."""
 
+    async def add_hint(self, table_id: str, hint: dict[str, Any]) -> None:
+        """Note in the table's set-up (``hints_used``, in order) a hint given at it (issue 32:
+        web.hints; the seat, the actions before it, the level)."""
+
+    async def set_analysis(self, table_id: str, analysis: dict[str, Any]) -> None:
+        """Keep the analysis of the table's finished game (web.analysis), computed once."""
+
+    async def analysis(self, table_id: str) -> dict[str, Any] | None:
+        """The analysis kept for the table (None: none yet, or no such table)."""
+
     async def archive(self, table_id: str, archived: bool) -> bool:
         """Archive the table or bring it back (False: no such table)."""
 

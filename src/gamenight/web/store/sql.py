@@ -140,11 +140,23 @@ class ReceiptRow(Base):
     revision: Mapped[int] = mapped_column(Integer)  # the table's revision after it
 
 
+class AnalysisRow(Base):
+    """The analysis of a table's finished game (issue 32, web.analysis): computed once."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 # The tables as SQLAlchemy Core sees them: every write runs Core statements on a Connection
 # (no ORM session, no row objects, on the hot path).
 TABLES = cast(Table, TableRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 RECEIPTS = cast(Table, ReceiptRow.__table__)
+ANALYSES = cast(Table, AnalysisRow.__table__)
 
 # The write path's statements, built once: a statement built at each call costs SQLAlchemy
 # about five times as much (building it, then its cache key) as running it. ``key`` is the
@@ -366,6 +378,15 @@ class SqlStore:
     async def set_rematch(self, table_id: str, rematch: str) -> None:
         await self.write(self.rematch_in, table_id, rematch)
 
+    async def add_hint(self, table_id: str, hint: dict[str, Any]) -> None:
+        await self.write(self.hint_in, table_id, hint)
+
+    async def set_analysis(self, table_id: str, analysis: dict[str, Any]) -> None:
+        await self.write(self.analysis_in, table_id, analysis)
+
+    async def analysis(self, table_id: str) -> dict[str, Any] | None:
+        return await asyncio.to_thread(self.sync.analysis, table_id)
+
     async def archive(self, table_id: str, archived: bool) -> bool:
         return await self.write(self.archive_in, table_id, archived)
 
@@ -559,6 +580,18 @@ class SqlStore:
         """``set_rematch``'s write, in ``connection``'s transaction."""
         setup = _hold(connection, HOLD_SETUP, table_id).setup
         connection.execute(CHANGE_TABLE, {"key": table_id, "setup": {**setup, "rematch": rematch}})
+
+    def hint_in(self, connection: Connection, table_id: str, hint: dict[str, Any]) -> None:
+        """``add_hint``'s write, in ``connection``'s transaction."""
+        setup = _hold(connection, HOLD_SETUP, table_id).setup
+        hints = [*setup.get("hints_used", []), hint]
+        connection.execute(CHANGE_TABLE, {"key": table_id, "setup": {**setup, "hints_used": hints}})
+
+    def analysis_in(self, connection: Connection, table_id: str, analysis: dict[str, Any]) -> None:
+        """``set_analysis``'s write, in ``connection``'s transaction (the latest kept)."""
+        _hold(connection, HOLD_SETUP, table_id)
+        connection.execute(delete(ANALYSES).where(ANALYSES.c.table_id == table_id))
+        connection.execute(insert(ANALYSES).values(table_id=table_id, body=analysis))
 
     def archive_in(self, connection: Connection, table_id: str, archived: bool) -> bool:
         """``archive``'s write, in ``connection``'s transaction."""
@@ -756,6 +789,17 @@ class SqlBlocking:
     def archive(self, table_id: str, archived: bool) -> bool:
         return self.run(self.store.archive_in, table_id, archived)
 
+    def add_hint(self, table_id: str, hint: dict[str, Any]) -> None:
+        self.run(self.store.hint_in, table_id, hint)
+
+    def set_analysis(self, table_id: str, analysis: dict[str, Any]) -> None:
+        self.run(self.store.analysis_in, table_id, analysis)
+
+    def analysis(self, table_id: str) -> dict[str, Any] | None:
+        with self.store.session() as session:
+            row = session.get(AnalysisRow, table_id)
+            return None if row is None else dict(row.body)
+
     def delete(self, table_id: str) -> bool:
         return self.run(_delete, table_id)
 
@@ -851,7 +895,7 @@ def _receipt(connection: Connection, table_id: str, message_id: str) -> Receipt 
 
 
 def _delete(connection: Connection, table_id: str) -> bool:
-    for rows in (RECEIPTS, ACTIONS):
+    for rows in (RECEIPTS, ACTIONS, ANALYSES):
         connection.execute(delete(rows).where(rows.c.table_id == table_id))
     done = connection.execute(delete(TABLES).where(TABLES.c.id == KEY), {"key": table_id})
     return bool(done.rowcount)

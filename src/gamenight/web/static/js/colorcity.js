@@ -1,5 +1,6 @@
 // The Color City table: aim with a slingshot drag, watch the flick, decide on powers.
 // The city is drawn here from the view's data (the server sends no picture).
+import { askWhyNotShot } from "./why-not.js"; // issue 32
 import {
   boardThen, el, keepWordsLegible, logEntry, mySeat, renderTurnBanner, seatBadges, setBoardAspect, sound, store, stored, t,
 } from "./common.js";
@@ -33,6 +34,7 @@ function svgNode(tag, attrs = {}) {
   return node;
 }
 
+const WHY_NOT_MM = 8; // dragged this far past the HQ's edge, the page asks why not (issue 32)
 const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 const round = (x, step) => Math.round(x / step) * step;
 const fmt = (x, digits) => String(Number(x.toFixed(digits)));
@@ -653,6 +655,8 @@ export function create(ctx) {
     if (drag.mode === "place") {
       if (back < PLACE_ZONE) {
         const along = (p[0] - f.origin[0]) * f.right[0] + (p[1] - f.origin[1]) * f.right[1];
+        // "Why not?" (issue 32, why-not.js): dragged well past the HQ, once a drag, the rule is asked.
+        if (Math.abs(along) > tb.launch_half_width + WHY_NOT_MM && !drag.asked) drag.asked = askWhyNotShot(send, mySeat(msg), { ...aim, position: along });
         aim.position = round(clamp(along, -tb.launch_half_width, tb.launch_half_width), 0.5);
         syncSliders();
         drawAim();

@@ -238,7 +238,9 @@ function requestBody() {
   if (setup.game === "centrix" && s.bottom !== "protect") rules.bottom = s.bottom;
   // Unset: the server's default (unlisted when a seat is invited).
   const visibility = document.getElementById("visibility").value || undefined;
-  return { game: setup.game, seats, first: s.first, rules, visibility, clock: clock.settings() };
+  // Issue 32 (docs/rules/table.md, T11): unset, hints only where no seat is invited.
+  const hints = { on: true, off: false }[/** @type {HTMLSelectElement | null} */ (document.getElementById("hints"))?.value ?? ""];
+  return { game: setup.game, seats, first: s.first, rules, visibility, hints, clock: clock.settings() };
 }
 
 async function submit(event) {

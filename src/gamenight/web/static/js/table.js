@@ -7,6 +7,7 @@ import { mountChat } from "./chat.js";
 import { mountSounds } from "./sounds.js";
 import { mountWatching } from "./watching.js";
 import { createEndings } from "./endings.js";
+import { mountHints } from "./hints.js"; // issue 32: "suggest a play"
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -31,6 +32,7 @@ function nav(info) {
       ? el("button", { type: "button", class: "linkish", id: "show-invites", onclick: () => showInvites(info) }, t("invites"))
       : null,
     el("a", { href: `/rules/${info.game}`, target: "_blank", rel: "noopener" }, t("rules")),
+    el("a", { href: `/learn/${info.game}/0`, id: "learn-link", target: "_blank", rel: "noopener" }, t("learn_to_play")), // issue 32
     // The record holds the seed (every hand, every draw): the server gives it once the game is over.
     info.status !== "playing"
       ? el("a", { href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${info.game}-${tableId}.json`, id: "download-record" }, t("download_record"))
@@ -226,6 +228,7 @@ async function main() {
   const controls = playControls();
   // (Before resign / leave and the table's links.)
   (document.getElementById("endings-top") || document.getElementById("table-nav")).before(controls.box);
+  const hints = mountHints({ box: side, info, send }); // issue 32
 
   function playControls() {
     const select = el("select", { id: "pace", class: "pace", "aria-label": t("pace"), onchange: () => {
@@ -303,6 +306,7 @@ async function main() {
     watching.onState(message);
     chat.onState(message);
     endings.onState(message);
+    hints.onState(message); // issue 32
     if (message.view.outcome) {
       if (info.status === "playing") {
         info.status = message.view.outcome.reason;
@@ -335,7 +339,8 @@ async function main() {
     } else if (message.type === "error") {
       toast(refusalText(message, names), "error");
       game.onError?.(message);
-    } else {
+      hints.onError(); // issue 32
+    } else if (!hints.onMessage(message)) { // issue 32: a hint is the hints' own
       game.onMessage?.(message);
     }
   }, setConnection);

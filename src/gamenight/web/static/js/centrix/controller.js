@@ -13,6 +13,7 @@ import { focusKeeper } from "./focus.js";
 import { handView } from "./hand.js";
 import { logView } from "./log.js";
 import { playersView } from "./players.js";
+import { askWhyNot } from "../why-not.js";
 
 /** @typedef {import("./model.js").StateMessage} StateMessage */
 /** @typedef {import("./model.js").Play} Play */
@@ -187,8 +188,13 @@ function pawnChosen(k, step) {
 function clickSquare(k, square, pawnOf) {
   if (!k.msg || !myTurn(k) || k.inFlight) return;
   const step = choosing.clickSquare(legal(k), k.sel, square, pawnOf !== null && pawnOf === mySeat(k.msg));
+  const { card, rotation, from } = k.sel;
   if (step.play) play(k, step.play);
-  else pawnChosen(k, step);
+  // "Why not?" (issue 32): a square the chosen pawn may not go to is sent as that play, and
+  // the server's refusal says the rule in words.
+  else if (step.refused === "not_a_target" && card && from !== null && square !== from) {
+    askWhyNot(k.send, mySeat(k.msg), { card, rotation: rotation ?? null, from, to: square });
+  } else pawnChosen(k, step);
 }
 
 /** @param {Table} k @param {Play} p */
