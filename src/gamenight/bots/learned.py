@@ -36,6 +36,7 @@ from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, NUM_SQUARES, Layout
 from gamenight.centrix.cards import Card
 from gamenight.centrix.plays import Play
 from gamenight.centrix.position import MAX_PLAYERS, MIN_PLAYERS
+from gamenight.centrix.rules import Rules
 from gamenight.centrix.state import EMPTY, PLAYS_PER_TURN, CentrixState, CentrixView
 
 NUM_COLOURS = 6
@@ -87,6 +88,26 @@ def _copies(deck: tuple[Card, ...]) -> npt.NDArray[np.float32]:
     return np.array([max(1, deck.count(card)) for card in Card], np.float32)
 
 
+# The two tables by the rules object itself (a search asks at every leaf, and hashing a
+# layout or a deck costs more than the rest of a reading): rules, colour rows, copies.
+_by_rules: dict[int, tuple[Rules, npt.NDArray[np.intp], npt.NDArray[np.float32], int]] = {}
+
+
+def _tables(rules: Rules) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32], int]:
+    found = _by_rules.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_by_rules) > 64:
+            _by_rules.clear()
+        deck = rules.deck
+        found = _by_rules[id(rules)] = (
+            rules,
+            _colour_rows(rules.layout),
+            _copies(deck),
+            len(deck),
+        )
+    return found[1], found[2], found[3]
+
+
 def features(state: CentrixState, seat: int, out: npt.NDArray[np.float32]) -> None:
     """Write the features of ``state`` from ``seat``'s side into ``out`` (length FEATURES).
 
@@ -107,7 +128,8 @@ def features(state: CentrixState, seat: int, out: npt.NDArray[np.float32]) -> No
     out[i : i + NUM_SQUARES] = cells == nxt
     i += NUM_SQUARES
     offsets = np.asarray(state.offsets)
-    colours = _colour_rows(rules.layout)[_RING_OF, offsets[_RING_OF], _SLOT_OF]
+    colour_rows, copies, deck_size = _tables(rules)
+    colours = colour_rows[_RING_OF, offsets[_RING_OF], _SLOT_OF]
     out[i + _SQUARES * NUM_COLOURS + colours] = 1.0
     i += NUM_SQUARES * NUM_COLOURS
     out[i + state.players[seat]] = 1.0
@@ -133,7 +155,6 @@ def features(state: CentrixState, seat: int, out: npt.NDArray[np.float32]) -> No
     out[i + 1] = any(places[s] for s in others)
     i += 2
     to_move = state.to_move
-    copies = _copies(rules.deck)
     if to_move == seat:
         for card in hands[seat]:
             out[i + card] += 1.0
@@ -143,7 +164,7 @@ def features(state: CentrixState, seat: int, out: npt.NDArray[np.float32]) -> No
         out[i + card] += 1.0
     out[i : i + NUM_CARDS] /= copies
     i += NUM_CARDS
-    out[i] = len(state.draw) / len(rules.deck)
+    out[i] = len(state.draw) / deck_size
     i += 1
     if to_move is not None:
         out[i + (0 if to_move == seat else 1 if to_move == nxt else 2)] = 1.0
@@ -234,10 +255,15 @@ class LearnedBot(SeededBot):
     name = "learned"
 
     def __init__(
-        self, seed: int | None = None, budget: Budget | None = None, weights: str | None = None
+        self,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        weights: str | None = None,
+        value: float = 0.0,
     ) -> None:
         super().__init__(seed, budget)
         self.net = load_net(weights)
+        self.value = value  # the weight of the value's log-odds added to the policy's logit
 
     def choose(self, view: CentrixView) -> Play:
         seat = view.seat
@@ -247,7 +273,10 @@ class LearnedBot(SeededBot):
         plays = state.legal_plays()
         if len(plays) == 1:
             return plays[0]
-        logits, _ = self.net(afterstates(state, seat, plays))
+        logits, values = self.net(afterstates(state, seat, plays))
+        if self.value:
+            clipped = np.clip(values, 1e-6, 1 - 1e-6)
+            logits = logits + self.value * np.log(clipped / (1 - clipped))
         return plays[int(np.argmax(logits))]
 
 
@@ -255,7 +284,8 @@ class LearnedSearchBot(IsmctsBot):
     """ISMCTS (gamenight.bots.centrix.IsmctsBot) with the network: its own turn is the trie
     of the turn planner's best plans, each first play's prior the network's policy (a
     softmax over the plans' first plays) instead of the plan's rank; every leaf, at the
-    start of this seat's next turn, is judged by the network's value for each seat."""
+    start of this seat's next turn, is judged by the network's value for this seat (the
+    others sharing the rest)."""
 
     name = "learned"
 
@@ -272,7 +302,7 @@ class LearnedSearchBot(IsmctsBot):
             raise ValueError(f"search is the seconds a play may take, not {search}")
         super().__init__(seed, budget or Budget(seconds=search or 0.25), **options)
         self.net = load_net(weights)
-        self._rows = np.zeros((MAX_PLAYERS, FEATURES), np.float32)
+        self._rows = np.zeros((1, FEATURES), np.float32)
 
     def _root(self, state: CentrixState, me: int) -> Any:
         node_class = native.search_nodes(_Node)
@@ -299,11 +329,14 @@ class LearnedSearchBot(IsmctsBot):
         outcome = state.outcome
         if outcome is not None:
             return [(n - place) / (n - 1) for place in outcome.places]
-        rows = self._rows[:n]
-        for seat in range(n):
-            features(state, seat, rows[seat])
-        _, values = self.net(rows)
-        return [float(v) for v in values]
+        # One reading, this seat's: the others share what it leaves (with two players
+        # exactly its complement; with more, a paranoid reading, as in the ISMCTS rewards).
+        row = self._rows[:1]
+        features(state, me, row[0])
+        _, values = self.net(row)
+        mine = float(values[0])
+        other = (1.0 - mine) / (n - 1) if n > 2 else 1.0 - mine
+        return [mine if seat == me else other for seat in range(n)]
 
 
 def learned(
@@ -318,9 +351,10 @@ def learned(
     ``learned:search=SECONDS`` (with ISMCTS, SECONDS a play, or the budget given with it:
     ``learned:400it:search=1``); ``weights=PATH`` reads another weights file."""
     if search is None:
+        value = options.pop("value", 0.0)
         if options:
             raise ValueError(f"{', '.join(options)}: only learned:search=SECONDS takes these")
-        return LearnedBot(seed, budget, weights)
+        return LearnedBot(seed, budget, weights, value)
     return LearnedSearchBot(seed, budget, search=search, weights=weights, **options)
 
 
