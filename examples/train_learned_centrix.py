@@ -25,12 +25,19 @@ agreement with the teacher on held-out decisions, wall and CPU seconds in all).
 Needs the ``train`` extra (torch 2.13.0 CPU). Two players (the features read any count).
 """
 
+# ruff: noqa: E402 — the imports follow the threads' setting
 from __future__ import annotations
+
+import os
+
+# One thread for numpy's BLAS and torch, set before they load: on a shared machine a BLAS
+# threaded over both cores waits for the other's load far longer than it computes.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 import argparse
 import csv
 import json
-import os
 import random
 import resource
 import time
@@ -371,5 +378,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     main()
