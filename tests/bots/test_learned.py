@@ -35,6 +35,7 @@ def test_the_specs_parse() -> None:
     assert searching.budget == Budget(seconds=0.25)
     assert bots.bot("learned:40it:search=1").budget == Budget(iterations=40)
     assert bots.bot("learned:search=1:plans=4").plans == 4
+    assert bots.bot("learned:value=1").value == 1  # the value's log-odds mixed in
     # The web's cap on a decision's time keeps the network alone alone, the search capped.
     assert type(bots.bot("learned", seconds=2.0)) is LearnedBot
     assert bots.bot("learned:search=3", seconds=2.0).budget == Budget(seconds=2.0)

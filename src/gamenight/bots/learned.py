@@ -254,7 +254,9 @@ def load_net(path: str | None = None) -> Net:
 
 
 class LearnedBot(SeededBot):
-    """The network alone: the legal play whose afterstate has the highest policy logit."""
+    """The network alone: the legal play whose afterstate has the highest policy logit
+    (plus ``value`` times the value's log-odds: ``learned:value=1``; 0 by default, which
+    measured best, docs/ai.md)."""
 
     name = "learned"
 
