@@ -376,6 +376,14 @@ def _gain(frm: int, to: int) -> int:
     return level_to - level_from
 
 
+def learned(seed: int | None = None, budget: Budget | None = None, **options: object) -> SeededBot:
+    """``learned`` and ``learned:search=SECONDS``: gamenight.bots.learned (imported when
+    asked for, since it builds on this module's search)."""
+    from gamenight.bots.learned import learned as make
+
+    return make(seed, budget, **options)  # type: ignore[arg-type]
+
+
 # The registry's names (gamenight.bots.registry) and the five levels the interfaces offer.
 BOTS: dict[str, Callable[..., SeededBot]] = {
     "random": RandomBot,
@@ -383,6 +391,7 @@ BOTS: dict[str, Callable[..., SeededBot]] = {
     "planner": TurnPlannerBot,
     "planner2": functools.partial(TurnPlannerBot, beam=2),
     "ismcts": IsmctsBot,
+    "learned": learned,
 }
 LEVELS = {1: "random", 2: "greedy:epsilon=0.5", 3: "greedy", 4: "planner2", 5: "planner"}
 
