@@ -146,6 +146,7 @@ def lifespan_of(services: Services) -> Any:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.events.start()
+        await manager.homes.start(manager.lapsed)
         app.state.relay = manager.events if settings.redis_url else None
         manager.start()  # (after the relay: two servers resuming a table think once)
         sweeper = asyncio.create_task(sweep())
@@ -154,6 +155,7 @@ def lifespan_of(services: Services) -> Any:
         finally:
             sweeper.cancel()
             await manager.events.stop()
+            await manager.homes.stop()  # (the others take this process's tables at once)
             manager.close()
             # Every write still waiting is committed and answered (or refused), then the
             # store lets go: a daemon writer thread would die with the process, its writes

@@ -16,6 +16,7 @@ from gamenight.web.chat import side_of
 from gamenight.web.live import LiveTable
 from gamenight.web.protocol import parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
+from gamenight.web.referee import HomeLostError
 from gamenight.web.refusals import Code, RefusedError, no_hello
 from gamenight.web.room import Connection
 from gamenight.web.settings import Settings
@@ -127,6 +128,8 @@ class Session:
         try:
             message = parse_client(raw)
             await self.handlers[type(message)](message)
+        except HomeLostError:
+            pass  # (web.tables.lapsed) the page reconnects, and resends what is unanswered
         except GamenightError as exc:
             connection.send(protocol.error(exc))
             if isinstance(exc, RefusedError) and exc.code == Code.MOVED_ON:
