@@ -427,3 +427,17 @@ def test_a_page_revoked_while_its_server_was_cut_off_is_told_once_redis_is_back(
                 assert (message["seat"], message["seats"]) == (1, [])
                 return
         raise AssertionError("the page was not told its seat was given a new link")
+
+
+def test_a_table_deleted_through_another_server_lets_its_pages_at_the_home_go(
+    quiet_servers: tuple[TestClient, TestClient],
+) -> None:
+    one, two = quiet_servers
+    made = create(one, CENTRIX_2)  # its home is server one
+    with one.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+        hello(ann, made["seats"][0]["token"])
+        receive(ann, "state")
+        deleted = two.post(f"/api/tables/{made['id']}/delete", json={"keys": [made["host"]]})
+        assert deleted.status_code == 200
+        assert receive(ann, "error")["code"] == "no_table"
+    assert made["id"] not in one.app.state.manager.tables  # type: ignore[attr-defined]

@@ -422,7 +422,10 @@ class TableManager:
         self.cache.deleting(table_id)
         table = self.tables.get(table_id)
         if table is None:
-            return await self.store.delete(table_id)
+            deleted = await self.store.delete(table_id)
+            if deleted:  # its home, on another process, lets it go and tells its pages
+                await self.events.changed(table_id, Change(0))
+            return deleted
         async with table.lock:
             deleted = await self.store.delete(table_id)
             self.gone(table)
