@@ -16,6 +16,7 @@ import pytest
 import redis.asyncio
 from fastapi.testclient import TestClient
 
+from gamenight.web.forward import CHANNEL
 from gamenight.web.homes import HOME, ElsewhereError, LocalHomes, RedisHomes
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import HomeLostError
@@ -227,5 +228,35 @@ def test_the_bot_tables_of_a_home_that_died_are_adopted_and_play_on(redis_url: s
                 first.close()
                 second.close()
                 await client.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_dead_home_is_known_by_its_channel_and_its_tables_are_taken_at_once(
+    redis_url: str,
+) -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        client: Any = redis.asyncio.from_url(redis_url)
+        listening = client.pubsub()
+        await listening.subscribe(CHANNEL + "one")  # process one's forwarder, alive
+        one = RedisHomes(client, store, "one", ttl=30, listens=CHANNEL)
+        two = RedisHomes(client, store, "two", ttl=30, listens=CHANNEL)
+        first, second = TableManager(store, homes=one), TableManager(store, homes=two)
+        try:
+            table, _ = await first.create(body())
+            with pytest.raises(ElsewhereError):  # one lives: its lease stands
+                await second.get(table.id)
+            assert await two.homeless([table.id]) == []
+            await listening.aclose()  # one dies: its connection to Redis closes with it
+            # Long before its lease (30 s) expires, its table is taken.
+            assert await two.homeless([table.id]) == [table.id]
+            assert (await second.get(table.id)).referee.epoch == 2
+            assert await client.get(HOME + table.id) == b"two"
+        finally:
+            await two.stop()
+            first.close()
+            second.close()
+            await client.aclose()
 
     asyncio.run(run())

@@ -19,7 +19,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gamenight import __version__
 from gamenight.web import collector
-from gamenight.web.forward import Forwarder, RemoteSocket
+from gamenight.web.forward import CHANNEL, Forwarder, RemoteSocket
 from gamenight.web.guard import Guard
 from gamenight.web.homes import Homes, LocalHomes, RedisHomes
 from gamenight.web.host_api import host_router
@@ -134,7 +134,7 @@ def homes_of(settings: Settings, store: TableStore) -> tuple[Homes, Forwarder | 
     from gamenight.web.relay import process_id
 
     client = redis.asyncio.from_url(settings.redis_url)
-    homes = RedisHomes(client, store, process_id(), settings.home_ttl)
+    homes = RedisHomes(client, store, process_id(), settings.home_ttl, listens=CHANNEL)
     return homes, Forwarder(client, homes, settings.home_ttl)
 
 

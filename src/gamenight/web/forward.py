@@ -257,11 +257,14 @@ class Forwarder:
         if not tables:
             return
         holders = dict(zip(tables, await self.client.mget([HOME + t for t in tables]), strict=True))
+        # A home that died no longer listens (its connection closed with it): its pages go
+        # at once, not when its leases expire.
+        dead = await self.homes.dead(sorted({page.home for page in pages}))
         now = asyncio.get_running_loop().time()
         for page in pages:
             holder = holders.get(page.table_id)
             unanswered = not page.heard and now - page.opened > self.ttl
-            if holder is None or holder.decode() != page.home or unanswered:
+            if holder is None or holder.decode() != page.home or unanswered or page.home in dead:
                 page.out.put_nowait(MOVED)
 
     async def _check_origins(self) -> None:

@@ -47,6 +47,13 @@ RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+# Take the lease from a home found dead, if it still names that home.
+STEAL = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3]) and 1
+end
+return 0
+"""
 WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
 
 
@@ -135,10 +142,24 @@ class LocalHomes:
 class RedisHomes(LocalHomes):
     """Leases in Redis, shared by every process of the pool."""
 
-    def __init__(self, client: Any, store: TableStore, origin: str, ttl: float = 2.0) -> None:
+    def __init__(
+        self,
+        client: Any,
+        store: TableStore,
+        origin: str,
+        ttl: float = 2.0,
+        *,
+        listens: str | None = None,
+    ) -> None:
+        """``listens``: the prefix of the channel each process listens on while it lives
+        (web.forward.CHANNEL): a home with no listener there died (its connection to Redis
+        closed with it), and its tables are taken at once rather than when its leases
+        expire (a live home whose listener was only cut is fenced by the store's epoch and
+        lets its table go at its next write)."""
         super().__init__(store, origin)
         self.client = client
         self.ttl = ttl
+        self.listens = listens
         self._renewing: asyncio.Task[None] | None = None
         self._lapsed: Callable[[str], None] = lambda _: None
         self._failing = False
@@ -157,7 +178,9 @@ class RedisHomes(LocalHomes):
             self._trouble(exc)
             mine, holder = True, None  # the store's epoch fences whoever else holds it
         if not mine and holder is not None and holder.decode() != self.origin:
-            raise ElsewhereError(table_id, holder.decode())
+            home = holder.decode()
+            if not await self._stolen(key, home):
+                raise ElsewhereError(table_id, home)
         # (else it expired between the two calls, or is this process's own: take it)
         try:
             epoch = await self.store.claim(table_id)
@@ -168,6 +191,28 @@ class RedisHomes(LocalHomes):
             raise
         self.held[table_id] = epoch
         return epoch
+
+    async def dead(self, origins: list[str]) -> set[str]:
+        """Those of ``origins`` (other processes) no longer listening: dead."""
+        if self.listens is None or not origins:
+            return set()
+        async with asyncio.timeout(WAIT):
+            counts = await self.client.pubsub_numsub(*(self.listens + o for o in origins))
+        return {o for o, (_, n) in zip(origins, counts, strict=True) if not n}
+
+    async def _stolen(self, key: str, home: str) -> bool:
+        """Take the lease from ``home`` if it is dead (and the lease still names it)."""
+        try:
+            if not await self.dead([home]):
+                return False
+            async with asyncio.timeout(WAIT):
+                stolen = await self.client.eval(STEAL, 1, key, home, self.origin, self.ms)
+        except Exception as exc:
+            self._trouble(exc)
+            return False
+        if stolen:
+            log.warning("%s: its home %s is dead; this process takes it", key, home)
+        return bool(stolen)
 
     async def home_of(self, table_id: str) -> str | None:
         if table_id in self.held:
@@ -182,7 +227,13 @@ class RedisHomes(LocalHomes):
             return []
         async with asyncio.timeout(WAIT):
             holders = await self.client.mget([HOME + table_id for table_id in ids])
-        return [table_id for table_id, holder in zip(ids, holders, strict=True) if holder is None]
+        named = sorted({h.decode() for h in holders if h is not None} - {self.origin})
+        dead = await self.dead(named)
+        return [
+            table_id
+            for table_id, holder in zip(ids, holders, strict=True)
+            if holder is None or holder.decode() in dead
+        ]
 
     def let_go(self, table_id: str) -> None:
         if self.held.pop(table_id, None) is not None:
