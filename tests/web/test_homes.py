@@ -93,8 +93,8 @@ def test_a_home_whose_lease_lapsed_and_was_taken_cannot_append(redis_url: str) -
     async def run() -> None:
         store = MemoryStore()
         client: Any = redis.asyncio.from_url(redis_url)
-        one = RedisHomes(client, store, "one", ttl=0.6)
-        two = RedisHomes(client, store, "two", ttl=0.6)
+        one = RedisHomes(client, store, "one", ttl=5)
+        two = RedisHomes(client, store, "two", ttl=5)
         first = TableManager(store, homes=one)
         second = TableManager(store, homes=two)
         lost: list[str] = []
@@ -111,7 +111,8 @@ def test_a_home_whose_lease_lapsed_and_was_taken_cannot_append(redis_url: str) -
             assert await two.home_of(table.id) == "one"
             # Process one hangs: its lease is not renewed and expires; two takes the table.
             await one.stop_renewing()
-            await asyncio.sleep(0.8)
+            await client.pexpire(HOME + table.id, 1)  # (as a ttl ends: no wait on a busy machine)
+            await asyncio.sleep(0.05)
             taken = await second.get(table.id)
             assert taken.referee.epoch == 2
             assert await client.get(HOME + table.id) == b"two"

@@ -179,11 +179,13 @@ class Forwarder:
     # ---------------------------------------------------------------- listening
 
     async def _listen(self, pubsub: Any) -> None:
+        pause = 0.05  # (at once, at first: a process not listening looks dead: web.homes)
         while True:
             try:
                 if pubsub is None:
                     pubsub = self.client.pubsub()
                     await pubsub.subscribe(CHANNEL + self.origin)
+                pause = 0.05
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         self._handle(json.loads(message["data"]))
@@ -196,7 +198,8 @@ class Forwarder:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
             pubsub = None
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(pause)
+            pause = min(1.0, pause * 4)
 
     def _handle(self, message: Frame) -> None:
         kind, origin, page_id = message["t"], message["o"], message["p"]

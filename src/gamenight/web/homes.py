@@ -55,6 +55,7 @@ end
 return 0
 """
 WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
+DEAD_AFTER = 1.0  # seconds a process must stay without a listener to count as dead
 
 
 class ElsewhereError(Exception):
@@ -193,9 +194,19 @@ class RedisHomes(LocalHomes):
         return epoch
 
     async def dead(self, origins: list[str]) -> set[str]:
-        """Those of ``origins`` (other processes) no longer listening: dead."""
+        """Those of ``origins`` (other processes) no longer listening, twice, a second apart
+        (a live process whose connection was cut listens again within a fraction of one:
+        web.forward): dead."""
         if self.listens is None or not origins:
             return set()
+        quiet = await self._quiet(origins)
+        if quiet:
+            await asyncio.sleep(DEAD_AFTER)
+            quiet = await self._quiet(sorted(quiet))
+        return quiet
+
+    async def _quiet(self, origins: list[str]) -> set[str]:
+        assert self.listens is not None
         async with asyncio.timeout(WAIT):
             counts = await self.client.pubsub_numsub(*(self.listens + o for o in origins))
         return {o for o, (_, n) in zip(origins, counts, strict=True) if not n}
