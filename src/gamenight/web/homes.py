@@ -55,7 +55,7 @@ end
 return 0
 """
 WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
-DEAD_AFTER = 1.0  # seconds a process must stay without a listener to count as dead
+DEAD_AFTER = 0.5  # seconds a process must stay without a listener to count as dead
 
 
 class ElsewhereError(Exception):
@@ -194,7 +194,7 @@ class RedisHomes(LocalHomes):
         return epoch
 
     async def dead(self, origins: list[str]) -> set[str]:
-        """Those of ``origins`` (other processes) no longer listening, twice, a second apart
+        """Those of ``origins`` (other processes) no longer listening, twice, half a second apart
         (a live process whose connection was cut listens again within a fraction of one:
         web.forward): dead."""
         if self.listens is None or not origins:
