@@ -32,12 +32,20 @@ from gamenight.web.cache import TableCache
 from gamenight.web.chat import clean, visible
 from gamenight.web.finisher import Finisher
 from gamenight.web.games import SeatSpec, get_game, new_seed
+from gamenight.web.homes import ElsewhereError, Homes, LocalHomes
 from gamenight.web.live import RELOAD, Change, LiveTable, NoEvents, TableEvents
 from gamenight.web.outbound import ChatLine, StateOut
 from gamenight.web.protocol import Chat, TableIn, error
 from gamenight.web.protocol import accepted as accepted_message
 from gamenight.web.quotas import Limits
-from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall_ms
+from gamenight.web.referee import (
+    Accepted,
+    ClockSettings,
+    HomeLostError,
+    Referee,
+    moment,
+    wall_ms,
+)
 from gamenight.web.refusals import Code, RefusedError, no_table
 from gamenight.web.rematcher import Rematcher
 from gamenight.web.room import Connection
@@ -47,6 +55,7 @@ from gamenight.web.store import StoredTable, TableStore
 from gamenight.web.timekeeper import Timekeeper
 
 log = logging.getLogger("gamenight.web")
+MOVED = 1012  # the close code that sends a page to reconnect: its table has a new home
 RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
 __all__ = ["RELOAD", "Change", "LiveTable", "TableEvents", "TableManager"]
 
@@ -64,11 +73,15 @@ class TableManager:
         in_use: Callable[[str], bool] = lambda _: False,
         now: Callable[[], int] = wall_ms,
         events: Callable[[TableManager], TableEvents] | None = None,
+        homes: Homes | None = None,
     ):
         """``in_use``: whether a socket is open at a table (before its hello, too: the app's
         gate); ``now``: the wall time the tables' clocks run on (tests give their own);
-        ``events``: makes what tells the other server processes (web.relay), given this."""
+        ``events``: makes what tells the other server processes (web.relay), given this;
+        ``homes``: the leases of the tables this process is home of (web.homes; by default
+        a process alone, home of every table it loads)."""
         self.store = store
+        self.homes: Homes = homes or LocalHomes(store)
         self.limits = limits or Limits()
         self.now = now
         self.bots = BotRunner(
@@ -79,6 +92,8 @@ class TableManager:
             store,
             self.limits,
             now,
+            self.homes,
+            lost=self.lapsed,
             opened=self.opened,
             busy=lambda table: in_use(table.id) or self.bots.busy(table.id),
             dropped=self.dropped,
@@ -124,6 +139,39 @@ class TableManager:
         self.timekeeper.arm(table)
         self.schedule_bot(table)
         return table
+
+    def lapsed(self, table_id: str) -> None:
+        """Another process took ``table_id`` (its lease lapsed here: web.homes): the table
+        leaves memory, and its pages reconnect (to its new home, through whichever process
+        their sockets land on); a page's act not yet answered is sent again there."""
+        table = self.cache.tables.get(table_id)
+        if table is None:
+            return
+        log.warning(
+            "table %s has a new home: its %d pages here reconnect", table_id, len(table.connections)
+        )
+        for connection in list(table.connections):
+            connection.close(MOVED)
+        self.cache.drop(table_id)
+
+    async def view(self, table_id: str) -> LiveTable:
+        """The table as stored, to read (an HTTP request at a table whose home is another
+        process): not kept, no bot plays nor clock runs here, and a write it makes (a
+        renewed invite) is the store's transaction alone, which the home follows."""
+        table = self.cache.tables.get(table_id)
+        if table is not None:
+            return table
+        referee = await Referee.load(self.store, table_id, self.now)
+        if referee is None:
+            raise no_table(table_id)
+        return LiveTable(referee)
+
+    async def read(self, table_id: str) -> LiveTable:
+        """The live table if this process is (or can become) its home, else ``view``'s."""
+        try:
+            return await self.get(table_id)
+        except ElsewhereError:
+            return await self.view(table_id)
 
     def dropped(self, table_id: str) -> None:
         self.bots.stop(table_id)
@@ -248,8 +296,8 @@ class TableManager:
             updated=created,
             host_hash=host_hash,
         )
-        referee = Referee(self.store, draft, state, self.now)
-        await referee.store_new(host_hash)
+        referee = Referee(self.store, draft, state, self.now, lost=self.lapsed)
+        await referee.store_new(host_hash, self.homes.take)
         table = self.opened(referee)
         seats_out = [
             {
@@ -315,7 +363,12 @@ class TableManager:
         await self.seating.hello(table, connection, tokens, watch, admit)
 
     async def renew_invite(self, table: LiveTable, seat: int, key: str) -> str:
-        return await self.seating.renew_invite(table, seat, key)
+        try:
+            return await self.seating.renew_invite(table, seat, key)
+        except HomeLostError:
+            # Another process took the table since it was read here: once more, at its home
+            # now (or, where no home is known, here again: the store fences the other).
+            return await self.seating.renew_invite(await self.read(table.id), seat, key)
 
     async def reclaim(self, table: LiveTable, seat: int, page: Connection) -> None:
         await self.seating.reclaim(table, seat, page)
@@ -350,6 +403,8 @@ class TableManager:
             try:
                 table = await self.get(table_id)
                 await self.tick(table)
+            except ElsewhereError:
+                pass  # its home does it
             except Exception:
                 log.exception("table %s could not be woken for its deadline", table_id)
 
@@ -373,7 +428,10 @@ class TableManager:
         self.cache.deleting(table_id)
         table = self.tables.get(table_id)
         if table is None:
-            return await self.store.delete(table_id)
+            deleted = await self.store.delete(table_id)
+            if deleted:  # its home, on another process, lets it go and tells its pages
+                await self.events.changed(table_id, Change(0))
+            return deleted
         async with table.lock:
             deleted = await self.store.delete(table_id)
             self.gone(table)
@@ -507,12 +565,20 @@ class TableManager:
         await self._resume_bots()
         await self.wake_due()
 
-    async def _resume_bots(self) -> None:
+    async def adopt(self) -> None:
+        """Take the bot tables in play that no process is home of (their home died, and its
+        lease expired: web.homes), so that their bots play on; tables with pages are taken
+        by the process the pages reconnect to, and those with a clock due by the sweep."""
         stored = await self.store.recent(RESUMED, playing=True)
+        ids = [table.id for table in stored if table.id not in self.cache.tables and _bots(table)]
+        homeless = set(await self.homes.homeless(ids))
+        await self._resume_bots([table for table in stored if table.id in homeless])
+
+    async def _resume_bots(self, stored: list[StoredTable] | None = None) -> None:
+        if stored is None:
+            stored = await self.store.recent(RESUMED, playing=True)
         for table in stored:
-            if table.id in self.cache.tables or not any(
-                s.get("kind") == "bot" or s.get("stand_in") is not None for s in table.seats
-            ):
+            if table.id in self.cache.tables or not _bots(table):
                 continue
             try:
                 await self.cache.load(table.id, lambda referee: referee.bot_to_play)
@@ -521,6 +587,8 @@ class TableManager:
                     log.warning("the server is full: no more bot tables resume")
                     return
                 # NO_TABLE: deleted since it was listed
+            except ElsewhereError:
+                pass  # another process is its home, and its bot plays there
             except Exception:
                 log.exception("table %s could not be loaded to resume its bot", table.id)
 
@@ -544,3 +612,8 @@ class TableManager:
 
     def state_message(self, table: LiveTable, seats: list[int]) -> StateOut:
         return self.after.state(table, seats)
+
+
+def _bots(table: StoredTable) -> bool:
+    """Whether a bot plays a seat of the table (its own, or a stand-in)."""
+    return any(s.get("kind") == "bot" or s.get("stand_in") is not None for s in table.seats)
