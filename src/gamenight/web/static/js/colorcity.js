@@ -28,6 +28,7 @@ import { keepPowerLive, placePower, renderPower } from "./colorcity/power.js";
  * @typedef {{
  *   c: CityPage, then: ReturnType<typeof boardThen>, predict: ReturnType<typeof predictor>,
  *   passClock: {timer?: ReturnType<typeof setTimeout>}, fitWords: () => void, wide: MediaQueryList,
+ *   phone: MediaQueryList,
  * }} Controller */
 
 /** @param {CityPage} c @param {string} action */
@@ -95,7 +96,7 @@ function launchHandle(k) {
 function drawBoard(k) {
   const { c } = k;
   const msg = shown(c);
-  const svg = citySvg(msg.view, viewGang(msg, stored(STILL_KEY) === "1"), c.showThreats);
+  const svg = citySvg(msg.view, viewGang(msg, stored(STILL_KEY) === "1"), c.showThreats, k.phone.matches);
   Object.assign(c, { svg, world: svg.world, aimLayer: svgNode("g", { class: "aim-layer" }), flightLayer: svgNode("g", { class: "flight-layer" }) });
   svg.world.append(/** @type {SVGGElement} */ (c.aimLayer), /** @type {SVGGElement} */ (c.flightLayer));
   k.then.shownNow();
@@ -176,15 +177,17 @@ function controller(c) {
   const { board, log } = c.parts;
   const fitWords = keepWordsLegible(board);
   const wide = window.matchMedia("(min-width: 901px)");
+  // A phone's screen: the city drawn across it, the pitcher's end of the board only.
+  const phone = window.matchMedia("(max-width: 600px)");
   /** @type {Controller} */
-  const k = { c, then: /** @type {any} */ (null), predict: predictor(c), passClock: {}, fitWords, wide };
+  const k = { c, then: /** @type {any} */ (null), predict: predictor(c), passClock: {}, fitWords, wide, phone };
   // Hovering, focusing or tapping a line of the log shows the city as it was after that
   // action, never while the player aims, a shot is on its way or a flick is being shown.
   k.then = boardThen({
     board, log, tableId: () => shown(c).table,
     busy: () => Boolean(c.drag || c.sentShot || c.flying),
     drawThen: (view) => {
-      const past = citySvg(view, viewGang(shown(c), stored(STILL_KEY) === "1"), c.showThreats);
+      const past = citySvg(view, viewGang(shown(c), stored(STILL_KEY) === "1"), c.showThreats, phone.matches);
       board.dataset.showing = "then";
       board.replaceChildren(past);
       setBoardAspect(c.root, past);
@@ -198,6 +201,9 @@ function controller(c) {
   }).observe(board);
   placePower(c, wide);
   wide.addEventListener("change", () => placePower(c, wide));
+  phone.addEventListener("change", () => {
+    if (c.msg && !c.drag && !c.flying) drawBoard(k);
+  });
   return k;
 }
 

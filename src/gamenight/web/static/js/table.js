@@ -2,7 +2,7 @@
 // The table page: connects to the table's socket and hands each message to the game's UI
 // (contract A: a game module's create(ctx)), the chat, the spectator's panel and the endings.
 import { api } from "./core/api.js";
-import { byId, initPage, sound, toast, trackTopbar } from "./core/dom.js";
+import { byId, el, initPage, sound, toast, trackTopbar } from "./core/dom.js";
 import { onLanguageChange, refusalText, t } from "./core/i18n.js";
 import { patch } from "./core/patch.js";
 import { TableSocket } from "./core/socket.js";
@@ -130,6 +130,27 @@ function route(parts, message) {
   }
 }
 
+/** The button that shows the table's tools (the pace, resign or leave, the table's links)
+ * where the header keeps to one row without them: Color City on a phone (the stylesheet
+ * shows the button and hides the tools there; elsewhere the tools stay in the header). */
+function toolsMenu() {
+  const header = /** @type {HTMLElement} */ (document.querySelector("header.topbar"));
+  const button = el("button", {
+    type: "button", class: "btn menu-button", id: "table-menu", "aria-expanded": "false", "aria-controls": "table-nav",
+    onclick: () => {
+      const open = header.classList.toggle("menu-open");
+      button.setAttribute("aria-expanded", String(open));
+    },
+  }, "⋯");
+  const label = () => {
+    button.setAttribute("aria-label", t("table_menu"));
+    button.title = t("table_menu");
+  };
+  label();
+  onLanguageChange(label);
+  return button;
+}
+
 async function main() {
   await initPage();
   trackTopbar();
@@ -181,6 +202,7 @@ async function main() {
   const endings = createEndings({ tableId, send: (message) => theSocket().send(message) });
   // (Before resign / leave and the table's links.)
   (document.getElementById("endings-top") || byId("table-nav", HTMLElement)).before(queue.controls.box);
+  byId("table-nav", HTMLElement).before(toolsMenu());
   const parts = { info, game, watching, chat, endings, heard };
   /** @type {StateOut | null} the last state the server sent, rebuilt from its changes */
   let received = null;

@@ -128,7 +128,9 @@ function placeSpeedLabel(c, label, tip, travel, gang) {
   const [dx, dy] = [Math.cos(travel), -Math.sin(travel)];
   // From the tip to the label's centre: the label's half-size that way, and a little air.
   const ahead = Math.min(width / 2 / Math.abs(dx), height / 2 / Math.abs(dy)) + 3;
-  const side = shown(c).view.table.board_width / 2 - width / 2;
+  // (The board's edge; on a phone, the edge of the part drawn.)
+  const drawn = /** @type {SVGSVGElement} */ (c.svg).viewBox.baseVal.width;
+  const side = Math.min(shown(c).view.table.board_width, drawn) / 2 - width / 2;
   const x = clamp(tip[0] + dx * ahead, -side, side);
   const [north, south] = cityExtent(c);
   const y = tip[1] + dy * ahead;

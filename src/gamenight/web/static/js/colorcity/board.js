@@ -13,6 +13,11 @@ const FILL = { "-1": "#f4efe4", 0: "#2e9d4f", 1: "#7b3fa0" };
 const GANG_INDEX = { green: 0, purple: 1 };
 const MARGIN = 10; // mm of paper around the board
 const LABEL_GAP = 2.5; // mm between the city's edge and its files' and ranks' labels
+// On a phone the drawing is cut to the pitcher's end of the board, so that the city fills
+// its width: this much room beside the city for the ranks' labels (drawn 12 px tall there),
+// and this much beyond the city's far edge for a cube that overshoots it.
+const SIDE_ROOM = 16;
+const FAR_ROOM = 50;
 
 /** A drawing of the board, its world (a <g>, which the table turns round for Purple) named.
  * @typedef {SVGSVGElement & {world: SVGGElement}} CitySvg */
@@ -28,14 +33,27 @@ export function svgNode(tag, attrs = {}) {
   return node;
 }
 
+/** The part of the board drawn, as a viewBox: all of it, or (``cut``, on a phone) the city's
+ * width and the pitcher's end, from just beyond the city to the near HQ (at the bottom of the
+ * drawing whichever gang's it is: the world is turned round for Purple).
+ * @param {Record<string, any>} tb the view's table @param {boolean} cut @returns {number[]} */
+export function drawnBox(tb, cut) {
+  const [bw, bl] = [tb.board_width, tb.board_length];
+  if (!cut) return [-bw / 2 - MARGIN, -bl / 2 - MARGIN, bw + 2 * MARGIN, bl + 2 * MARGIN];
+  const half = tb.city_mm / 2 + SIDE_ROOM;
+  const top = -(tb.city_mm / 2 + FAR_ROOM);
+  return [-half, top, 2 * half, bl / 2 + MARGIN - top];
+}
+
 /** The board as an SVG element: the city's squares in their gangs' colours, both HQs with
  * their cubes, the last cube's path and where it stopped. Everything is drawn inside
- * ``svg.world``. @param {Record<string, any>} view @returns {CitySvg} */
-export function boardSvg(view) {
+ * ``svg.world``; ``cut``: only the pitcher's end of it is shown (drawnBox).
+ * @param {Record<string, any>} view @param {boolean} [cut] @returns {CitySvg} */
+export function boardSvg(view, cut = false) {
   const tb = view.table;
   const [bw, bl] = [tb.board_width, tb.board_length];
   const svg = /** @type {CitySvg} */ (svgNode("svg", {
-    viewBox: `${-bw / 2 - MARGIN} ${-bl / 2 - MARGIN} ${bw + 2 * MARGIN} ${bl + 2 * MARGIN}`,
+    viewBox: drawnBox(tb, cut).join(" "),
     "font-family": "sans-serif", role: "img", "aria-label": t("city_aria"),
   }));
   const world = svgNode("g", { class: "world" });
@@ -145,10 +163,11 @@ function lastPitchMarks(view, world, sq) {
 }
 
 /** ``view``'s city as the table shows it: ``gang``'s HQ at the bottom, the threats when
- * ``threats`` (the squares each gang could take next, outlined), and the aim arrow's head.
- * @param {Record<string, any>} view @param {string} gang @param {boolean} threats @returns {CitySvg} */
-export function citySvg(view, gang, threats) {
-  const drawing = boardSvg(view);
+ * ``threats`` (the squares each gang could take next, outlined), and the aim arrow's head;
+ * ``cut``, on a phone: the pitcher's end of the board only.
+ * @param {Record<string, any>} view @param {string} gang @param {boolean} threats @param {boolean} cut @returns {CitySvg} */
+export function citySvg(view, gang, threats, cut) {
+  const drawing = boardSvg(view, cut);
   const defs = svgNode("defs");
   const marker = svgNode("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
   marker.append(svgNode("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
