@@ -41,7 +41,7 @@ NOTO_CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 $(NOTO_CJK_FONT):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
 
-test: $(DEV_STAMP) $(CHROMIUM) $(KOREAN_FONT) $(NOTO_CJK_FONT) lint typecheck unit
+test: $(DEV_STAMP) $(CHROMIUM) $(KOREAN_FONT) $(NOTO_CJK_FONT) lint typecheck page unit
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -58,8 +58,10 @@ unit: $(DEV_STAMP)
 	GAMENIGHT_PURE=1 $(BIN)/pytest -q tests/centrix tests/bots tests/conformance
 
 # The page: TypeScript's checker over the // @ts-check ES modules (no build step: they are
-# served as they are) and Node's own test runner over their pure parts. TypeScript's version
-# is pinned by the committed package-lock.json.
+# served as they are) and Node's own test runner over their pure parts, the modules' size
+# bars and the message types generated from messages.schema.json (node
+# tests/js/generate-messages.js writes them). TypeScript's version is pinned by the
+# committed package-lock.json.
 NODE_STAMP := node_modules/.installed
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error

@@ -112,7 +112,7 @@ def test_a_socket_from_another_sites_page_is_refused(database: str) -> None:
 
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     made = create(client, CENTRIX_2)
-    for path in ("/", f"/table/{made['id']}", "/static/js/common.js", "/api/tables", "/nope"):
+    for path in ("/", f"/table/{made['id']}", "/static/js/core/i18n.js", "/api/tables", "/nope"):
         headers = client.get(path).headers
         csp = headers["content-security-policy"]
         assert "script-src 'self'" in csp

@@ -1,10 +1,14 @@
+// @ts-check
 // Finishing every game (docs/rules/table.md): a clock per seat, ticking here from the
 // server's figures; resign or leave, with a confirm; a seat's stand-in bot and taking the
 // seat back; the rematch in the game-over dialog, and following the table to it.
-import {
-  el, heldTokens, invites, keepInvite, keepToken, keepWatch, mySeat, onLanguageChange, t, watchToken,
-} from "./common.js";
+import { byId, el, find } from "./core/dom.js";
+import { onLanguageChange, t } from "./core/i18n.js";
+import { mySeat } from "./core/seats.js";
+import { heldTokens, invites, keepInvite, keepToken, keepWatch, watchToken } from "./core/tokens.js";
 
+/** @typedef {import("./core/messages.js").StateOut} StateOut */
+/** @typedef {import("./core/messages.js").SeatingOut} SeatingOut */
 
 /** Time left as the page shows it: m:ss, h:mm:ss, or days and hours. */
 export function clockText(ms) {
@@ -41,6 +45,101 @@ function toRematch(from, table, id) {
   return el("button", { type: "button", class: "btn btn-primary", id, onclick: () => follow(from, table) }, t("finish_to_rematch"));
 }
 
+/** Ask ``question`` in a dialog; ``yes()`` when confirmed.
+ * @param {string} question @param {() => void} yes */
+function confirmDialog(question, yes) {
+  document.getElementById("endings-confirm")?.remove();
+  const box = el("div", { class: "overlay", id: "endings-confirm", role: "dialog", "aria-modal": "true", "aria-labelledby": "endings-confirm-title" },
+    el("div", { class: "overlay-card" },
+      el("h2", { id: "endings-confirm-title" }, question),
+      el("div", { class: "form-actions" },
+        el("button", { type: "button", class: "btn btn-primary", id: "endings-yes", onclick: () => { box.remove(); yes(); } }, t("finish_confirm")),
+        el("button", { type: "button", class: "btn", onclick: () => box.remove() }, t("finish_cancel")),
+      )));
+  box.addEventListener("keydown", (e) => { if (e.key === "Escape") box.remove(); });
+  document.body.append(box);
+  find(box, ".btn-primary", HTMLElement).focus();
+}
+
+/** Each seat's clock (an empty row without clocks). @param {StateOut} message @param {SeatingOut} seating */
+function clocksRow(message, seating) {
+  const clock = message.clock;
+  if (!clock) return el("div", { class: "endings-clocks" });
+  const over = Boolean(message.view.outcome);
+  return el("div", { class: "endings-clocks", role: "group", "aria-label": t("finish_clock") },
+    message.names.map((name, seat) => {
+      const bot = seating.stand_ins.includes(seat);
+      return el("span", {
+        class: `endings-clock${seat === clock.actor && !over ? " running" : ""}${bot ? " stood-in" : ""}`,
+        "data-seat": seat,
+        "aria-label": t("finish_clock_label", { name }),
+        ...(bot ? { title: t("finish_stood_in", { name }) } : {}),
+      }, el("span", { class: "endings-name" }, name), el("span", { class: "endings-time" }, ""),
+      ...(bot ? [el("span", { class: "endings-bot" }, t("finish_bot_short"))] : []));
+    }));
+}
+
+/** A bot standing in for a seat is said on every page; the seat's own page is told how its
+ * time goes meanwhile and after taking the seat back (docs/rules/table.md T8, T9), with the
+ * button that takes it back.
+ * @param {StateOut} message @param {SeatingOut} seating @param {(message: {type: string, seat: number}) => void} send */
+function standIns(message, seating, send) {
+  /** @type {HTMLElement[]} */
+  const parts = [];
+  message.names.forEach((name, stood) => {
+    if (message.view.outcome || !seating.stand_ins.includes(stood) || seating.resigned.includes(stood)) return;
+    if (!message.seats.includes(stood)) {
+      parts.push(el("p", { class: "endings-notice hint", "data-stood-in-other": stood }, t("finish_stood_in_other", { name })));
+      return;
+    }
+    parts.push(el("p", { class: "endings-notice hint", "data-stood-in": stood }, t("finish_stood_in", { name }), " ", t("finish_stood_in_time")));
+    parts.push(el("button", { type: "button", class: "btn btn-primary", "data-reclaim": stood, onclick: () => send({ type: "reclaim", seat: stood }) }, t("finish_reclaim")));
+  });
+  return parts;
+}
+
+/** Each clock of ``bar`` as it stands now: the actor's time runs down from ``received``
+ * (when the state ``last`` came, this page's clock).
+ * @param {HTMLElement} bar @param {StateOut} last @param {number} received */
+function tickClocks(bar, last, received) {
+  const clock = last.clock;
+  if (!clock) return;
+  for (const node of bar.querySelectorAll(".endings-clock")) {
+    const seat = Number(node.getAttribute("data-seat"));
+    const running = seat === clock.actor && !last.view.outcome;
+    const ms = clock.left[seat] - (running ? Date.now() - received : 0);
+    find(node, ".endings-time", HTMLElement).textContent = clockText(ms);
+    node.classList.toggle("low", clock.kind === "realtime" && ms < 20000);
+  }
+}
+
+/** Resign (two seats) or leave (more), for this page's seat while it plays: one name for
+ * giving up one's seat, whatever follows (the question says what).
+ * @param {StateOut} message @param {SeatingOut} seating @param {(message: {type: string, seat: number}) => void} send */
+function resignButton(message, seating, send) {
+  const seat = mySeat(message) ?? (message.seats.length ? message.seats[0] : null);
+  if (message.view.outcome || seat === null || seating.resigned.includes(seat)) return [];
+  const two = message.names.length === 2;
+  // On a shared screen, say whose seat gives up (the one to act).
+  const shared = message.seats.length > 1;
+  const question = t(`${two ? "finish_resign_confirm" : "finish_leave_confirm"}${shared ? "_named" : ""}`, { name: message.names[seat] });
+  return [el("button", {
+    type: "button", class: "btn", id: "resign",
+    onclick: () => confirmDialog(question, () => send({ type: "resign", seat })),
+  }, t("finish_resign"))];
+}
+
+/** The game-over dialog's rematch status and button, for the latest state. @param {StateOut | null} last */
+function updateRematch(last) {
+  const status = document.getElementById("rematch-status");
+  if (!status || !last) return;
+  const asked = (last.seating?.rematch || []).map((seat) => last.names[seat]);
+  const mineAsked = last.seats.some((seat) => (last.seating?.rematch || []).includes(seat));
+  status.textContent = mineAsked ? t("finish_rematch_waiting") : asked.length ? t("finish_rematch_asked", { names: asked.join(", ") }) : "";
+  const button = document.getElementById("rematch");
+  if (button instanceof HTMLButtonElement) button.disabled = mineAsked;
+}
+
 /**
  * The table page's endings. ``send`` sends a message on the table's socket. Returns what
  * table.js calls: ``onState(message)`` after each state is shown (everything of the endings
@@ -53,87 +152,25 @@ export function createEndings({ tableId, send }) {
     document.head.append(el("link", { rel: "stylesheet", href: "/static/css/endings.css", id: "endings-style" }));
   }
   const bar = el("div", { class: "endings-bar", id: "endings", hidden: true });
-  document.getElementById("main").before(bar);
+  byId("main", HTMLElement).before(bar);
   // Resign / leave sits in the top bar, beside the table's links: a row of its own above the
   // board would push the board and the trays below the first screen.
   const top = el("div", { class: "endings-top", id: "endings-top" });
-  document.getElementById("table-nav").before(top);
+  byId("table-nav", HTMLElement).before(top);
   let last = null; // the latest state message
   let received = 0; // when it came (this page's clock): the actor's time runs down from here
   let timer = null;
 
-  const left = (seat) => {
-    const clock = last.clock;
-    const running = seat === clock.actor && !last.view.outcome;
-    return clock.left[seat] - (running ? Date.now() - received : 0);
-  };
-
-  const tick = () => {
-    for (const node of bar.querySelectorAll(".endings-clock")) {
-      const seat = Number(node.dataset.seat);
-      const ms = left(seat);
-      node.querySelector(".endings-time").textContent = clockText(ms);
-      node.classList.toggle("low", last.clock.kind === "realtime" && ms < 20000);
-    }
-  };
-
-  const confirm = (question, yes) => {
-    document.getElementById("endings-confirm")?.remove();
-    const box = el("div", { class: "overlay", id: "endings-confirm", role: "dialog", "aria-modal": "true", "aria-labelledby": "endings-confirm-title" },
-      el("div", { class: "overlay-card" },
-        el("h2", { id: "endings-confirm-title" }, question),
-        el("div", { class: "form-actions" },
-          el("button", { type: "button", class: "btn btn-primary", id: "endings-yes", onclick: () => { box.remove(); yes(); } }, t("finish_confirm")),
-          el("button", { type: "button", class: "btn", onclick: () => box.remove() }, t("finish_cancel")),
-        )));
-    box.addEventListener("keydown", (e) => { if (e.key === "Escape") box.remove(); });
-    document.body.append(box);
-    box.querySelector(".btn-primary").focus();
-  };
+  const tick = () => tickClocks(bar, last, received);
 
   const render = () => {
     if (!last) return;
     const message = last;
     const seating = message.seating || { stand_ins: [], resigned: [], rematch: [] };
-    const over = Boolean(message.view.outcome);
-    const clocks = message.clock
-      ? el("div", { class: "endings-clocks", role: "group", "aria-label": t("finish_clock") },
-        message.names.map((name, seat) => {
-          const bot = seating.stand_ins.includes(seat);
-          return el("span", {
-            class: `endings-clock${seat === message.clock.actor && !over ? " running" : ""}${bot ? " stood-in" : ""}`,
-            "data-seat": seat,
-            "aria-label": t("finish_clock_label", { name }),
-            ...(bot ? { title: t("finish_stood_in", { name }) } : {}),
-          }, el("span", { class: "endings-name" }, name), el("span", { class: "endings-time" }, ""),
-          ...(bot ? [el("span", { class: "endings-bot" }, t("finish_bot_short"))] : []));
-        }))
-      : el("div", { class: "endings-clocks" });
-    const parts = [clocks];
-    const seat = mySeat(message) ?? (message.seats.length ? message.seats[0] : null);
-    top.replaceChildren();
-    if (!over && seat !== null && !seating.resigned.includes(seat)) {
-      const two = message.names.length === 2;
-      // On a shared screen, say whose seat gives up (the one to act).
-      const shared = message.seats.length > 1;
-      const question = t(`${two ? "finish_resign_confirm" : "finish_leave_confirm"}${shared ? "_named" : ""}`, { name: message.names[seat] });
-      // One name for giving up one's seat, whatever follows (the question says what).
-      top.append(el("button", {
-        type: "button", class: "btn", id: "resign",
-        onclick: () => confirm(question, () => send({ type: "resign", seat })),
-      }, t("finish_resign")));
-    }
-    // A bot standing in for a seat is said on every page; the seat's own page is told how its
-    // time goes meanwhile and after taking the seat back (docs/rules/table.md T8, T9).
-    message.names.forEach((name, stood) => {
-      if (over || !seating.stand_ins.includes(stood) || seating.resigned.includes(stood)) return;
-      if (!message.seats.includes(stood)) {
-        parts.push(el("p", { class: "endings-notice hint", "data-stood-in-other": stood }, t("finish_stood_in_other", { name })));
-        return;
-      }
-      parts.push(el("p", { class: "endings-notice hint", "data-stood-in": stood }, t("finish_stood_in", { name }), " ", t("finish_stood_in_time")));
-      parts.push(el("button", { type: "button", class: "btn btn-primary", "data-reclaim": stood, onclick: () => send({ type: "reclaim", seat: stood }) }, t("finish_reclaim")));
-    });
+    /** @type {HTMLElement[]} */
+    const parts = [clocksRow(message, seating)];
+    top.replaceChildren(...resignButton(message, seating, send));
+    parts.push(...standIns(message, seating, send));
     if (seating.next) {
       // The rematch was made while this page was away: the way there.
       parts.push(toRematch(tableId, seating.next, "to-rematch-bar"));
@@ -142,17 +179,7 @@ export function createEndings({ tableId, send }) {
     bar.hidden = parts.length === 1 && !message.clock;
     top.hidden = !top.childElementCount;
     if (message.clock) tick();
-    updateRematch();
-  };
-
-  const updateRematch = () => {
-    const status = document.getElementById("rematch-status");
-    if (!status || !last) return;
-    const asked = (last.seating?.rematch || []).map((seat) => last.names[seat]);
-    const mineAsked = last.seats.some((seat) => (last.seating?.rematch || []).includes(seat));
-    status.textContent = mineAsked ? t("finish_rematch_waiting") : asked.length ? t("finish_rematch_asked", { names: asked.join(", ") }) : "";
-    const button = document.getElementById("rematch");
-    if (button) button.disabled = mineAsked;
+    updateRematch(last);
   };
 
   return {
@@ -184,7 +211,7 @@ export function createEndings({ tableId, send }) {
       ];
     },
     afterGameOver() {
-      updateRematch();
+      updateRematch(last);
     },
     rerender() {
       render();

@@ -2,7 +2,9 @@
 // "Suggest a play" at the table (issue 32, web.hints): the chosen level's play for the seat
 // whose turn it is, thought on the server from that seat's own view, with its reason in
 // words; "Play it" sends it as it is. Shown only where the table gives hints (info.hints).
-import { el, lang, onLanguageChange, store, stored, t } from "./common.js";
+import { el } from "./core/dom.js";
+import { lang, onLanguageChange, t } from "./core/i18n.js";
+import { store, stored } from "./core/tokens.js";
 
 const LEVEL_KEY = "gamenight.hintLevel";
 const LEVELS = [1, 2, 3, 4, 5];
@@ -14,7 +16,7 @@ const LEVELS = [1, 2, 3, 4, 5];
  * @typedef {{ actor: number | null, seats: number[], revision?: number,
  *   view: { outcome: unknown } }} TableState
  * @typedef {{ hints?: boolean }} TableInfo
- * @typedef {(message: Record<string, unknown>) => unknown} Send
+ * @typedef {(message: import("./core/socket.js").Inbound) => unknown} Send
  */
 
 /** The level a hint is asked at: the one chosen last on this device, else 3. */
@@ -28,6 +30,19 @@ export function hintText(/** @type {HintMessage} */ hint) {
   const words = lang() === "ko" ? hint.words.ko : hint.words.en;
   if (!hint.aimed) return words;
   return `${words} ${t("hint_aimed", { square: hint.aimed, squares: hint.paints.join(", ") })}`;
+}
+
+/** A hint shown: its level, its words, its notation and the button that plays it.
+ * @param {HintMessage} hint @param {() => void} onPlay @returns {HTMLElement[]} */
+function hintAnswer(hint, onPlay) {
+  const play = el("button", { type: "button", class: "btn btn-primary", id: "hint-play" }, t("hint_play"));
+  play.addEventListener("click", onPlay);
+  return [
+    el("p", { class: "hint-title" }, t("hint_title", { level: hint.level })),
+    el("p", { class: "hint-words", id: "hint-words" }, hintText(hint)),
+    el("code", { class: "hint-notation", id: "hint-notation" }, hint.notation),
+    play,
+  ];
 }
 
 /**
@@ -76,18 +91,11 @@ export function mountHints({ box, info, send }) {
       answer.replaceChildren(el("p", { class: "hint" }, t("hint_thinking")));
     } else if (given) {
       const hint = given;
-      const play = el("button", { type: "button", class: "btn btn-primary", id: "hint-play" }, t("hint_play"));
-      play.addEventListener("click", () => {
+      answer.replaceChildren(...hintAnswer(hint, () => {
         send({ type: "act", seat: hint.seat, action: hint.notation });
         given = null;
         render();
-      });
-      answer.replaceChildren(
-        el("p", { class: "hint-title" }, t("hint_title", { level: hint.level })),
-        el("p", { class: "hint-words", id: "hint-words" }, hintText(hint)),
-        el("code", { class: "hint-notation", id: "hint-notation" }, hint.notation),
-        play,
-      );
+      }));
     } else {
       answer.replaceChildren();
     }

@@ -1,9 +1,12 @@
+// @ts-check
 // The home page: choose a game, set up a table, list the tables in progress and finished.
-import {
-  api, el, forgetTable, heldTables, heldTokens, initPage, inviteRow, keepHost, keepInvite, keepToken, keepWatch, onLanguageChange,
-  refusalText, spectatorRow, t, toast,
-} from "./common.js";
+import { api } from "./core/api.js";
+import { byId, el, initPage } from "./core/dom.js";
+import { onLanguageChange, refusalText, t } from "./core/i18n.js";
+import { inviteRow, spectatorRow } from "./core/links.js";
+import { keepHost, keepInvite, keepToken, keepWatch } from "./core/tokens.js";
 import { clockFields } from "./endings.js";
+import { loadMine, loadTables, renderMine, renderTables, setFilter } from "./home/lists.js";
 
 const CENTRIX_COLOURS = ["red", "orange", "yellow", "green", "blue", "white"];
 const GANGS = ["green", "purple"];
@@ -30,10 +33,8 @@ const setup = {
     maxTurns: "",
   },
 };
-let filter = "playing";
 // The clock's fields (endings.js), drawn for what the set-up holds: main() makes them.
 let clock = null;
-let tables = [];
 
 function option(value, label, selected) {
   return el("option", { value, selected: value === selected }, label);
@@ -139,7 +140,7 @@ function setCentrixCount(n) {
   const seats = setup.centrix.seats;
   while (seats.length < n) {
     const free = CENTRIX_COLOURS.find((c) => !seats.some((s) => s.role === c));
-    seats.push({ kind: "bot", name: "", role: free, level: 2 });
+    seats.push({ kind: "bot", name: "", role: free || "", level: 2 });
   }
   seats.length = n;
   if (setup.centrix.first >= n) setup.centrix.first = 0;
@@ -205,12 +206,12 @@ function variantsBox(...children) {
 }
 
 function renderSetup() {
-  for (const card of document.querySelectorAll(".game-card")) {
+  for (const card of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".game-card"))) {
     const checked = card.dataset.game === setup.game;
     card.setAttribute("aria-checked", String(checked));
     card.tabIndex = checked ? 0 : -1; // a radio group is one Tab stop; arrows move in it
   }
-  const box = document.getElementById("setup-fields");
+  const box = byId("setup-fields", HTMLElement);
   box.replaceChildren();
   box.className = `${setup.game}-setup`;
   if (setup.game === "centrix") renderCentrix(box);
@@ -237,19 +238,19 @@ function requestBody() {
   if (s.maxTurns) rules.max_turns = Number(s.maxTurns);
   if (setup.game === "centrix" && s.bottom !== "protect") rules.bottom = s.bottom;
   // Unset: the server's default (unlisted when a seat is invited).
-  const visibility = document.getElementById("visibility").value || undefined;
+  const visibility = byId("visibility", HTMLSelectElement).value || undefined;
   // Issue 32 (docs/rules/table.md, T11): unset, hints only where no seat is invited.
-  const hints = { on: true, off: false }[/** @type {HTMLSelectElement | null} */ (document.getElementById("hints"))?.value ?? ""];
+  const hints = { on: true, off: false }[byId("hints", HTMLSelectElement).value];
   return { game: setup.game, seats, first: s.first, rules, visibility, hints, clock: clock.settings() };
 }
 
 async function submit(event) {
   event.preventDefault();
-  const error = document.getElementById("setup-error");
+  const error = byId("setup-error", HTMLElement);
   error.hidden = true;
   // Checked here so that the message is in the page's language (the server's is English).
   const turns = document.getElementById("rule-turns");
-  if (turns && !turns.checkValidity()) {
+  if (turns instanceof HTMLInputElement && !turns.checkValidity()) {
     error.textContent = t("turns_invalid");
     error.hidden = false;
     turns.closest("details")?.setAttribute("open", "");
@@ -266,7 +267,7 @@ async function submit(event) {
       }
     }
   }
-  const button = document.getElementById("start");
+  const button = byId("start", HTMLButtonElement);
   button.disabled = true;
   try {
     const made = await api("/api/tables", { method: "POST", body });
@@ -293,162 +294,29 @@ async function submit(event) {
 }
 
 async function showInvites(table, seats, watch) {
-  const panel = document.getElementById("invite-panel");
-  const list = document.getElementById("invite-list");
+  const panel = byId("invite-panel", HTMLElement);
+  const list = byId("invite-list", HTMLElement);
   list.replaceChildren(
     ...await Promise.all(seats.map((seat) => inviteRow(table, seat.seat, seat.name, seat.token))),
     el("p", { class: "hint" }, t("qr_help")),
     ...(watch ? [el("p", { class: "hint" }, t("spectator_help")), await spectatorRow(table, watch)] : []),
   );
-  document.getElementById("go-table").href = `/table/${table}`;
+  byId("go-table", HTMLAnchorElement).href = `/table/${table}`;
   panel.hidden = false;
   panel.scrollIntoView({ behavior: "smooth" });
 }
 
 
-// ---------------------------------------------------------------- the tables
-
-async function loadTables() {
-  try {
-    tables = await api("/api/tables");
-  } catch (exc) {
-    toast(refusalText(exc), "error");
-    tables = [];
-  }
-  renderTables();
-}
-
-function renderTables() {
-  for (const tab of document.querySelectorAll(".tab")) {
-    tab.setAttribute("aria-selected", String(tab.dataset.filter === filter));
-  }
-  const list = document.getElementById("tables");
-  const shown = tables.filter((x) => (filter === "playing") === (x.status === "playing"));
-  if (!shown.length) {
-    list.replaceChildren(el("li", { class: "empty" }, t(filter === "playing" ? "no_tables_playing" : "no_tables_finished")));
-    return;
-  }
-  list.replaceChildren(...shown.map((table) => {
-    const held = Object.keys(heldTokens(table.id)).length > 0;
-    return tableItem(table, held, []);
-  }));
-}
-
-/** One table of a list: its game, seats and when it was played, with its links (``held``: a
- * seat of this browser's is at it) and ``extra`` buttons. */
-function tableItem(table, held, extra, badges = []) {
-  const playing = table.status === "playing";
-  const winners = table.outcome
-    ? table.seats.filter((_, i) => table.outcome.places[i] === 1).map((s) => s.name).join(", ")
-    : "";
-  const when = new Date(table.updated).toLocaleString(document.documentElement.lang);
-  return el("li", { class: "table-item", "data-table": table.id },
-    el("span", { class: `game-icon icon-${table.game}`, "aria-hidden": "true" }),
-    el("div", { class: "table-main-info" },
-      el("div", { class: "table-game" }, t(table.game), badges),
-      el("div", { class: "table-seats" }, table.seats.map((s) => el("span", { class: "seat-chip" },
-        el("span", { class: `seat-dot dot-${s.role}`, "aria-hidden": "true" }),
-        s.name, s.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
-      ))),
-      el("div", { class: "table-meta" }, playing ? when : `${t("winner")}: ${winners || "—"} · ${when}`),
-    ),
-    el("div", { class: "table-links" },
-      playing && held ? el("a", { class: "btn btn-primary", href: `/table/${table.id}` }, t("play")) : null,
-      playing && !held ? el("a", { class: "btn", href: `/table/${table.id}` }, t("watch")) : null,
-      el("a", { class: "btn", href: `/replay/${table.id}` }, t("replay")),
-      extra,
-    ),
-  );
-}
-
-// ---------------------------------------------------------------- your tables (social)
-
-const MINE = 50; // tables asked about in one request (the server's limit)
-let mine = [];
-
-/** The tables this browser holds keys for, as the server sums them up; keys that open
- * nothing (a deleted table, a seat given to someone else) are forgotten. */
-async function loadMine() {
-  const held = Object.entries(heldTables()).filter(([, keys]) => keys.length);
-  const found = [];
-  for (let i = 0; i < held.length; i += MINE) {
-    try {
-      const answer = await api("/api/tables/mine", { method: "POST", body: { tables: Object.fromEntries(held.slice(i, i + MINE)) } });
-      found.push(...answer.tables);
-      for (const table of answer.unknown) forgetTable(table);
-    } catch (exc) {
-      toast(refusalText(exc), "error");
-    }
-  }
-  mine = found.sort((a, b) => b.updated.localeCompare(a.updated));
-  renderMine();
-}
-
-function groupOf(table) {
-  if (table.archived) return "archived";
-  if (table.status !== "playing") return "finished";
-  return table.your_turn ? "waiting" : "playing";
-}
-
-function renderMine() {
-  const box = document.getElementById("mine-groups");
-  document.getElementById("mine").hidden = !mine.length; // a browser new here holds none
-  const held = heldTables(); // (read from storage once, not once a table)
-  const groups = ["waiting", "playing", "finished", "archived"].map((group) => {
-    const tables = mine.filter((table) => groupOf(table) === group);
-    const items = tables.length
-      ? tables.map((table) => myItem(table, held[table.id] || []))
-      : [el("li", { class: "empty" }, t("mine_none"))];
-    const title = el(group === "archived" ? "summary" : "h3", { class: "mine-group-title" },
-      t(`mine_${group}`), el("span", { class: "count" }, ` (${tables.length})`));
-    const list = el("ul", { class: "table-list", "aria-live": "polite" }, items);
-    if (group === "archived") return el("details", { class: "mine-group", "data-group": group }, title, list);
-    return el("div", { class: "mine-group", "data-group": group }, title, list);
-  });
-  box.replaceChildren(...groups);
-}
-
-/** A table of mine, with the keys this browser holds for it. */
-function myItem(table, keys) {
-  const badges = [
-    table.your_turn ? el("span", { class: "badge badge-you" }, t("your_turn")) : null,
-    table.host ? el("span", { class: "badge" }, t("mine_host")) : null,
-    table.held.length || table.host ? null : el("span", { class: "badge" }, t("mine_watching")),
-  ];
-  const extra = table.host ? [
-    el("button", {
-      type: "button", class: "btn", "data-archive": table.id,
-      onclick: () => hostAct(table, "archive", { keys, archived: !table.archived }, table.archived ? "mine_unarchived_done" : "mine_archived_done"),
-    }, t(table.archived ? "mine_unarchive" : "mine_archive")),
-    el("button", {
-      type: "button", class: "btn btn-danger", "data-delete": table.id,
-      onclick: () => confirm(t("mine_delete_confirm")) && hostAct(table, "delete", { keys }, "mine_deleted"),
-    }, t("mine_delete")),
-  ] : [];
-  return tableItem(table, table.held.length > 0, extra, badges);
-}
-
-async function hostAct(table, act, body, done) {
-  try {
-    await api(`/api/tables/${encodeURIComponent(table.id)}/${act}`, { method: "POST", body });
-    if (act === "delete") forgetTable(table.id);
-    toast(t(done));
-  } catch (exc) {
-    toast(refusalText(exc), "error");
-  }
-  await Promise.all([loadMine(), loadTables()]);
-}
-
 async function main() {
   await initPage();
-  const cards = [...document.querySelectorAll(".game-card")];
+  const cards = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".game-card"))];
   for (const card of cards) {
     card.addEventListener("click", () => {
-      setup.game = card.dataset.game;
+      setup.game = card.dataset.game || setup.game;
       renderSetup();
     });
     card.addEventListener("keydown", (event) => {
-      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      const step = /** @type {Record<string, number>} */ ({ ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 })[event.key];
       if (!step) return;
       event.preventDefault();
       const next = cards[(cards.indexOf(card) + step + cards.length) % cards.length];
@@ -456,15 +324,14 @@ async function main() {
       next.focus();
     });
   }
-  for (const tab of document.querySelectorAll(".tab")) {
+  for (const tab of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".tab"))) {
     tab.addEventListener("click", () => {
-      filter = tab.dataset.filter;
-      renderTables();
+      setFilter(tab.getAttribute("data-filter") || "playing");
     });
   }
-  document.getElementById("setup").addEventListener("submit", submit);
+  byId("setup", HTMLFormElement).addEventListener("submit", submit);
   clock = clockFields(clockTable);
-  document.getElementById("visibility").closest(".field-row").after(clock.box);
+  byId("visibility", HTMLSelectElement).closest(".field-row")?.after(clock.box);
   onLanguageChange(() => {
     renderSetup();
     renderTables();

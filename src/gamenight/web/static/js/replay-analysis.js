@@ -4,7 +4,10 @@
 // done); the page draws each seat's chance to win (analysis-graph.js), marks the turning
 // points and the hints used, and lists the mistakes in words. A click on the graph goes
 // to that step of the replay (through the replay's own slider).
-import { api, el, keyed, onLanguageChange, t } from "./common.js";
+import { api } from "./core/api.js";
+import { el } from "./core/dom.js";
+import { onLanguageChange, t } from "./core/i18n.js";
+import { keyed } from "./core/tokens.js";
 import { graphSvg, seatColour, stepAt } from "./analysis-graph.js";
 
 /**

@@ -1,12 +1,15 @@
+// @ts-check
 // The replay page: step through any table's game, forward and back, or let it play itself.
-import {
-  el, initPage, keepWordsLegible, keyed, logEntry, onLanguageChange, ordinal, refusalText, replaySteps, setBoardAspect,
-  store, stored, t, toast, trackTopbar,
-} from "./common.js";
+import { byId, el, initPage, keepWordsLegible, setBoardAspect, toast, trackTopbar } from "./core/dom.js";
+import { onLanguageChange, ordinal, refusalText, t } from "./core/i18n.js";
+import { logEntry } from "./core/seats.js";
+import { replaySteps } from "./core/then.js";
+import { keyed, store, stored } from "./core/tokens.js";
 import { boardSvg as centrixBoard, cardClass, cardFace, cardLabel, playWords } from "./centrix.js";
-import {
-  animateFlight, boardSvg as cityBoard, entryWords as cityWords, isLost, isNews as cityNews,
-} from "./colorcity.js";
+import { boardSvg as cityBoard } from "./colorcity/board.js";
+import { animateFlight } from "./colorcity/flight.js";
+import { entryWords as cityWords } from "./colorcity/log.js";
+import { isLost, isNews as cityNews } from "./colorcity/model.js";
 
 // Each game's drawing of a view, and its log entries in words (an entry that is a bare
 // notation string is shown as it is).
@@ -40,7 +43,7 @@ let wake = null; // ends autoplay's pause early (pause pressed, or a step chosen
 
 function storedPace() {
   const pace = stored(PACE_KEY);
-  return Object.hasOwn(PACES, pace) ? pace : "normal";
+  return pace !== null && Object.hasOwn(PACES, pace) ? pace : "normal";
 }
 
 /** Show step ``n``. Going one step forward with ``animate``, Color City's cube first flies
@@ -117,7 +120,7 @@ async function autoplay() {
     while (playing && step < steps) {
       await show(step + 1, { animate: true });
       if (!playing || step >= steps) break;
-      await new Promise((resolve) => {
+      await new Promise((/** @type {(value?: unknown) => void} */ resolve) => {
         const timer = setTimeout(resolve, PACES[storedPace()].pause);
         wake = () => {
           clearTimeout(timer);
@@ -136,13 +139,13 @@ async function autoplay() {
 }
 
 function renderControls() {
-  const play = document.getElementById("play");
+  const play = byId("play", HTMLButtonElement);
   play.textContent = playing ? "❚❚" : "▶▶";
   play.setAttribute("aria-label", t(playing ? "replay_pause" : "replay_play"));
   play.setAttribute("aria-pressed", String(playing));
   play.disabled = steps === 0;
   document.body.dataset.playing = playing ? "1" : "0";
-  const pace = document.getElementById("pace");
+  const pace = byId("pace", HTMLSelectElement);
   for (const option of pace.options) option.textContent = t(`pace_${option.value}`);
   pace.value = storedPace();
 }
@@ -160,24 +163,24 @@ function render() {
   const svg = BOARDS[v.game](v);
   world = svg.world || null;
   svg.setAttribute("aria-label", t(v.game === "colorcity" ? "city_aria" : "board_aria"));
-  const board = document.getElementById("board");
+  const board = byId("board", HTMLElement);
   // Drawn as at the table: the board's words sized by the game's rules in the stylesheet, the
   // column shaped to the board.
   board.classList.add(`${v.game}-board-box`);
   board.replaceChildren(svg);
-  setBoardAspect(document.getElementById("main"), svg);
+  setBoardAspect(byId("main", HTMLElement), svg);
   fitWords();
-  const slider = document.getElementById("slider");
+  const slider = byId("slider", HTMLInputElement);
   slider.max = String(steps);
   slider.value = String(step);
-  document.getElementById("step-label").textContent = t("step_of", { n: step, total: steps });
-  document.getElementById("prev").disabled = step === 0;
-  document.getElementById("first").disabled = step === 0;
-  document.getElementById("next").disabled = step >= steps;
-  document.getElementById("last").disabled = step >= steps;
+  byId("step-label", HTMLElement).textContent = t("step_of", { n: step, total: steps });
+  byId("prev", HTMLButtonElement).disabled = step === 0;
+  byId("first", HTMLButtonElement).disabled = step === 0;
+  byId("next", HTMLButtonElement).disabled = step >= steps;
+  byId("last", HTMLButtonElement).disabled = step >= steps;
   document.body.dataset.step = String(step);
   renderControls();
-  const info = document.getElementById("replay-info");
+  const info = byId("replay-info", HTMLElement);
   const title = t(v.game);
   const roleOf = (seat) => (v.game === "centrix" ? v.players[seat].colour : v.seats[seat].gang);
   const rows = current.names.map((name, seat) => {
@@ -200,7 +203,7 @@ function render() {
       ? [el("a", { class: "btn", href: keyed(tableId, `/api/tables/${tableId}/record`), download: `${v.game}-${tableId}.json`, id: "download-record" }, t("download_record"))]
       : []),
   );
-  const log = document.getElementById("log");
+  const log = byId("log", HTMLElement);
   // An entry is its notation beside log_seats, or data with its seat, in words (its notation
   // as the tooltip).
   const seatOf = (entry, i) => (typeof entry === "string" ? v.log_seats[i] : entry.seat);
@@ -221,15 +224,15 @@ function render() {
 async function main() {
   await initPage();
   trackTopbar();
-  fitWords = keepWordsLegible(document.getElementById("board"));
-  document.getElementById("first").addEventListener("click", () => goTo(0));
-  document.getElementById("prev").addEventListener("click", () => goTo(step - 1));
-  document.getElementById("next").addEventListener("click", () => goTo(step + 1));
-  document.getElementById("last").addEventListener("click", () => goTo(steps));
-  document.getElementById("slider").addEventListener("input", (e) => goTo(Number(e.target.value)));
-  document.getElementById("play").addEventListener("click", () => setPlaying(!playing));
-  document.getElementById("pace").addEventListener("change", (e) => {
-    store(PACE_KEY, e.target.value);
+  fitWords = keepWordsLegible(byId("board", HTMLElement));
+  byId("first", HTMLButtonElement).addEventListener("click", () => goTo(0));
+  byId("prev", HTMLButtonElement).addEventListener("click", () => goTo(step - 1));
+  byId("next", HTMLButtonElement).addEventListener("click", () => goTo(step + 1));
+  byId("last", HTMLButtonElement).addEventListener("click", () => goTo(steps));
+  byId("slider", HTMLInputElement).addEventListener("input", (e) => goTo(Number(/** @type {HTMLInputElement} */ (e.target).value)));
+  byId("play", HTMLButtonElement).addEventListener("click", () => setPlaying(!playing));
+  byId("pace", HTMLSelectElement).addEventListener("change", (e) => {
+    store(PACE_KEY, /** @type {HTMLSelectElement} */ (e.target).value);
     wake?.(); // the next step comes at the new pace
   });
   document.addEventListener("keydown", (e) => {
@@ -243,7 +246,7 @@ async function main() {
     else return;
     e.preventDefault();
   });
-  document.getElementById("replay-nav").replaceChildren(el("a", { href: `/table/${tableId}` }, t("to_table")));
+  byId("replay-nav", HTMLElement).replaceChildren(el("a", { href: `/table/${tableId}` }, t("to_table")));
   onLanguageChange(render);
   renderControls();
   try {
@@ -253,7 +256,7 @@ async function main() {
     await show(first.finished ? steps : 0);
   } catch (exc) {
     // No such table (or no server): the message alone, without controls that cannot work.
-    document.getElementById("main").replaceChildren(el("p", { class: "form-error", id: "replay-error" }, refusalText(exc)));
+    byId("main", HTMLElement).replaceChildren(el("p", { class: "form-error", id: "replay-error" }, refusalText(exc)));
   }
 }
 

@@ -1,13 +1,16 @@
+// @ts-check
 // The rules page: a game's guide for players, or (?part=full) every rule decision exactly,
 // rendered by the server, in Korean where a translation exists.
-import { api, el, initPage, lang, onLanguageChange, refusalText, t } from "./common.js";
+import { api } from "./core/api.js";
+import { byId, el, initPage } from "./core/dom.js";
+import { lang, onLanguageChange, refusalText, t } from "./core/i18n.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 const part = new URLSearchParams(location.search).get("part") === "full" ? "full" : "guide";
 
 async function render() {
-  const article = document.getElementById("rules");
-  const note = document.getElementById("rules-note");
+  const article = byId("rules", HTMLElement);
+  const note = byId("rules-note", HTMLElement);
   document.title = `${t(game)} — ${t("rules")}`;
   try {
     const data = await api(`/api/rules/${encodeURIComponent(game)}?lang=${lang()}&part=${part}`);

@@ -1,17 +1,22 @@
+// @ts-check
 // Sounds (issue 16): off until the player turns them on; the choice is remembered on this
 // browser. Pages ask for a sound with an event (Contract B), so no game module imports this:
 //   document.dispatchEvent(new CustomEvent("gamenight:sound", { detail: "bump" }))
 // with detail "turn", "bump", "cube" (a cube landing) or "top" (a pawn reaching the top).
-import { el, onLanguageChange, store, stored, t } from "./common.js";
+import { el } from "./core/dom.js";
+import { onLanguageChange, t } from "./core/i18n.js";
+import { store, stored } from "./core/tokens.js";
 
 const KEY = "gamenight.sounds";
 export const SOUNDS = ["turn", "bump", "cube", "top"];
+/** @type {Record<string, HTMLAudioElement>} */
 const audio = {};
 
 export function soundsOn() {
   return stored(KEY) === "on";
 }
 
+/** @param {string} name */
 function play(name) {
   audio[name] ||= new Audio(`/static/sounds/${name}.wav`);
   const sound = audio[name];
@@ -25,12 +30,14 @@ function play(name) {
 let listening = false;
 
 /** Play the sounds asked for, while they are on; and a toggle for them in ``container``
- * (put before the language switch when there is one). Returns the toggle. */
+ * (put before the language switch when there is one). Returns the toggle.
+ * @param {Element} container */
 export function mountSounds(container) {
   if (!listening) {
     listening = true;
     document.addEventListener("gamenight:sound", (event) => {
-      if (soundsOn() && SOUNDS.includes(event.detail)) play(event.detail);
+      const name = /** @type {CustomEvent<string>} */ (event).detail;
+      if (soundsOn() && SOUNDS.includes(name)) play(name);
     });
   }
   const button = el("button", { type: "button", class: "sound-switch", id: "sound-switch" });

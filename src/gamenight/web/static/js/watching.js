@@ -1,6 +1,10 @@
+// @ts-check
 // The spectator's panel (issue 16): who plays, whose turn it is, how to take a free seat,
 // and the spectators' chat. table.js mounts it; it shows only while the page holds no seat.
-import { api, el, keyed, onLanguageChange, t } from "./common.js";
+import { api } from "./core/api.js";
+import { el } from "./core/dom.js";
+import { onLanguageChange, t } from "./core/i18n.js";
+import { keyed } from "./core/tokens.js";
 
 /** ``side``: where the panel goes (first); ``chat``: the chat panel's element, moved into
  * this panel while watching; ``describe(seat, message)``: the game's {role, label} of a seat. */

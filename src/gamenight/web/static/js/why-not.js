@@ -6,7 +6,7 @@
 // hidden card (docs/rules/centrix.md, D19).
 
 /**
- * @typedef {(message: Record<string, unknown>) => unknown} Send
+ * @typedef {(message: import("./core/socket.js").Inbound) => unknown} Send
  */
 
 /** A Centrix play's notation: its card, the ring turned (null: none) and its move. */

@@ -1,7 +1,7 @@
 // @ts-check
 // A play shown as it happens: the ring turning, the pawn stepping or leapfrogging, each
 // bumped pawn falling; each duration times a factor, and jumping to the end when aborted.
-import { sound } from "../common.js";
+import { sound } from "../core/dom.js";
 import { SLOTS, isLeap, parseSquare } from "./model.js";
 import { SVG_NS, pawnTokenMarkup } from "./drawing.js";
 import { CX, CY, centre } from "./geometry.js";

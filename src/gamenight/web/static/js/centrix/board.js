@@ -2,7 +2,8 @@
 // The board on the page: the drawing shown (the state, a turned ring's preview, or the board
 // as it was after an earlier play), the marks of the play being chosen over it, the last
 // play's mark, and clicks on its squares.
-import { keepWordsLegible, svgElement, t } from "../common.js";
+import { keepWordsLegible, svgElement } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 import { SVG_NS, boardMarkup, lastMoveMarkup } from "./drawing.js";
 import { centre } from "./geometry.js";
 import { oneGesturePlays, pawnsOf, targetsOf } from "./selection.js";

@@ -1,6 +1,7 @@
 // @ts-check
 // Cards and rings in words and pictures: a card's face and name, a rotation's label.
-import { el, svgElement, t } from "../common.js";
+import { el, svgElement } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 import { CARD_COLOUR, parseRotation } from "./model.js";
 import { INK, SVG_NS, symbolMarkup } from "./drawing.js";
 

@@ -1,7 +1,8 @@
 // @ts-check
 // The choices under the hand, one group a step of the play being chosen: the ring to turn
 // (or none), the pawn to move (or the card alone), where it goes, and Cancel.
-import { el, t } from "../common.js";
+import { el } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 import { pawnsOf, targetsOf, turnsOf } from "./selection.js";
 import { rotationAria, rotationLabel } from "./cards.js";
 

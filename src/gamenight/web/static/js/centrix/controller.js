@@ -1,7 +1,10 @@
 // @ts-check
 // The Centrix table: the socket's states and answers into the model (the legal plays, the
 // play being chosen), and the model into the views (board, hand, choices, players, log).
-import { boardThen, el, mySeat, t } from "../common.js";
+import { el } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { mySeat } from "../core/seats.js";
+import { boardThen } from "../core/then.js";
 import { expandLegal, parseRotation, rotationText } from "./model.js";
 import * as choosing from "./selection.js";
 import { boardMarkup } from "./drawing.js";
@@ -187,13 +190,14 @@ function pawnChosen(k, step) {
 /** @param {Table} k @param {string} square @param {number | null} pawnOf whose pawn was clicked */
 function clickSquare(k, square, pawnOf) {
   if (!k.msg || !myTurn(k) || k.inFlight) return;
-  const step = choosing.clickSquare(legal(k), k.sel, square, pawnOf !== null && pawnOf === mySeat(k.msg));
+  const seat = mySeat(k.msg);
+  const step = choosing.clickSquare(legal(k), k.sel, square, pawnOf !== null && pawnOf === seat);
   const { card, rotation, from } = k.sel;
   if (step.play) play(k, step.play);
   // "Why not?" (issue 32): a square the chosen pawn may not go to is sent as that play, and
   // the server's refusal says the rule in words.
-  else if (step.refused === "not_a_target" && card && from !== null && square !== from) {
-    askWhyNot(k.send, mySeat(k.msg), { card, rotation: rotation ?? null, from, to: square });
+  else if (step.refused === "not_a_target" && card && from !== null && square !== from && seat !== null) {
+    askWhyNot(k.send, seat, { card, rotation: rotation ?? null, from, to: square });
   } else pawnChosen(k, step);
 }
 

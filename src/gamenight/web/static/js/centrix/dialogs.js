@@ -1,7 +1,8 @@
 // @ts-check
 // The hot seat's curtain: with several human seats on one device, the next hand stays hidden
 // until its owner is at the screen and reveals it.
-import { el, t } from "../common.js";
+import { el } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 
 /** @typedef {import("./model.js").StateMessage} StateMessage */
 

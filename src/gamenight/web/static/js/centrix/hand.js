@@ -1,7 +1,8 @@
 // @ts-check
 // Your hand (each card a button, pressed while chosen) and the trays of pawns off the board
 // (yours a button while a pawn may enter from it).
-import { el, t } from "../common.js";
+import { el } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 import { stoodIn } from "./model.js";
 import { pawnsOf, playsFor } from "./selection.js";
 import { cardClass, cardFace, cardLabel } from "./cards.js";

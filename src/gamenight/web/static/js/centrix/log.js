@@ -1,6 +1,7 @@
 // @ts-check
 // The log: each play as words, newest last; hovering a line shows the board as it was then.
-import { el, t } from "../common.js";
+import { el } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 import { fullEntry, isLeap } from "./model.js";
 import { cardLabel } from "./cards.js";
 
@@ -53,7 +54,7 @@ export function playWords(short, nameOf, colourOf) {
 
 /**
  * The log's view: ``render(message)`` lists its plays, each line's attributes from
- * ``line(step)`` (the board as it was after that play, on hover: common.js boardThen).
+ * ``line(step)`` (the board as it was after that play, on hover: core/then.js boardThen).
  * @param {HTMLElement} log
  */
 export function logView(log) {

@@ -1,7 +1,9 @@
 // @ts-check
 // The players panel (each seat's pawn colour, name, cards, pawns on the top and off the
 // board, or place), the key to its counters, the piles, and the turn banner over the board.
-import { el, ordinal, renderTurnBanner, seatBadges, t } from "../common.js";
+import { el } from "../core/dom.js";
+import { ordinal, t } from "../core/i18n.js";
+import { renderTurnBanner, seatBadges } from "../core/seats.js";
 
 /** @typedef {import("./model.js").Scene} Scene */
 /** @typedef {import("./model.js").StateMessage} StateMessage */

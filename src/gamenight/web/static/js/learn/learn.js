@@ -4,15 +4,17 @@
 // this device has done; /learn/{game}/{n} plays lesson n: its goal in words, the squares that
 // matter lit, a wrong try told the rule that forbids it, and once the goal is reached the
 // next lesson offered. Nothing is stored on the server: the page sends its actions so far.
-import { api, el, initPage, lang, onLanguageChange, t, trackTopbar } from "../common.js";
+import { api } from "../core/api.js";
+import { el, initPage, trackTopbar } from "../core/dom.js";
+import { lang, onLanguageChange, t } from "../core/i18n.js";
 import { isDone, markDone, nextLesson } from "./progress.js";
 
 /**
  * @typedef {{ en: string, ko: string }} Words
  * @typedef {{ key: string, goal: string, highlight: string[], title: Words, text: Words }} Lesson
  * @typedef {{ type: string, [key: string]: any }} Message
- * @typedef {{ applyState: (m: any, o?: object) => Promise<void>, onError?: (m: Message) => void,
- *   onMessage?: (m: Message) => void, rerender?: () => void }} GameUi
+ * @typedef {{ applyState: (m: any, o?: object) => Promise<void>, onError?: (m: any) => void,
+ *   onMessage?: (m: any) => void, rerender?: () => void }} GameUi
  */
 
 const GAMES = ["centrix", "colorcity"];
