@@ -26,19 +26,24 @@ from gamenight.centrix.board import (
     square_name,
 )
 from gamenight.centrix.cards import Card
+from gamenight.centrix.geometry import (
+    R_OUTER,
+    R_TOP,
+    RING_WIDTH,
+    BoardGeometry,
+    layout,
+    n,
+    polar,
+    top_spots,
+    wedge,
+)
 from gamenight.centrix.state import EMPTY, CentrixState, CentrixView
 from gamenight.centrix.text import INK, PALETTE, TableFacts, status_line, table_facts
 
-WIDTH = 1000.0
-CX = CY = 500.0
-R_OUTER = 445.0  # outer edge of ring 1
-R_TOP = 80.0  # edge of the stationary top
-RING_WIDTH = (R_OUTER - R_TOP) / NUM_RINGS
-R_PLATE = R_OUTER + 10  # edge of the plate under the rings
-# How far out in its ring a ring's number sits, in ring widths: a little beyond the middle,
-# where its badge clears the pawns of the innermost ring, whose squares are the narrowest.
-RING_LABEL_AT = 0.55
-SLOT_ANGLE = 360.0 / NUM_SLOTS
+# The board's shapes and spots: one layout, which the web page draws from too (as JSON).
+GEOMETRY: BoardGeometry = layout()
+WIDTH = GEOMETRY["size"]
+CX, CY = GEOMETRY["centre"]
 LEGEND_HEIGHT = 150.0
 HAND_HEIGHT = 250.0
 CARD_W, CARD_H = 120.0, 170.0
@@ -99,50 +104,21 @@ def board_svg(
 
 # ---------------------------------------------------------------- geometry
 
-
-def _n(x: float) -> str:
-    """A coordinate, short: SVG is text and a board has a few hundred of them."""
-    text = f"{x:.1f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+_n = n  # a coordinate, short
 
 
 def _points(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
 
 
-def _polar(
-    radius: float, degrees: float, centre: tuple[float, float] = (CX, CY)
-) -> tuple[float, float]:
-    """The point at ``radius`` from ``centre``, ``degrees`` clockwise from twelve o'clock."""
-    a = math.radians(degrees)
-    return centre[0] + radius * math.sin(a), centre[1] - radius * math.cos(a)
+_polar = polar
+_wedge = wedge
 
 
-def _ring_radii(ring: int) -> tuple[float, float]:
-    inner = R_OUTER - ring * RING_WIDTH
-    return inner, inner + RING_WIDTH
-
-
-def _wedge(
-    r_in: float, r_out: float, start: float, end: float, centre: tuple[float, float] = (CX, CY)
-) -> str:
-    """An annulus sector from ``start`` to ``end`` degrees (clockwise) around ``centre``."""
-    x0, y0 = _polar(r_out, start, centre)
-    x1, y1 = _polar(r_out, end, centre)
-    x2, y2 = _polar(r_in, end, centre)
-    x3, y3 = _polar(r_in, start, centre)
-    return (
-        f"M{_n(x0)} {_n(y0)}A{_n(r_out)} {_n(r_out)} 0 0 1 {_n(x1)} {_n(y1)}"
-        f"L{_n(x2)} {_n(y2)}A{_n(r_in)} {_n(r_in)} 0 0 0 {_n(x3)} {_n(y3)}Z"
-    )
-
-
-def _square_path(ring: int, slot: int, inset: float = 0.0) -> str:
-    r_in, r_out = _ring_radii(ring)
-    centre = slot * SLOT_ANGLE
-    # Inset the sides by a distance, not an angle, so the outline is even on every ring.
-    half = SLOT_ANGLE / 2 - math.degrees(inset / ((r_in + r_out) / 2))
-    return _wedge(r_in + inset, r_out - inset, centre - half, centre + half)
+def _ring(ring: int) -> tuple[float, float]:
+    """``ring``'s inner and outer edges."""
+    shape = GEOMETRY["rings"][ring - 1]
+    return shape["inner"], shape["outer"]
 
 
 # ---------------------------------------------------------------- pieces
@@ -215,10 +191,10 @@ def pawn(colour: Colour, x: float, y: float, r: float, attrs: str) -> list[str]:
 def _board(facts: TableFacts, marked: set[int]) -> list[str]:
     out: list[str] = [
         # The plate under the rings, a little wider, so the outermost ring has an edge.
-        f'<circle cx="{_n(CX)}" cy="{_n(CY)}" r="{_n(R_PLATE)}" fill="#3a3631"/>',
+        f'<circle cx="{_n(CX)}" cy="{_n(CY)}" r="{_n(GEOMETRY["plate"])}" fill="#3a3631"/>',
     ]
     for ring in range(1, NUM_RINGS + 1):
-        out += _ring(facts, ring, marked)
+        out += _ring_group(facts, ring, marked)
     out += _labels()
     out += _top(facts)
     if TOP in marked:
@@ -226,20 +202,21 @@ def _board(facts: TableFacts, marked: set[int]) -> list[str]:
     return out
 
 
-def _ring(facts: TableFacts, ring: int, marked: set[int]) -> list[str]:
+def _ring_group(facts: TableFacts, ring: int, marked: set[int]) -> list[str]:
     """One ring in a group of its own: everything that turns with it, so that the web UI can
     animate a rotation by rotating the group (``data-offset`` is how far it has turned)."""
-    r_in, r_out = _ring_radii(ring)
+    r_in, _ = _ring(ring)
     out = [
         f'<g class="ring" data-ring="{ring}" data-offset="{facts.offsets[ring - 1]}">',
         '<g stroke="#222" stroke-width="2" stroke-linejoin="round">',
     ]
-    for slot in range(NUM_SLOTS):
-        colour = facts.colours[ring - 1][slot]
+    squares = range(square(ring, 0), square(ring, NUM_SLOTS))
+    for sq in squares:
+        colour = facts.colours[ring - 1][sq % NUM_SLOTS]
         out.append(
-            f'<path class="square" data-square="{square_name(square(ring, slot))}" '
-            f'data-ring="{ring}" data-slot="{slot}" data-colour="{colour.name.lower()}" '
-            f'fill="{PALETTE[colour]}" d="{_square_path(ring, slot)}"/>'
+            f'<path class="square" data-square="{square_name(sq)}" '
+            f'data-ring="{ring}" data-slot="{sq % NUM_SLOTS}" data-colour="{colour.name.lower()}" '
+            f'fill="{PALETTE[colour]}" d="{GEOMETRY["squares"][square_name(sq)]["path"]}"/>'
         )
     out.append("</g>")
     if ring < NUM_RINGS:
@@ -248,13 +225,12 @@ def _ring(facts: TableFacts, ring: int, marked: set[int]) -> list[str]:
             f'<circle cx="{_n(CX)}" cy="{_n(CY)}" r="{_n(r_in + 3)}" fill="none" stroke="#000" '
             'stroke-opacity="0.22" stroke-width="6"/>'
         )
-    for slot in range(NUM_SLOTS):
-        colour = facts.colours[ring - 1][slot]
+    for sq in squares:
+        colour = facts.colours[ring - 1][sq % NUM_SLOTS]
         # Near the outer edge, clear of the pawn, so the colour stays readable under it.
-        x, y = _polar(r_out - RING_WIDTH * 0.2, slot * SLOT_ANGLE)
-        extra = f' data-square="{square_name(square(ring, slot))}" {_symbol_opacity(colour)}'
-        out.append(symbol(colour, x, y, RING_WIDTH * 0.17, INK[colour], extra))
-    squares = range(square(ring, 0), square(ring, NUM_SLOTS))
+        x, y, size = GEOMETRY["squares"][square_name(sq)]["symbol"]
+        extra = f' data-square="{square_name(sq)}" {_symbol_opacity(colour)}'
+        out.append(symbol(colour, x, y, size, INK[colour], extra))
     out += [_highlight(sq) for sq in squares if sq in marked]
     for sq in squares:
         owner = facts.cells[sq]
@@ -265,13 +241,9 @@ def _ring(facts: TableFacts, ring: int, marked: set[int]) -> list[str]:
 
 
 def pawn_spot(sq: int) -> tuple[float, float, float]:
-    """Where a pawn stands on ring square ``sq``: its centre and radius in the drawing's units.
-
-    Inward of the square's middle, clear of the colour's symbol near its outer edge.
-    """
-    r_in, _ = _ring_radii(sq // NUM_SLOTS + 1)
-    x, y = _polar(r_in + RING_WIDTH * 0.35, (sq % NUM_SLOTS) * SLOT_ANGLE)
-    return x, y, RING_WIDTH * 0.3
+    """Where a pawn stands on ring square ``sq``: its centre and radius in the drawing's units
+    (inward of the square's middle, clear of the colour's symbol near its outer edge)."""
+    return GEOMETRY["squares"][square_name(sq)]["pawn"]
 
 
 def _highlight(sq: int) -> str:
@@ -279,7 +251,7 @@ def _highlight(sq: int) -> str:
     if sq == TOP:
         tag, shape = "circle", f'cx="{_n(CX)}" cy="{_n(CY)}" r="{_n(R_TOP - 4)}"'
     else:
-        tag, shape = "path", f'd="{_square_path(sq // NUM_SLOTS + 1, sq % NUM_SLOTS, inset=4.0)}"'
+        tag, shape = "path", f'd="{GEOMETRY["squares"][square_name(sq)]["outline"]}"'
     return (
         f'<g class="highlight" data-square="{square_name(sq)}" fill="none" '
         'stroke-linejoin="round">'
@@ -291,25 +263,22 @@ def _highlight(sq: int) -> str:
 def _labels() -> list[str]:
     # Each word is centred where it stands (dominant-baseline="central"), so that a page that
     # draws it larger, to be read on a small screen, grows it evenly into the room around it.
-    # The slot letters stand midway between the plate and the drawing's edge.
     out = [f'<g class="slot-labels" font-size="30" font-weight="bold" fill="#5b554c" {FONT}>']
-    for slot, letter in enumerate(SLOT_LETTERS):
-        x, y = _polar((R_PLATE + CX) / 2, slot * SLOT_ANGLE)
+    for slot, (x, y) in enumerate(GEOMETRY["slot_labels"]):
         out.append(
             f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="middle" dominant-baseline="central" '
-            f'data-slot="{slot}">{letter}</text>'
+            f'data-slot="{slot}">{SLOT_LETTERS[slot]}</text>'
         )
     out.append("</g>")
     # Ring numbers sit on the spoke between slots l and a, where no pawn or symbol stands.
     out.append('<g class="ring-labels" font-size="15" font-weight="bold" text-anchor="middle">')
-    for ring in range(1, NUM_RINGS + 1):
-        r_in, _ = _ring_radii(ring)
-        x, y = _polar(r_in + RING_LABEL_AT * RING_WIDTH, -SLOT_ANGLE / 2)
+    for shape in GEOMETRY["rings"]:
+        x, y = shape["label"]
         out.append(
-            f'<g data-ring="{ring}"><circle cx="{_n(x)}" cy="{_n(y)}" r="11" fill="{DARK}" '
-            f'fill-opacity="0.8" stroke="#fff" stroke-width="1.5"/>'
-            f'<text x="{_n(x)}" y="{_n(y)}" dominant-baseline="central" fill="#fff">{ring}</text>'
-            "</g>"
+            f'<g data-ring="{shape["ring"]}"><circle cx="{_n(x)}" cy="{_n(y)}" r="11" '
+            f'fill="{DARK}" fill-opacity="0.8" stroke="#fff" stroke-width="1.5"/>'
+            f'<text x="{_n(x)}" y="{_n(y)}" dominant-baseline="central" fill="#fff">'
+            f"{shape['ring']}</text></g>"
         )
     out.append("</g>")
     return out
@@ -338,31 +307,10 @@ def _top(facts: TableFacts) -> list[str]:
             'data-label="board_top">'
             "TOP</text>"
         )
-    for (x, y, r), s in zip(_top_spots(len(seats)), seats, strict=True):
+    for (x, y, r), s in zip(top_spots(GEOMETRY, len(seats)), seats, strict=True):
         out += pawn(facts.players[s], x, y, r, _pawn_attrs(facts, TOP, s))
     out.append("</g>")
     return out
-
-
-def _top_spots(count: int) -> list[tuple[float, float, float]]:
-    """Where ``count`` pawns stand on the top: one circle of them, or two when crowded."""
-    if count == 0:
-        return []
-    if count == 1:
-        return [(CX, CY, 22.0)]
-    if count <= 8:
-        r = 20.0 if count <= 5 else 16.0
-        orbits = [(count, 46.0)]
-    else:  # up to 17 pawns can be on the top before the game ends
-        r = 12.0
-        inner = min(6, count // 3)
-        orbits = [(count - inner, 60.0), (inner, 26.0)]
-    spots = []
-    for n, radius in orbits:
-        for i in range(n):
-            x, y = _polar(radius, i * 360.0 / n)
-            spots.append((x, y, r))
-    return spots
 
 
 # ---------------------------------------------------------------- below the board
@@ -508,4 +456,15 @@ def card_svg(card: Card, x: float, y: float) -> list[str]:
     return out
 
 
-__all__ = ["board_svg", "card_svg", "pawn", "pawn_spot", "symbol"]
+__all__ = [
+    "CX",
+    "CY",
+    "RING_WIDTH",
+    "R_OUTER",
+    "R_TOP",
+    "board_svg",
+    "card_svg",
+    "pawn",
+    "pawn_spot",
+    "symbol",
+]
