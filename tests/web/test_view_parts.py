@@ -14,6 +14,7 @@ import pytest
 from gamenight.bots.registry import game_bots
 from gamenight.centrix import CentrixState, explain
 from gamenight.centrix.cards import Card
+from gamenight.centrix.log import PlayEntry
 from gamenight.colorcity import ColorCityState
 from gamenight.colorcity.state import ColorCityView
 from gamenight.core.errors import IllegalActionError
@@ -206,3 +207,28 @@ def test_a_translator_keeps_nothing(name: str) -> None:
         translator.view(state, 0)
         translator.last(state)
     assert vars(translator) == before == {"game": registry[name]}
+
+
+def test_a_tables_log_is_translated_one_entry_per_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long game's log has hundreds of entries: each change's views translate the new one
+    # alone (and again only an action taken back and made anew), not the whole log.
+    adapter, parts = fresh("centrix"), Parts()
+    state, _ = adapter.new([SeatSpec("human", "a")] * 3, 0, {}, seed=9)
+    logs = []
+    calls = counting(monkeypatch, PlayEntry, "to_dict")
+    for move in range(30):
+        adapter.act(state, bot_move("centrix", state, move))
+        adapter.settle(state)
+        for seat in (None, 0, 1, 2):
+            logs.append(adapter.view(state, seat, parts)["log"])
+    assert len(calls) == 30
+    plays = [str(p) for p in state.legal_play_tuple()]
+    adapter.act(state, plays[0])
+    adapter.view(state, None, parts)
+    state.pop()  # taken back, and another made
+    adapter.act(state, plays[-1])
+    log = adapter.view(state, None, parts)["log"]
+    assert len(calls) == 32  # the new plays' alone: the others' were translated already
+    monkeypatch.undo()
+    assert log == log_json(state)
+    assert logs[-1] == log[:30]

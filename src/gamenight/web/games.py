@@ -16,13 +16,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from gamenight.bots.registry import game_bots
 from gamenight.core.errors import GamenightError
-from gamenight.core.game import Game, GameState, SeatSetup, View, registry
+from gamenight.core.game import Game, GameState, LogEntry, SeatSetup, View, registry
 from gamenight.core.record import GameRecord
 
 S = TypeVar("S", bound=GameState)
@@ -54,6 +54,9 @@ class Parts:
         # The state's ``mark()`` when the parts were computed: the same mark, the same parts.
         self._mark: tuple[int, object] = (-1, None)
         self._values: dict[str, Any] = {}
+        # The log's entries last translated, and their JSON: each entry is translated once.
+        self._entries: Sequence[LogEntry] = ()
+        self._json: list[JSON] = []
 
     def get(self, state: GameState, name: str, compute: Callable[[], T]) -> T:
         """``compute()``, once per change of ``state``."""
@@ -63,6 +66,22 @@ class Parts:
         if name not in self._values:
             self._values[name] = compute()
         return cast(T, self._values[name])
+
+    def log(self, state: GameState) -> list[JSON]:
+        """``log_json(state)``, a new list, the entries it translated before reused (a long
+        game's log has hundreds): the engine's log keeps its entries, the same values, until
+        their actions are taken back, so those still there are a prefix, found by bisection."""
+        entries, before = state.log(), self._entries
+        low, high = 0, min(len(entries), len(before))
+        while low < high:
+            middle = (low + high) // 2
+            if entries[middle] is before[middle]:
+                low = middle + 1
+            else:
+                high = middle
+        self._json = self._json[:low] + [entry.to_dict() for entry in entries[low:]]
+        self._entries = entries
+        return list(self._json)
 
 
 class UnknownQueryError(GamenightError, ValueError):

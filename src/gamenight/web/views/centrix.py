@@ -19,7 +19,7 @@ from gamenight.centrix.plays import Rotation, parse_rotation
 from gamenight.centrix.record import read_action
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import registry
-from gamenight.web.games import JSON, Parts, Payload, SeatSpec, WebGame, argument, log_json
+from gamenight.web.games import JSON, Parts, Payload, SeatSpec, WebGame, argument
 
 
 class CentrixGame(WebGame[CentrixState]):
@@ -75,7 +75,7 @@ class CentrixGame(WebGame[CentrixState]):
             legal = parts.get(state, "legal", lambda: grouped(state.legal_play_tuple()))
         # Once per change, for every seat's view alike.
         before, after, log = parts.get(
-            state, "view", lambda: (public(state), table(state), log_json(state))
+            state, "view", lambda: (public(state), table(state), parts.log(state))
         )
         return {
             "game": "centrix",

@@ -26,7 +26,7 @@ from gamenight.colorcity.physics import Pose
 from gamenight.colorcity.record import read_action
 from gamenight.core.game import registry
 from gamenight.core.record import GameRecord
-from gamenight.web.games import JSON, Parts, Payload, SeatSpec, WebGame, argument, log_json
+from gamenight.web.games import JSON, Parts, Payload, SeatSpec, WebGame, argument
 
 # At most this many poses of a flight reach the page (a long slide or a fall is sub-sampled:
 # the page moves the cube straight between two), and this many points of its trail.
@@ -92,7 +92,7 @@ class ColorCityGame(WebGame[ColorCityState]):
         # The city (threats, the trail, the squares covered) and the log once per change,
         # for every seat's view alike.
         before, after, log = parts.get(
-            state, "view", lambda: (head(state), city(state), log_json(state))
+            state, "view", lambda: (head(state), city(state), parts.log(state))
         )
         return {
             "game": "colorcity",
