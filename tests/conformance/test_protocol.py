@@ -9,18 +9,20 @@ game's rules take a ``max_turns`` turn cap (the outcome's ``turn_cap`` reason).
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
-from gamenight.core.errors import GamenightError, NotationError, RecordError
+from gamenight.core.errors import GamenightError, LogError, NotationError, RecordError
 from gamenight.core.game import (
     ActionSpace,
     ContinuousActionsError,
     Game,
     GameState,
+    LogEntry,
     SeatSetup,
     registry,
 )
@@ -326,3 +328,107 @@ def test_bad_action_text_is_refused_with_the_state_untouched(game: Game) -> None
         if state.is_over:
             with pytest.raises(GamenightError, match="the game is over"):
                 state.push(str(history[-1]))
+
+
+# ---------------------------------------------------------------- the log (issue 30)
+
+
+def check_entries(state: GameState, log: Sequence[LogEntry]) -> None:
+    """The log's entries each name their action's mover, read as JSON, and say so anew."""
+    assert len(log) == state.forgotten + len(state.actions)
+    for entry, seat in zip(log[state.forgotten :], state.movers, strict=True):
+        assert entry.seat == seat
+    for entry in log:
+        assert isinstance(entry.notation, str)
+        assert entry.notation
+        data = entry.to_dict()
+        assert (data["seat"], data["notation"]) == (entry.seat, entry.notation)
+        assert json.loads(json.dumps(data)) == data  # JSON as it is
+        data["seat"] = -1
+        assert entry.to_dict()["seat"] == entry.seat  # a new dict each time
+
+
+def test_the_log_has_one_entry_per_action_and_the_last_is_the_latest(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = game.new(players, rules, seed)
+        assert list(state.log()) == []
+        assert state.last_entry() is None
+        state = game.new(players, rules, seed)
+        latest = []  # each action's entry as ``last_entry`` tells it alone, the log unread
+        for _ in steps(state, random.Random(seed)):
+            if state.actions:
+                latest.append(state.last_entry())
+        latest.append(state.last_entry())
+        log = state.log()
+        assert list(log) == latest
+        assert state.last_entry() == log[-1]
+        check_entries(state, log)
+
+
+def test_the_log_follows_actions_taken_back_and_others_made(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = game.new(players, rules, seed)
+        rng = random.Random(seed)
+        logs = []  # the log as it was before each action
+        for _ in steps(state, rng):
+            logs.append(state.log())
+        made = len(logs)
+        for _ in range(made):
+            state.pop()
+            assert tuple(state.log()) == tuple(logs.pop())
+            assert state.last_entry() == (state.log()[-1] if state.log() else None)
+            if len(logs) in (made // 2, made // 5, 1) and state.actor is not None:
+                # Another action where one was taken back: its entry, as a game made so tells.
+                state.push(state.action_space().sample(rng))
+                again = game.new(players, rules, seed)
+                for action in state.actions:
+                    again.push_unchecked(action)
+                assert list(state.log()) == list(again.log())
+                state.pop()
+
+
+def test_the_log_is_the_same_for_a_replayed_or_copied_game(game: Game) -> None:
+    for players, rules, seed in setups(game):
+        state = played(game, players, rules, seed)
+        log = list(state.log())
+        assert list(game.replay(state.record()).log()) == log
+        assert list(state.copy().log()) == log
+        assert list(state.copy(history=False).log()) == log  # read before it forgot
+
+
+def test_a_read_log_outlives_the_actions_the_state_forgets(game: Game) -> None:
+    # A table reads its log, then forgets what undo cannot take back (web.games.settle):
+    # the entries of the forgotten actions stay, as a state that forgot nothing tells them.
+    for players, rules, seed in setups(game):
+        state, whole = game.new(players, rules, seed), game.new(players, rules, seed)
+        rng = random.Random(seed)
+        step = 0
+        while state.actor is not None:
+            action = state.push(state.action_space().sample(rng))
+            whole.push_unchecked(action)
+            if step % 3 == 0:
+                state.log()
+                state.clear_stack(keep=step % 2)
+            assert state.last_entry() == whole.last_entry()
+            step += 1
+        state.clear_stack()
+        assert state.forgotten == len(whole.actions)
+        assert list(state.log()) == list(whole.log())
+        check_entries(state, state.log())
+        assert list(state.copy(history=False).log()) == list(whole.log())
+
+
+def test_a_state_that_forgot_actions_before_reading_its_log_cannot_tell_them(
+    game: Game,
+) -> None:
+    state = played(game, game.min_players, {"max_turns": 6}, 1)
+    made = len(state.actions)
+    unread, light = state.copy(), state.copy(history=False)
+    unread.clear_stack(keep=1)
+    assert unread.last_entry() == state.last_entry()  # the latest is still on the stack
+    for forgetful, forgot in ((unread, made - 1), (light, made)):
+        for _ in range(2):
+            with pytest.raises(LogError, match=f"actions 1 to {forgot} were forgotten"):
+                forgetful.log()
+        forgetful.clear_stack()  # forgetting more is no trouble
+        assert forgetful.position() == state.position()

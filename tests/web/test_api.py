@@ -239,8 +239,19 @@ def test_plays_are_refereed_and_broadcast(client: TestClient, join: Join) -> Non
         # (issue 31, finding 4) A play must say which table it was made on.
         (json.dumps({"type": "act", "seat": 0, "action": "A off-a1"}), "revision: Field required"),
         (json.dumps({"type": "undo", "seat": 0}), "revision: Field required"),
-        (json.dumps({"type": "predict", "shot": "0 0 1 0"}), "only Color City"),
+        (
+            json.dumps({"type": "predict", "shot": "0 0 1 0"}),
+            "Centrix answers no query 'predict' (its queries: preview)",
+        ),
         (json.dumps({"type": "preview", "rotation": "9+9"}), "ring"),
+        # (issue 30) One query call for every game's questions.
+        (json.dumps({"type": "query", "name": "preview", "args": {}}), "takes 'rotation'"),
+        (
+            json.dumps({"type": "query", "name": "preview", "args": {"rotation": 3}}),
+            "takes 'rotation', as text",
+        ),
+        (json.dumps({"type": "query", "name": "Preview!"}), "name: String should match"),
+        (json.dumps({"type": "query", "args": {}}), "name: Field required"),
     ],
 )
 def test_bad_messages_get_an_error_and_change_nothing(
@@ -297,6 +308,37 @@ def test_preview_shows_a_turned_ring(client: TestClient, join: Join) -> None:
     assert preview["rotation"] == "2+3"
     assert preview["offsets"][1] == 3  # the board as data, ring 2 turned
     assert preview["colours"][1] == "GBWROYGBWROY"  # slot a shows what slot j did
+
+
+def test_a_query_is_answered_by_name_with_the_pages_id(client: TestClient, join: Join) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    receive(ann, "state")
+    query = {"type": "query", "name": "preview", "args": {"rotation": "2+3"}, "id": "q1"}
+    ann.send_json(query)
+    answer = receive(ann, "answer")
+    assert (answer["name"], answer["id"]) == ("preview", "q1")
+    ann.send_json({"type": "preview", "rotation": "2+3"})  # the page's older words for it
+    assert answer["answer"] == {k: v for k, v in receive(ann, "preview").items() if k != "type"}
+    assert answer["answer"]["offsets"][1] == 3
+
+
+def test_an_unknown_query_is_refused_by_name_and_changes_nothing(
+    client: TestClient, join: Join
+) -> None:
+    made = create(client)
+    ann = join(made["id"], made["seats"][0]["token"])
+    before = receive(ann, "state")
+    ann.send_json({"type": "query", "name": "teleport", "args": {"to": "top"}, "id": "q2"})
+    reply = receive(ann, "error")
+    assert reply["message"] == "Centrix answers no query 'teleport' (its queries: preview)"
+    assert reply["code"] == "invalid"
+    assert reply["params"] == {"detail": reply["message"]}
+    ann.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+    again = receive(ann, "state")
+    assert (again["version"], again["revision"]) == (before["version"], before["revision"])
+    assert again["view"] == before["view"]
+    assert again["last"] == before["last"]
 
 
 def test_previewing_a_move_is_refused_by_name_and_changes_nothing(
@@ -535,6 +577,12 @@ def test_colorcity_predict_pitch_and_decide(client: TestClient, join: Join) -> N
     assert receive(both, "prediction")["covered"] == []  # short of the city
     both.send_json({"type": "predict", "shot": "0 0 1.3 0"})
     prediction = receive(both, "prediction")
+    both.send_json({"type": "query", "name": "predict", "args": {"shot": "0 0 1.3 0"}})
+    answer = receive(both, "answer")
+    assert answer["answer"] == {k: v for k, v in prediction.items() if k != "type"}
+    both.send_json({"type": "query", "name": "preview", "args": {"rotation": "2+3"}})
+    refused = receive(both, "error")["message"]
+    assert refused == "Color City answers no query 'preview' (its queries: predict)"
     assert prediction["on_table"] is True
     assert prediction["covered"]
     both.send_json({"type": "predict", "shot": "0 0 9 0"})

@@ -1,9 +1,11 @@
-"""The web's game adapters read the one registry: a game's name, player counts, rules type
-and replay are the registry's, and the adapter only turns its states into JSON."""
+"""The web's game translators read the one registry: a game's name, player counts, rules
+type and replay are the registry's, and the translator only turns its states into JSON and
+back, and answers the game's own queries."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from pydantic import ValidationError
 
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import registry
-from gamenight.web.games import SeatSpec, get_game
+from gamenight.web.games import SeatSpec, UnknownQueryError, get_game
 from gamenight.web.protocol import SEAT_BOUNDS, TableIn
 from gamenight.web.refusals import Code, RefusedError
 from gamenight.web.rules import rules_html
@@ -88,3 +90,39 @@ def test_a_tables_seat_count_is_its_games_in_the_registry(tmp_path: Path) -> Non
     assert registry["colorcity"].max_players == 8
     with pytest.raises(ValidationError):
         body("colorcity", SEAT_BOUNDS[1] + 1)
+
+
+# Each game's own queries, with arguments it answers (issue 30: one ``query`` for them all).
+QUERIES = {
+    "centrix": {"preview": {"rotation": "2+3"}},
+    "colorcity": {"predict": {"shot": "0 0 1.3 0"}},
+}
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_query_the_game_does_not_answer_is_refused_naming_its_queries(name: str) -> None:
+    translator = get_game(name)
+    state, _ = translator.new([SeatSpec("human", "a")] * 2, 0, {}, seed=3)
+    translator.act(state, str(state.action_space().sample(random.Random(3))))
+    before = (state.position(), list(state.actions), list(state.log()), translator.last(state))
+    known = ", ".join(QUERIES[name])
+    others = [query for game, queries in QUERIES.items() if game != name for query in queries]
+    # Another game's query, and the translator's own names: none is a query.
+    for asked in ["teleport", "", "log", "view", "act", "__init__", "query", *others]:
+        with pytest.raises(UnknownQueryError) as refused:
+            translator.query(state, asked, {})
+        assert str(refused.value) == (
+            f"{registry[name].title} answers no query {asked!r} (its queries: {known})"
+        )
+    for asked, args in QUERIES[name].items():
+        assert translator.query(state, asked, args)  # answered
+        (argument,) = args
+        for bad in ({}, {argument: 7}, {argument: None}):
+            with pytest.raises(GamenightError, match=f"takes {argument!r}, as text"):
+                translator.query(state, asked, bad)
+    assert before == (
+        state.position(),
+        list(state.actions),
+        list(state.log()),
+        translator.last(state),
+    )

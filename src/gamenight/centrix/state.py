@@ -26,6 +26,7 @@ from gamenight.centrix.board import (
 from gamenight.centrix.cards import Card
 from gamenight.centrix.explain import IllegalPlayError as IllegalPlayError
 from gamenight.centrix.explain import check, hand_text, problem
+from gamenight.centrix.log import PlayEntry, play_entries
 from gamenight.centrix.movegen import EMPTY as EMPTY  # re-exported: bots and views use it
 from gamenight.centrix.movegen import SPIN_AMOUNTS as SPIN_AMOUNTS
 from gamenight.centrix.movegen import TOP_GROUP as TOP_GROUP
@@ -189,7 +190,7 @@ def deal_unseen(
 Undo = Snapshot | bytes
 
 
-class CentrixState(StackedState[Play, Undo, Position]):
+class CentrixState(StackedState[Play, Undo, Position, PlayEntry]):
     """A game of Centrix in progress (or finished)."""
 
     _RENDERERS = (
@@ -357,6 +358,9 @@ class CentrixState(StackedState[Play, Undo, Position]):
     def _identity(self) -> tuple[object, ...]:
         return (self.rules, self.to_position())
 
+    def _log_entries(self, count: int) -> list[PlayEntry]:
+        return play_entries(self, count)
+
     def _copied(self, clone: Self, history: bool) -> None:
         clone._legal = self._legal  # the legal plays depend only on the position
         if history:
@@ -424,7 +428,14 @@ class CentrixState(StackedState[Play, Undo, Position]):
     @property
     def movers(self) -> list[int]:
         """The seat that made each play pushed so far: ``plays[i]`` was ``movers[i]``'s."""
-        return [undo[0] if isinstance(undo, bytes) else undo.seat for _, undo in self._stack]
+        return self.latest_movers(len(self._stack))
+
+    def latest_movers(self, count: int) -> list[int]:
+        """The seats that made the last ``count`` plays on the stack (``movers[-count:]``,
+        without the others')."""
+        stack = self._stack
+        latest = stack[len(stack) - count :]
+        return [undo[0] if isinstance(undo, bytes) else undo.seat for _, undo in latest]
 
     def standing(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's (pawns on the top, sum of pawn levels) now: the climb by which the

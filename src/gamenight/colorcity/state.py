@@ -19,6 +19,7 @@ from typing import NamedTuple
 from gamenight.colorcity.actions import Decision, Pitch, parse_action
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.explain import check
+from gamenight.colorcity.log import LogEntry, log_entries
 from gamenight.colorcity.physics import Flick, Pose
 from gamenight.colorcity.position import EMPTY, Position, PositionError
 from gamenight.colorcity.shots import Shot, Skill, draw_noise, executed, flick, predict
@@ -238,7 +239,7 @@ def decisions_open(phase: Phase, gang: Gang | None) -> list[Decision]:
     return [POWER_OF[gang], Decision.PASS]
 
 
-class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
+class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position, LogEntry]):
     """A game of Color City in progress (or finished)."""
 
     _RENDERERS = (
@@ -424,6 +425,9 @@ class ColorCityState(StackedState[Pitch | Decision, Snapshot, Position]):
     def movers(self) -> list[int]:
         """The seat that made each action pushed so far: ``actions[i]`` was ``movers[i]``'s."""
         return [self.seat_for_turn(snapshot.gang, snapshot.turn) for _, snapshot in self._stack]
+
+    def _log_entries(self, count: int) -> list[LogEntry]:
+        return log_entries(self, count)
 
     def standing(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's (squares of its gang's colour,) now: what decides the game at the

@@ -3,6 +3,7 @@
 from gamenight.core.errors import (
     GamenightError,
     IllegalActionError,
+    LogError,
     NotationError,
     RecordError,
     RulesError,
@@ -14,6 +15,7 @@ __all__ = [
     "GameRecord",
     "GamenightError",
     "IllegalActionError",
+    "LogError",
     "NotationError",
     "Outcome",
     "RecordError",

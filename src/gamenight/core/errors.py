@@ -38,6 +38,11 @@ class RecordError(GamenightError, ValueError):
     """A game record that cannot be read or does not replay."""
 
 
+class LogError(GamenightError, ValueError):
+    """A log a state cannot tell: it forgot actions (``clear_stack``) before their entries
+    were written."""
+
+
 class RulesError(GamenightError, ValueError):
     """A rules value or a set-up that is not valid."""
 

@@ -17,7 +17,10 @@ with a stack of actions:
   here, and only here; ``view.sample(rng)`` deals what the view cannot see at random;
 - ``outcome``; ``standing()``: a score per seat at any moment, higher is better, by which
   the game ranks seats when it ends early;
-- ``position()`` (and the Game's ``from_position``), ``record()`` (and ``replay``), ``copy()``.
+- ``position()`` (and the Game's ``from_position``), ``record()`` (and ``replay``), ``copy()``;
+- ``log()``: one :class:`LogEntry` per action made since the set-up (who, the notation as
+  people read it, the effects in the game's terms), and ``last_entry()``, the latest action's:
+  what a page words and marks, and what bots, the lab and the analysis can read as well.
 
 A :class:`Game` value per game names it, its player counts and rules type, and sets up new
 states. ``registry`` finds them by name: adding a game is its package (with a ``GAME``
@@ -92,6 +95,25 @@ class FiniteSpace(Generic[T]):
     def contains(self, action: object) -> bool:
         """Whether ``action`` is one of them."""
         return action in self.choices
+
+
+class LogEntry(Protocol):
+    """One action as a game's log tells it: who made it, its notation as people read it, and
+    what it did, in the game's own terms (an engine's entries are frozen values)."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that made the action."""
+        ...
+
+    @property
+    def notation(self) -> str:
+        """The action as people read it (a game may round what its record keeps exactly)."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as JSON (``seat``, ``notation`` and the game's effects): a new dict."""
+        ...
 
 
 class View(Protocol):
@@ -181,6 +203,18 @@ class GameState(Protocol):
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator)."""
+        ...
+
+    def log(self) -> Sequence[LogEntry]:
+        """One entry per action made since the set-up, oldest first (public: every seat may
+        read it). Kept from its first reading: the entries of actions forgotten since
+        (``clear_stack``) stay; a state that forgot actions before its log was first read
+        raises LogError."""
+        ...
+
+    def last_entry(self) -> LogEntry | None:
+        """The latest action's entry (``log()[-1]``; None before the first), read without
+        writing the whole log where the state has not kept one."""
         ...
 
     def standing(self) -> tuple[tuple[int, ...], ...]:

@@ -1,10 +1,11 @@
-"""What the web app needs from each game: set-up, views as JSON, actions, undo, bots.
+"""What the web app needs from each game: set-up, views as JSON, actions, queries, undo,
+bots.
 
-The games themselves — names, player counts, rules types, replay — are the one registry's
-(``gamenight.core.game.registry``); this module only adapts a game's states to what pages
-and the store exchange, as JSON. Each game's adapter is the ``VIEW`` of
-``gamenight.web.views.<game>``, so a game with a web page is its engine, its registry line
-and that module.
+The games themselves — names, player counts, rules types, replay, the log — are the one
+registry's (``gamenight.core.game.registry``) and their engines'; this module only
+translates a game's states to what pages and the store exchange, as JSON, and back. Each
+game's translator is the ``VIEW`` of ``gamenight.web.views.<game>``, so a game with a web
+page is its engine, its registry line, that module and its page modules.
 
 Everything a client receives comes from a seat's view (or the spectator's), never from the
 full state: this layer is where a game's hidden information stays on the server.
@@ -15,14 +16,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from gamenight.bots.registry import game_bots
 from gamenight.core.errors import GamenightError
-from gamenight.core.game import Game, GameState, SeatSetup, View, registry
+from gamenight.core.game import Game, GameState, LogEntry, SeatSetup, View, registry
 from gamenight.core.record import GameRecord
 
 S = TypeVar("S", bound=GameState)
@@ -43,32 +43,75 @@ class SeatSpec:
     skill: str = "normal"  # Color City: the seat's hand
 
 
-@dataclass
-class Kept:
-    """A live state's log entries, and the actions still on its stack whose entries are the
-    last ones (as they were when written: an action taken back and another made is told
-    from them)."""
+class Parts:
+    """The parts of a table's views that no seat changes (the board, the log, the legal
+    plays), computed once per change of its state and shared by every seat's view until an
+    action is made or taken back (issue 20). A table holds one (web.referee) beside its
+    state, so that the translator keeps nothing; a view asked without one computes them."""
 
-    state: weakref.ref[Any]
-    entries: list[JSON] = field(default_factory=list)
-    tail: Sequence[Any] = ()
-    # The state's ``mark()`` when the entries were last found in step with it: the same
-    # mark, nothing to look at again (``log`` runs some seven times a move).
-    mark: tuple[int, object] = (-1, None)
-    # The state's seat-independent parts as the views show them (``WebGame.shared``), for
-    # the position the entries end at: dropped whenever an action is made or taken back.
-    parts: dict[str, Any] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self._state: object = None
+        # The state's ``mark()`` when the parts were computed: the same mark, the same parts.
+        self._mark: tuple[int, object] = (-1, None)
+        self._values: dict[str, Any] = {}
+        # The log's entries last translated, and their JSON: each entry is translated once.
+        self._entries: Sequence[LogEntry] = ()
+        self._json: list[JSON] = []
+
+    def get(self, state: GameState, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``, once per change of ``state``."""
+        mark = state.mark()
+        if state is not self._state or mark[0] != self._mark[0] or mark[1] is not self._mark[1]:
+            self._state, self._mark, self._values = state, mark, {}
+        if name not in self._values:
+            self._values[name] = compute()
+        return cast(T, self._values[name])
+
+    def log(self, state: GameState) -> list[JSON]:
+        """``log_json(state)``, a new list, the entries it translated before reused (a long
+        game's log has hundreds): the engine's log keeps its entries, the same values, until
+        their actions are taken back, so those still there are a prefix, found by bisection."""
+        entries, before = state.log(), self._entries
+        low, high = 0, min(len(entries), len(before))
+        while low < high:
+            middle = (low + high) // 2
+            if entries[middle] is before[middle]:
+                low = middle + 1
+            else:
+                high = middle
+        self._json = self._json[:low] + [entry.to_dict() for entry in entries[low:]]
+        self._entries = entries
+        return list(self._json)
+
+
+class UnknownQueryError(GamenightError, ValueError):
+    """A query the game does not answer (``WebGame.query``)."""
+
+
+def log_json(state: GameState) -> list[JSON]:
+    """The state's log as the pages word it: each entry's JSON, oldest first."""
+    return [entry.to_dict() for entry in state.log()]
+
+
+def argument(args: JSON, name: str, query: str) -> str:
+    """The text argument ``name`` of a query (GamenightError naming it if it is not text)."""
+    value = args.get(name)
+    if not isinstance(value, str):
+        raise GamenightError(f"the query {query!r} takes {name!r}, as text")
+    return value
 
 
 class WebGame(Generic[S]):
-    """The interface the server drives, for states of type ``S``; one subclass per game.
+    """The translator the server drives, for states of type ``S``, one subclass per game:
+    from the engine's state to JSON (views, the last action, stored payloads) and back
+    (actions in notation, stored payloads, queries). It keeps nothing: the log and the last
+    action are the engine's (``GameState.log``), a table's shared view parts its own
+    (``Parts``).
 
-    A table keeps its state with the adapter that set it up or replayed it, so each adapter
-    only ever receives its own game's states.
-
-    A live table keeps only what undo and reconnection need (issue 20): once an action is
-    stored, ``settle`` has the engine forget every action that can no longer be taken back;
-    the log a page is sent whole is kept here, as entries, one per action.
+    A table keeps its state with the translator that set it up or replayed it, so each one
+    only ever receives its own game's states. A live table keeps only what undo and
+    reconnection need (issue 20): once an action is stored, ``settle`` has the engine forget
+    every action that can no longer be taken back (their log entries stay).
     """
 
     state_type: type[S]
@@ -76,8 +119,6 @@ class WebGame(Generic[S]):
 
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
-        # Each live state's log so far, by the state's id (a state is not hashable).
-        self._logs: dict[int, Kept] = {}
 
     @property
     def name(self) -> str:
@@ -167,12 +208,6 @@ class WebGame(Generic[S]):
     def rules_of(self, state: S) -> JSON:
         raise NotImplementedError
 
-    def predict(self, state: S, text: str) -> JSON:
-        raise GamenightError("only Color City predicts flicks")
-
-    def preview(self, state: S, rotation: str) -> JSON:
-        raise GamenightError("only a Centrix game in play can preview a rotation")
-
     def actor(self, state: S) -> int | None:
         """The seat that acts now (None when the game is over)."""
         return state.actor
@@ -189,13 +224,33 @@ class WebGame(Generic[S]):
         raise NotImplementedError
 
     def last(self, state: S) -> JSON | None:
-        """The last action, as a page animates and draws it (None before the first). Built
-        from the state alone, so a table reloaded from the store or changed on another
-        server shows its last action exactly as the live one did."""
+        """The last action, as a page animates and draws it (None before the first): the
+        engine's entry for it (``last_entry``), so a table reloaded from the store or changed
+        on another server shows its last action exactly as the live one did."""
+        entry = state.last_entry()
+        return None if entry is None else entry.to_dict()
+
+    def view(self, state: S, seat: int | None, parts: Parts | None = None) -> JSON:
+        """``seat``'s view as JSON (None: a spectator's), its seat-independent parts from
+        ``parts`` (computed here without)."""
         raise NotImplementedError
 
-    def view(self, state: S, seat: int | None) -> JSON:
-        raise NotImplementedError
+    def queries(self) -> dict[str, Callable[[S, JSON], JSON]]:
+        """The game's own questions a page may ask of a table, by name (Color City's
+        ``predict``, Centrix's ``preview``): each answers from the state and changes
+        nothing. None here."""
+        return {}
+
+    def query(self, state: S, name: str, args: JSON) -> JSON:
+        """The answer to the query ``name`` with ``args`` (UnknownQueryError for one the game
+        does not answer); the state is untouched."""
+        answer = self.queries().get(name)
+        if answer is None:
+            known = ", ".join(sorted(self.queries())) or "none"
+            raise UnknownQueryError(
+                f"{self.game.title} answers no query {name!r} (its queries: {known})"
+            )
+        return answer(state, args)
 
     def can_undo(self, state: S, seat: int) -> bool:
         return False
@@ -206,82 +261,11 @@ class WebGame(Generic[S]):
         return 0
 
     def settle(self, state: S) -> None:
-        """The table has stored ``state``'s latest action (or loaded it): the log is written
-        while the actions are there, then the engine forgets those that can no longer be
-        taken back. Never before the store has it: a refused write pops the action."""
-        self.log(state)
+        """The table has stored ``state``'s latest action (or loaded it): the engine forgets
+        the actions that can no longer be taken back, its log read first, so that it keeps
+        their entries. Never before the store has it: a refused write pops the action."""
+        state.log()
         state.clear_stack(keep=self.undoable(state))
-
-    def log(self, state: S) -> list[JSON]:
-        """One entry per action so far (the pages word them): kept for each live state and
-        extended by the actions made since, those taken back dropped. The entries of the
-        actions the state has forgotten were written before it forgot them."""
-        kept = self.kept(state)
-        mark = state.mark()
-        if mark[0] == kept.mark[0] and mark[1] is kept.mark[1]:
-            return kept.entries
-        entries, tail = kept.entries, kept.tail
-        forgotten = state.forgotten
-        # The tail's actions forgotten since: their entries stay as they are.
-        gone = forgotten - (len(entries) - len(tail))
-        if gone > len(tail) or gone < 0:
-            raise RuntimeError("a state forgot actions before their log entries were written")
-        actions = state.actions
-        same = 0
-        for then, now in zip(tail[gone:], actions, strict=False):
-            if then is not now:
-                break
-            same += 1
-        if same == len(actions) == len(tail) - gone:
-            kept.tail, kept.mark = actions, mark
-            return entries  # no action made or taken back: the parts stand too
-        kept.parts.clear()
-        del entries[forgotten + same :]
-        if same < len(actions):
-            entries += self.entries(state, len(actions) - same)
-        kept.tail, kept.mark = actions, mark
-        return entries
-
-    def kept(self, state: S) -> Kept:
-        """What is kept for the live ``state`` (made on first use, dropped with the state)."""
-        key = id(state)
-        kept = self._logs.get(key)
-        if kept is None or kept.state() is not state:
-            ref = weakref.ref(state, lambda _: self._logs.pop(key, None))
-            kept = self._logs[key] = Kept(ref)
-        return kept
-
-    def logged(self, state: S, entries: list[JSON]) -> None:
-        """The entries of the actions just made on ``state``, written as they were made (the
-        act path knows each one's effects then): the log extended without stepping back on a
-        copy. Only when the log was in step just before them; otherwise ``log`` writes them."""
-        kept = self.kept(state)
-        actions = state.actions
-        before = len(actions) - len(entries)
-        if (
-            before >= 0
-            and len(kept.entries) == state.forgotten + before
-            and len(kept.tail) == before
-            and all(then is now for then, now in zip(kept.tail, actions, strict=False))
-        ):
-            kept.parts.clear()
-            kept.entries += entries
-            kept.tail = actions
-            kept.mark = state.mark()
-
-    def shared(self, state: S, name: str, compute: Callable[[], T]) -> T:
-        """``compute()``, a part of ``state``'s views that no seat changes, once per change of
-        the state: every page's view (one per seat looking) shares it until an action is made
-        or taken back (the change ``log`` sees)."""
-        self.log(state)  # in step with the state: a change drops the parts
-        parts = self.kept(state).parts
-        if name not in parts:
-            parts[name] = compute()
-        return cast(T, parts[name])
-
-    def entries(self, state: S, count: int) -> list[JSON]:
-        """The log entries of the last ``count`` actions on ``state``'s stack."""
-        raise NotImplementedError
 
     def bot_action(self, view: View, level: int, seed: int, seconds: float | None = None) -> str:
         """A bot's action for ``view``, in notation (runs in a worker process), thought
@@ -307,4 +291,15 @@ def new_seed() -> int:
     return random.SystemRandom().getrandbits(62)
 
 
-__all__ = ["JSON", "Payload", "SeatSpec", "WebGame", "get_game", "new_seed"]
+__all__ = [
+    "JSON",
+    "Parts",
+    "Payload",
+    "SeatSpec",
+    "UnknownQueryError",
+    "WebGame",
+    "argument",
+    "get_game",
+    "log_json",
+    "new_seed",
+]

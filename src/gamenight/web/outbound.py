@@ -2,7 +2,7 @@
 ``Outbound`` of them all, and the JSON Schema the page's types are checked against
 (``SCHEMA_FILE``, written by ``python -m gamenight.web.outbound``; a test keeps it current).
 web.protocol's docstring says what each message means. A game's view (``state.view``,
-``prediction``, ``preview``) is the game's own (web.views), typed there as JSON."""
+``answer``, ``prediction``, ``preview``) is the game's own (web.views), typed there as JSON."""
 
 from __future__ import annotations
 
@@ -119,6 +119,16 @@ class PresenceOut(TypedDict):
 
 
 @with_config(STRICT)
+class AnswerOut(TypedDict):
+    """A game's answer to a page's ``query`` (web.games: ``WebGame.query``)."""
+
+    type: Literal["answer"]
+    name: str  # the query's
+    id: str | None  # the page's id for it
+    answer: dict[str, Any]  # the game's own (web.views)
+
+
+@with_config(STRICT)
 class PredictionOut(TypedDict):
     type: Literal["prediction"]
     shot: str
@@ -169,6 +179,7 @@ Outbound: TypeAlias = (
     | ErrorOut
     | ChatOut
     | PresenceOut
+    | AnswerOut
     | PredictionOut
     | PreviewOut
     | PongOut
@@ -210,6 +221,10 @@ def chat(lines: list[ChatLine], *, history: bool = False) -> ChatOut:
 
 def presence(online: list[int]) -> PresenceOut:
     return {"type": "presence", "online": online}
+
+
+def answer(name: str, message_id: str | None, result: dict[str, Any]) -> AnswerOut:
+    return {"type": "answer", "name": name, "id": message_id, "answer": result}
 
 
 if __name__ == "__main__":  # python -m gamenight.web.outbound [FILE]: write the schema

@@ -20,8 +20,15 @@ Client → server over the table's WebSocket (``/ws/tables/{id}``), one JSON obj
   message: a resent message is answered as the original was and never applied twice.
 - ``{"type": "undo", "seat": 0, "revision": 13, "id": "p1-43"}`` — take back your last play
   (Centrix, within your turn).
-- ``{"type": "predict", "shot": "0 0 1.3 0"}`` — Color City: the noise-free flick.
-- ``{"type": "preview", "rotation": "3+2"}`` — Centrix: the board with a ring turned.
+- ``{"type": "query", "name": "predict", "args": {"shot": "0 0 1.3 0"}, "id": "q7"}`` — a
+  question of the game's own about the table as it is (web.games: ``WebGame.query``;
+  Color City's ``predict``, the noise-free flick of a shot; Centrix's ``preview``, the board
+  with a ring turned, ``{"rotation": "3+2"}``), answered by an ``answer`` (``name``, the
+  page's ``id``, ``answer``) and changing nothing; a name the game does not answer is
+  refused (``invalid``, naming the game's queries).
+- ``{"type": "predict", "shot": "0 0 1.3 0"}`` — Color City's ``predict`` query, answered by
+  a ``prediction``; ``{"type": "preview", "rotation": "3+2"}`` — Centrix's ``preview``,
+  answered by a ``preview`` (the pages' older words for the two, kept on the wire).
 - ``{"type": "chat", "text": "gg!"}`` or ``{"type": "chat", "phrase": "well_played"}`` — a
   line of the table's chat (web.chat): text of at most 200 characters, shown as text (never
   as markup; control, direction and hidden characters taken out, a few combining marks on a
@@ -61,8 +68,8 @@ this page; see below), ``presence`` (``online`` changed), ``chat`` (``messages``
 heard, each with ``n``, its number at the table, ``seat`` or ``spectator``, the speaker, and
 ``text`` or ``phrase``; the latest lines of the page's side follow the state sent after a
 hello, marked ``history``),
-``prediction``, ``preview``, ``hint`` (the answer to a page's ``hint``: above), ``pong``
-and ``error`` (``message`` naming the problem in
+``answer``, ``prediction``, ``preview``, ``hint`` (the answer to a page's ``hint``: above),
+``pong`` and ``error`` (``message`` naming the problem in
 English, ``code`` and ``params`` for a page to say it in its own language:
 gamenight.web.refusals; an engine's refusal, ``illegal``, adds ``rule``, the code of the
 rule it breaks, and ``words``, its sentence in each language, English and Korean: "why
@@ -171,6 +178,15 @@ class Preview(_Message):
     rotation: str = Field(min_length=2, max_length=8)
 
 
+class Query(_Message):
+    type: Literal["query"]
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$")
+    args: dict[Annotated[str, Field(max_length=40)], str | StrictInt | float | bool | None] = Field(
+        default_factory=dict, max_length=8
+    )
+    id: MessageId | None = None
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
@@ -214,7 +230,7 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
-Client = Hello | Act | Undo | Predict | Preview | Chat | Ping | Resign | Reclaim | Rematch | Hint
+Client = Hello | Act | Undo | Query | Predict | Preview | Chat | Ping | Resign | Reclaim | Rematch | Hint
 ClientMessage = Annotated[Client, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 

@@ -29,7 +29,7 @@ from gamenight.core.endings import TABLE_REASONS, table_outcome
 from gamenight.core.game import GameState
 from gamenight.core.outcome import Outcome
 from gamenight.core.record import GameRecord
-from gamenight.web.games import WebGame, get_game
+from gamenight.web.games import Parts, WebGame, get_game
 from gamenight.web.protocol import ClockIn
 from gamenight.web.refusals import Code, RefusedError, no_table
 from gamenight.web.seats import SeatBook
@@ -264,6 +264,8 @@ class Referee:
         # The latest action, as the pages animate and draw it: derived from the state (so a
         # reloaded table shows it as the live one did), once per change.
         self.last: dict[str, Any] | None = self.game.last(state)
+        # The views' parts no seat changes, once per change of the state (web.games.Parts).
+        self.parts = Parts()
         # A replayed state holds every play: it keeps only those undo may take back.
         self.game.settle(state)
         self.lock = asyncio.Lock()
@@ -700,18 +702,13 @@ class Referee:
                 log.exception("the clock of table %s could not be stored", self.id)
             self._written = taken
 
-    async def predict(self, shot: str) -> dict[str, Any]:
-        """Where a flick would go from the table as it is (Color City), off the loop; under
-        the lock, since an action may be changing the state in another thread."""
-        async with self.lock:
-            result: dict[str, Any] = await asyncio.to_thread(self.game.predict, self.state, shot)
-        return result
-
-    async def preview(self, rotation: str) -> dict[str, Any]:
-        """The board after a ring's rotation (Centrix), as ``predict``."""
+    async def query(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The game's answer to the query ``name`` about the table as it is (web.games:
+        Color City's ``predict``, Centrix's ``preview``), off the loop; under the lock, since
+        an action may be changing the state in another thread."""
         async with self.lock:
             result: dict[str, Any] = await asyncio.to_thread(
-                self.game.preview, self.state, rotation
+                self.game.query, self.state, name, args
             )
         return result
 

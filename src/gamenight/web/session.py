@@ -181,6 +181,7 @@ class Session:
             protocol.Resign: self.resign,
             protocol.Reclaim: self.reclaim,
             protocol.Rematch: self.rematch,
+            protocol.Query: self.query,
             protocol.Predict: self.predict,
             protocol.Preview: self.preview,
             protocol.Chat: self.chat,
@@ -281,12 +282,17 @@ class Session:
     async def rematch(self, message: protocol.Rematch) -> None:
         await self.manager.rematch(self.table, self.connection)
 
+    async def query(self, message: protocol.Query) -> None:
+        result = await self.table.referee.query(message.name, message.args)
+        self.connection.send(outbound.answer(message.name, message.id, result))
+
+    # The pages' older words for two games' queries, kept on the wire (and their answers').
     async def predict(self, message: protocol.Predict) -> None:
-        result = await self.table.referee.predict(message.shot)
+        result = await self.table.referee.query("predict", {"shot": message.shot})
         self.connection.send({"type": "prediction", **result})
 
     async def preview(self, message: protocol.Preview) -> None:
-        result = await self.table.referee.preview(message.rotation)
+        result = await self.table.referee.query("preview", {"rotation": message.rotation})
         self.connection.send({"type": "preview", **result})
 
     async def chat(self, message: protocol.Chat) -> None:

@@ -22,7 +22,7 @@ def state_message(table: LiveTable, seats: list[int], now: int) -> StateOut:
     referee = table.referee
     actor = referee.actor
     active = actor if actor in seats else (seats[0] if seats else None)
-    view = referee.game.view(referee.state, active)
+    view = referee.game.view(referee.state, active, referee.parts)
     if referee.ending is not None:  # the table ended it, not the game's rules
         view = {**view, "outcome": referee.ending.to_dict(), "status": referee.ending.reason}
     clock = referee.clock

@@ -1,22 +1,25 @@
 """Centrix for the web: seat views as JSON, plays, previews of a turned ring, undo.
 
 The board travels as data (the page draws it): the squares' owners, the rings' offsets and
-each square's colour as a letter. The log is one entry per play with its effects (each pawn
-moved, the moving one first, then the bump chain), so that a new play is one entry more.
+each square's colour as a letter. The log is the engine's (gamenight.centrix.log): one entry
+per play with its effects (each pawn moved, the moving one first, then the bump chain), so
+that a new play is one entry more.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from gamenight.centrix import CentrixState, Play, square_name
+from gamenight.centrix import CentrixState, Play
 from gamenight.centrix.board import NUM_RINGS, NUM_SLOTS, SQUARE_NAMES, Layout
 from gamenight.centrix.cards import Card
-from gamenight.centrix.plays import Rotation, parse_play, parse_rotation
+from gamenight.centrix.log import PlayEntry
+from gamenight.centrix.plays import Rotation, parse_rotation
 from gamenight.centrix.record import read_action
+from gamenight.core.errors import GamenightError
 from gamenight.core.game import registry
-from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
+from gamenight.web.games import JSON, Parts, Payload, SeatSpec, WebGame, argument
 
 
 class CentrixGame(WebGame[CentrixState]):
@@ -37,22 +40,12 @@ class CentrixGame(WebGame[CentrixState]):
     def rules_of(self, state: CentrixState) -> JSON:
         return state.rules.to_dict()
 
-    def preview(self, state: CentrixState, rotation: str) -> JSON:
-        """The board with one ring turned (public: no play is made, nothing is revealed)."""
-        if state.to_move is None:
-            return super().preview(state, rotation)
-        turn = parse_rotation(rotation)
-        view = state.view(None).rotated(turn.ring, turn.amount)
-        return {"rotation": rotation, **board(state, view.cells, view.offsets)}
+    def queries(self) -> dict[str, Callable[[CentrixState, JSON], JSON]]:
+        return {"preview": preview}
 
     def act(self, state: CentrixState, text: str) -> tuple[str, JSON]:
         play = state.parse_play(text)  # refused with the rule that forbids it: the one check
-        self.log(state)  # in step before the play, so that its entry is one more
-        seat = state.to_move
-        assert seat is not None  # a legal play has a mover
-        effects = state.effects_unchecked(play)  # read before the play is made
         state.push_unchecked(play)
-        self.logged(state, [entry(seat, play, effects)])
         last = self.last(state)
         assert last is not None
         return last["notation"], last  # (the log's text of the play: one string for both)
@@ -61,15 +54,9 @@ class CentrixGame(WebGame[CentrixState]):
         state.push(read_action(payload))
 
     def last(self, state: CentrixState) -> JSON | None:
-        """The last play as the page animates and marks it: its log entry, told in full
-        (from the log: the engine may have forgotten the play, at the turn before's end)."""
-        log = self.log(state)
-        if not log:
-            return None
-        return self.shared(state, "last", lambda: told(log[-1]))
-
-    def entries(self, state: CentrixState, count: int) -> list[JSON]:
-        return play_entries(state, count)
+        """The last play as the page animates and marks it: its log entry, told in full."""
+        entry = state.last_entry()
+        return None if entry is None else told(entry)
 
     def can_undo(self, state: CentrixState, seat: int) -> bool:
         # Within one's own turn only: nothing hidden is revealed before the draw at its end.
@@ -79,16 +66,16 @@ class CentrixGame(WebGame[CentrixState]):
         # The plays of the turn in progress, the mover's own (a new turn has made none).
         return 0 if state.to_move is None else state.plays_done
 
-    def view(self, state: CentrixState, seat: int | None) -> JSON:
+    def view(self, state: CentrixState, seat: int | None, parts: Parts | None = None) -> JSON:
+        parts = parts or Parts()
         v = state.view(seat)
         legal: JSON | None = None
         if seat is not None and v.to_move == seat:
             # Once per position: keyed on the engine's own tuple, the same until it changes.
-            legal = self.shared(state, "legal", lambda: grouped(state.legal_play_tuple()))
-        # Once per change, for every seat's view alike; the log as a copy: the pages' last
-        # states hold it, and the kept log grows.
-        before, after, log = self.shared(
-            state, "view", lambda: (public(state), table(state), list(self.log(state)))
+            legal = parts.get(state, "legal", lambda: grouped(state.legal_play_tuple()))
+        # Once per change, for every seat's view alike.
+        before, after, log = parts.get(
+            state, "view", lambda: (public(state), table(state), parts.log(state))
         )
         return {
             "game": "centrix",
@@ -99,6 +86,17 @@ class CentrixGame(WebGame[CentrixState]):
             "legal": legal,
             "log": log,
         }
+
+
+def preview(state: CentrixState, args: JSON) -> JSON:
+    """The ``preview`` query: the board with one ring turned (``rotation``, as ``3+2``);
+    public: no play is made, nothing is revealed."""
+    rotation = argument(args, "rotation", "preview")
+    if state.to_move is None:
+        raise GamenightError("only a Centrix game in play can preview a rotation")
+    turn = parse_rotation(rotation)
+    view = state.view(None).rotated(turn.ring, turn.amount)
+    return {"rotation": rotation, **board(state, view.cells, view.offsets)}
 
 
 def public(state: CentrixState) -> JSON:
@@ -138,17 +136,19 @@ def table(state: CentrixState) -> JSON:
     }
 
 
-def told(last: JSON) -> JSON:
+def told(entry: PlayEntry) -> JSON:
     """A log entry told in full, as the page animates and marks the play."""
-    play = parse_play(last["notation"])
+    play = entry.play
     return {
-        "seat": last["seat"],
-        "notation": last["notation"],
+        "seat": entry.seat,
+        "notation": entry.notation,
         "card": str(play.card),
         "rotation": (
             {"ring": play.rotation.ring, "amount": play.rotation.amount} if play.rotation else None
         ),
-        "moves": [{"seat": s, "from": f, "to": t} for s, f, t in last["moves"]],
+        "moves": [
+            {"seat": s, "from": SQUARE_NAMES[f], "to": SQUARE_NAMES[t]} for s, f, t in entry.moves
+        ],
     }
 
 
@@ -168,32 +168,6 @@ def board(state: CentrixState, cells: Iterable[int], offsets: Iterable[int]) -> 
 def ring_letters(layout: Layout, ring: int, offset: int) -> str:
     """The colours of ``ring``'s squares, from slot a, as letters, the ring turned ``offset``."""
     return "".join(layout.colour(ring, slot, offset).letter for slot in range(NUM_SLOTS))
-
-
-def play_entries(state: CentrixState, count: int) -> list[JSON]:
-    """The log entries of the last ``count`` plays: each stepped back on a copy, then made
-    again, its effects read before it is made."""
-    probe = state.copy()
-    undone = [probe.pop() for _ in range(count)]
-    first = len(probe.plays)
-    out = []
-    for i, play in enumerate(reversed(undone)):
-        # The pawns the play moved, bumped ones included (it was legal: it was made).
-        effects = probe.effects_unchecked(play)
-        probe.push(play)
-        out.append(entry(state.movers[first + i], play, effects))
-    return out
-
-
-def entry(seat: int, play: Play, effects: list[tuple[int, int, int]]) -> JSON:
-    """A play and its effects, short (a long game's log has hundreds): who played, the
-    notation (the card and the ring turned are in it) and each pawn moved in order as
-    ``[seat, from, to]``, the moving one first, then each one it bumped, down the chain."""
-    return {
-        "seat": seat,
-        "notation": str(play),
-        "moves": [[s, square_name(f), square_name(t)] for s, f, t in effects],
-    }
 
 
 def grouped(plays: Iterable[Play]) -> JSON:

@@ -6,26 +6,27 @@ cubes, where the last cube stopped and the path it took, each in whole millimetr
 degrees, so that a change of the table is a message of a few kilobytes. The Python SVG
 (gamenight.colorcity.svg) stays for Jupyter and the command line. Every play reaches the log
 as data (who, the shot, the squares covered and lost, the power used), which the page words
-in its language."""
+in its language (the log is the engine's: gamenight.colorcity.log)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from gamenight.colorcity import ColorCityState, Decision, Gang, Pitch, Shot, Table
+from gamenight.colorcity import ColorCityState, Decision, Gang, Shot, Table
 from gamenight.colorcity.coverage import covered_squares
 from gamenight.colorcity.frame import aim
+from gamenight.colorcity.log import DecisionEntry
+from gamenight.colorcity.log import shot_text as shot_text  # (the log's rounding, for tests)
 from gamenight.colorcity.physics import Pose
-from gamenight.colorcity.position import EMPTY
 from gamenight.colorcity.record import read_action
 from gamenight.core.game import registry
 from gamenight.core.record import GameRecord
-from gamenight.web.games import JSON, Payload, SeatSpec, WebGame
+from gamenight.web.games import JSON, Parts, Payload, SeatSpec, WebGame, argument
 
 # At most this many poses of a flight reach the page (a long slide or a fall is sub-sampled:
 # the page moves the cube straight between two), and this many points of its trail.
@@ -61,6 +62,9 @@ class ColorCityGame(WebGame[ColorCityState]):
     def rules_of(self, state: ColorCityState) -> JSON:
         return state.table.to_dict()
 
+    def queries(self) -> dict[str, Callable[[ColorCityState, JSON], JSON]]:
+        return {"predict": predict}
+
     def act(self, state: ColorCityState, text: str) -> tuple[Payload, JSON]:
         pushed = state.push(state.parse_action(text))
         last = self.last(state)
@@ -71,28 +75,24 @@ class ColorCityGame(WebGame[ColorCityState]):
         state.push(read_action(payload))
 
     def last(self, state: ColorCityState) -> JSON | None:
-        """The last action as the page animates and marks it: its log entry (the engine
-        forgets each action once it is stored), and a pitch's flight."""
-        log = self.log(state)
-        if not log:
+        """The last action as the page animates and marks it: its log entry, and a pitch's
+        flight."""
+        entry = state.last_entry()
+        if entry is None:
             return None
-        entry = log[-1]
-        if "covered" not in entry:  # a decision
-            return entry
-        return self.shared(state, "last", lambda: {**entry, "flight": last_flight(state)})
+        if isinstance(entry, DecisionEntry):
+            return entry.to_dict()
+        return {**entry.to_dict(), "flight": last_flight(state)}
 
-    def entries(self, state: ColorCityState, count: int) -> list[JSON]:
-        return log_entries(state, count)
-
-    def view(self, state: ColorCityState, seat: int | None) -> JSON:
+    def view(self, state: ColorCityState, seat: int | None, parts: Parts | None = None) -> JSON:
         state.view(seat)  # ValueError for a seat that does not exist
+        parts = parts or Parts()
         acting = state.pitcher
         mine = seat is not None and seat == acting
-        # The city (threats, the trail, the squares covered) once per change, for every
-        # seat's view alike; the log as a copy: the pages' last states hold it, and the kept
-        # log grows.
-        before, after, log = self.shared(
-            state, "view", lambda: (head(state), city(state), list(self.log(state)))
+        # The city (threats, the trail, the squares covered) and the log once per change,
+        # for every seat's view alike.
+        before, after, log = parts.get(
+            state, "view", lambda: (head(state), city(state), parts.log(state))
         )
         return {
             "game": "colorcity",
@@ -104,17 +104,19 @@ class ColorCityGame(WebGame[ColorCityState]):
             "log": log,
         }
 
-    def predict(self, state: ColorCityState, text: str) -> JSON:
-        """The noise-free flick of a shot from the HQ of the gang to move (for aiming)."""
-        shot = Shot.parse(text).check(state.table)
-        flick = state.predict(shot)
-        return {
-            "shot": str(shot),
-            "stop": [flick.pose.x, flick.pose.y],
-            "on_table": flick.pose.on_table,
-            "covered": [state.table.square_name(q) for q in state.covered(flick.pose)],
-            "path": [[round(r[1], 1), round(r[2], 1)] for r in flick.trajectory.tolist()[::3]],
-        }
+
+def predict(state: ColorCityState, args: JSON) -> JSON:
+    """The ``predict`` query: the noise-free flick of a ``shot`` (its notation) from the HQ
+    of the gang to move, for aiming."""
+    shot = Shot.parse(argument(args, "shot", "predict")).check(state.table)
+    flick = state.predict(shot)
+    return {
+        "shot": str(shot),
+        "stop": [flick.pose.x, flick.pose.y],
+        "on_table": flick.pose.on_table,
+        "covered": [state.table.square_name(q) for q in state.covered(flick.pose)],
+        "path": [[round(r[1], 1), round(r[2], 1)] for r in flick.trajectory.tolist()[::3]],
+    }
 
 
 def last_flight(state: ColorCityState) -> JSON:
@@ -221,60 +223,10 @@ def trail(rows: npt.NDArray[np.float64]) -> list[list[int]]:
     return [pose[:2] for pose in flight(rows, TRAIL_POINTS)["poses"]]
 
 
-def shot_text(shot: Shot) -> str:
-    """A shot's notation as people read it (the record keeps every digit): the position and
-    direction to a tenth, the speed to a hundredth, the spin to a tenth."""
-    return str(
-        Shot(
-            round(shot.position, 1) + 0.0,
-            round(shot.direction, 1) + 0.0,
-            round(shot.speed, 2),
-            round(shot.spin, 1) + 0.0,
-        )
-    )
-
-
 @lru_cache(maxsize=4096)
 def covered_by(table: Table, pose: Pose) -> tuple[int, ...]:
-    """The squares a pitch's cube covers, kept: every view words the whole log again."""
+    """The squares a pitch's cube covers, kept: a table's pages all ask for the same pose."""
     return covered_squares(table, pose)
-
-
-def log_entries(state: ColorCityState, count: int) -> list[JSON]:
-    """The last ``count`` actions as the log shows them: the seat and the notation (a shot's
-    rounded as ``shot_text``, a decision's name), and for a pitch its effects: the squares the
-    cube covered and those of the other gang among them (lost if the pitch stands: Lucky Day
-    may void it, the next entry), and ``fell`` if it fell off the table. An entry never
-    changes once written, so that a new play is one more entry."""
-    t = state.table
-    actions = state.actions[len(state.actions) - count :]
-    movers = state.movers[len(state.movers) - count :]
-    before: list[list[int]] = []
-    back = state.copy()
-    for _ in actions:
-        back.pop()
-        before.append(back.cells[:])
-    before.reverse()
-    out: list[JSON] = []
-    for i, action in enumerate(actions):
-        seat = movers[i]
-        if isinstance(action, Pitch):
-            gang = state.seats[seat][0]
-            squares = covered_by(t, action.pose)
-            entry: dict[str, Any] = {
-                "seat": seat,
-                "notation": shot_text(action.shot),
-                "covered": [t.square_name(q) for q in squares],
-                "lost": [
-                    t.square_name(q) for q in squares if before[i][q] not in (EMPTY, int(gang))
-                ],
-            }
-            if not action.pose.on_table:
-                entry["fell"] = True
-            out.append(entry)
-        else:
-            out.append({"seat": seat, "notation": Decision(action).value})
-    return out
 
 
 VIEW = ColorCityGame(registry["colorcity"])

@@ -4,6 +4,7 @@
 // Types only: `import("./messages.js").StateOut` in a JSDoc type.
 
 /** @typedef {{id: string | null, revision: number, type: "accepted"}} AcceptedOut */
+/** @typedef {{answer: Record<string, any>, id: string | null, name: string, type: "answer"}} AnswerOut */
 /** @typedef {{accepted?: string | null, diff: Record<string, any[]>, type: "change"}} ChangeOut */
 /** @typedef {{n: number, phrase?: string, seat?: number | null, spectator?: number, text?: string}} ChatLine */
 /** @typedef {{history?: boolean, messages: ChatLine[], type: "chat"}} ChatOut */
@@ -21,6 +22,6 @@
 /** @typedef {{en: string, ko: string}} WordsOut */
 
 /** Any message the server sends a page.
- * @typedef {StateOut | ChangeOut | WelcomeOut | RevokedOut | AcceptedOut | ErrorOut | ChatOut | PresenceOut | PredictionOut | PreviewOut | PongOut | HintOut} Outbound */
+ * @typedef {StateOut | ChangeOut | WelcomeOut | RevokedOut | AcceptedOut | ErrorOut | ChatOut | PresenceOut | AnswerOut | PredictionOut | PreviewOut | PongOut | HintOut} Outbound */
 
 export {};
