@@ -24,7 +24,7 @@ def test_the_protocol_says_what_every_message_is() -> None:
     kinds = [
         typing.get_args(typing.get_type_hints(t)["type"])[0] for t in typing.get_args(Outbound)
     ]
-    assert len(kinds) == len(set(kinds)) == 12
+    assert len(kinds) == len(set(kinds)) == 13
     doc = protocol.__doc__ or ""
     server_part = doc[doc.index("Server → client") :]
     assert [k for k in kinds if not re.search(rf"``{k}``", server_part)] == []

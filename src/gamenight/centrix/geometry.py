@@ -55,6 +55,8 @@ Disc = tuple[float, float, float]
 
 
 class SquareShape(TypedDict):
+    """One square of a ring: its outline, and where its pawn and its colour's symbol go."""
+
     ring: int
     slot: int
     level: int
@@ -65,6 +67,8 @@ class SquareShape(TypedDict):
 
 
 class RingShape(TypedDict):
+    """One ring: its level, its edges' radii and where its number is written."""
+
     ring: int
     level: int
     inner: float  # its inner edge's radius
@@ -73,6 +77,8 @@ class RingShape(TypedDict):
 
 
 class Crowd(TypedDict):
+    """How a number of pawns stand together on the top: circles of pawns round its centre."""
+
     pawn: float  # each pawn's radius
     # Circles of pawns round the top's centre, each as (how many, its radius): the first of
     # each stands at twelve o'clock, the others evenly round it clockwise (top_spots).
@@ -80,6 +86,8 @@ class Crowd(TypedDict):
 
 
 class TopShape(TypedDict):
+    """The stationary top: its level, its radius and how its pawns stand by their number."""
+
     level: int
     radius: float
     # How the pawns on the top stand by how many there are: crowds[n] for n pawns.
@@ -87,11 +95,15 @@ class TopShape(TypedDict):
 
 
 class OffShape(TypedDict):
+    """Off the board: where a pawn entering (or knocked off) at each slot is drawn."""
+
     level: int
     spots: list[Spot]  # by slot: where a pawn entering (or knocked off) at that slot is drawn
 
 
 class BoardGeometry(TypedDict):
+    """The whole board's layout in a 1000-unit drawing, as ``layout()`` gives it."""
+
     size: float
     centre: Spot
     plate: float  # the plate under the rings
@@ -139,6 +151,7 @@ def ring_radii(ring: int) -> tuple[float, float]:
 
 
 def square_path(ring: int, slot: int, inset: float = 0.0) -> str:
+    """The SVG path of the square at ``ring`` and ``slot``, its sides moved in by ``inset``."""
     r_in, r_out = ring_radii(ring)
     centre = slot * SLOT_ANGLE
     # Inset the sides by a distance, not an angle, so the outline is even on every ring.

@@ -230,7 +230,9 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
-Client = Hello | Act | Undo | Query | Predict | Preview | Chat | Ping | Resign | Reclaim | Rematch | Hint
+Client = (
+    Hello | Act | Undo | Query | Predict | Preview | Chat | Ping | Resign | Reclaim | Rematch | Hint
+)
 ClientMessage = Annotated[Client, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
