@@ -102,9 +102,9 @@ def answer(name: str, number: int, ask: LessonAsk) -> JSON:
     if game.actor(state) != LEARNER:
         raise GamenightError("the lesson is over: start it again")
     if ask.type == "predict":
-        return {"type": "prediction", **game.predict(state, ask.shot)}
+        return {"type": "prediction", **game.query(state, "predict", {"shot": ask.shot})}
     if ask.type == "preview":
-        return {"type": "preview", **game.preview(state, ask.rotation)}
+        return {"type": "preview", **game.query(state, "preview", {"rotation": ask.rotation})}
     before = state.copy(history=False)
     try:
         goal = reached(name, lesson, before, ask.action)
