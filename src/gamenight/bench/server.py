@@ -44,7 +44,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,6 +211,10 @@ class Figures:
 
     latencies: list[float] = field(default_factory=list)  # seconds per move (or echo)
     crossings: list[float] = field(default_factory=list)  # cross-server delay per move
+    # Every page's delay from a move's send to hearing it, by whether the page's socket is on
+    # the process where the move was made (the table's home) or on another.
+    same_process: list[float] = field(default_factory=list)
+    cross_process: list[float] = field(default_factory=list)
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
     messages: int = 0  # server → client messages received
@@ -308,19 +312,36 @@ class Tables:
     # Tables are made in worker threads (the HTTP call blocks): one at a time picks its game.
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def new(self) -> tuple[str, GameState, list[str], str]:
-        """A new table: its id, the client's copy of its game, its seats' tokens, its game."""
+    # One page per seat even on one server (the comparison of 1 and N processes: the same
+    # pages in both runs); otherwise one server has one page holding every seat.
+    per_seat: bool = False
+
+    def new(self) -> Made:
+        """A new table, made on the next server in turn (its home: its pages begin there)."""
         with self.lock:
             name, first, roles = SETUPS[self.made % len(SETUPS)]
+            home = self.made % len(self.servers)
             self.made += 1
             seed = self.seed.getrandbits(62)
         seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(SEATS)]
         body = {"game": name, "seats": seats, "first": first, "seed": seed}
-        answer = post(f"{self.servers[0].url}/api/tables", body)
+        answer = post(f"{self.servers[home].url}/api/tables", body)
         state, _ = get_game(name).new(
             [SeatSpec("human", s["name"], None, s["role"]) for s in seats], first, {}, seed
         )
-        return answer["id"], state, [s["token"] for s in answer["seats"]], name
+        return Made(answer["id"], state, [s["token"] for s in answer["seats"]], name, home)
+
+
+@dataclass
+class Made:
+    """A table the benchmark made: its id, the client's copy of its game, its seats' tokens,
+    its game's name, and the index of the server it was made on."""
+
+    id: str
+    state: GameState
+    tokens: list[str]
+    game: str
+    home: int
 
 
 async def open_page(server: Server, table: str, tokens: list[str], figures: Figures) -> Page:
@@ -337,22 +358,26 @@ async def open_page(server: Server, table: str, tokens: list[str], figures: Figu
     return page
 
 
-def page_servers(servers_: list[Server], seats: int = SEATS) -> list[Server]:
+def page_servers(
+    servers_: list[Server], seats: int = SEATS, home: int = 0, per_seat: bool = False
+) -> list[Server]:
     """Where a table's pages are, one server each: one page holding every seat, or (several
-    servers) one page per seat, seat i on server i. The echo's clients open the same."""
-    if len(servers_) == 1:
+    servers, or ``per_seat``) one page per seat, seat i on the server ``home`` + i, so that
+    with several servers every table has pages on two of them. The echo's clients open the
+    same."""
+    if len(servers_) == 1 and not per_seat:
         return servers_[:1]
-    return [servers_[i % len(servers_)] for i in range(seats)]
+    return [servers_[(home + i) % len(servers_)] for i in range(seats)]
 
 
-async def open_pages(tables: Tables, table: str, tokens: list[str], figures: Figures) -> list[Page]:
+async def open_pages(tables: Tables, made: Made, figures: Figures) -> list[Page]:
     """The table's pages (page_servers), each with the tokens of its seats."""
-    where = page_servers(tables.servers, len(tokens))
+    where = page_servers(tables.servers, len(made.tokens), made.home, tables.per_seat)
     if len(where) == 1:
-        return [await open_page(where[0], table, tokens, figures)]
+        return [await open_page(where[0], made.id, made.tokens, figures)]
     return [
-        await open_page(server, table, [token], figures)
-        for server, token in zip(where, tokens, strict=True)
+        await open_page(server, made.id, [token], figures)
+        for server, token in zip(where, made.tokens, strict=True)
     ]
 
 
@@ -384,8 +409,9 @@ class Start:
 async def drive_table(tables: Tables, rng: random.Random, figures: Figures, start: Start) -> None:
     """Play random legal moves at one table until the deadline, a new table after each
     finished game."""
-    table, state, tokens, _ = await asyncio.to_thread(tables.new)
-    pages = await open_pages(tables, table, tokens, figures)
+    made = await asyncio.to_thread(tables.new)
+    pages = await open_pages(tables, made, figures)
+    state = made.state
     await start.arrive()
     revision = 0
     try:
@@ -395,8 +421,9 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                 figures.games += 1
                 for page in pages:
                     await page.close()
-                table, state, tokens, _ = await asyncio.to_thread(tables.new)
-                pages = await open_pages(tables, table, tokens, figures)
+                made = await asyncio.to_thread(tables.new)
+                pages = await open_pages(tables, made, figures)
+                state = made.state
                 revision = 0
                 continue
             mover = pages[actor % len(pages)]
@@ -422,9 +449,16 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                 answer = await mover.heard(revision + 1)
                 figures.latencies.append(answer - sent)
                 figures.answered.append(answer)
+                figures.same_process.append(answer - sent)
                 for page in pages:
                     if page is not mover:
-                        figures.crossings.append(await page.heard(revision + 1) - sent)
+                        delay = await page.heard(revision + 1) - sent
+                        figures.crossings.append(delay)
+                        # Today's servers make a move where its act arrives (each server
+                        # holding a page of the table follows it through Redis): the
+                        # mover's server is the move's home.
+                        same = page.server is mover.server
+                        (figures.same_process if same else figures.cross_process).append(delay)
             except PageError as exc:
                 figures.error(str(exc))
                 return
@@ -443,13 +477,20 @@ def echo_text(size: int, n: int) -> str:
     return head[:-1] + ', "pad": "' + "x" * max(0, size - len(head) - 11) + '"}'
 
 
-async def drive_echo(servers_: list[Server], size: int, figures: Figures, start: Start) -> None:
-    """One client of the echo, standing for one table: the sockets its pages would be
-    (page_servers), each message of ``size`` bytes sent on the next of them in turn (as the
-    seats take turns to move) and its echo awaited there, and again."""
+async def drive_echo(
+    servers_: list[Server],
+    size: int,
+    figures: Figures,
+    start: Start,
+    home: int = 0,
+    per_seat: bool = False,
+) -> None:
+    """One client of the echo, standing for one table (made on server ``home``): the sockets
+    its pages would be (page_servers), each message of ``size`` bytes sent on the next of
+    them in turn (as the seats take turns to move) and its echo awaited there, and again."""
     sockets: list[tuple[Server, ClientConnection]] = []
     try:
-        for server in page_servers(servers_):
+        for server in page_servers(servers_, home=home, per_seat=per_seat):
             ws = await websockets.connect(
                 f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
             )
@@ -575,10 +616,17 @@ def ms(seconds: float) -> float:
 
 
 async def measure(
-    servers_: list[Server], tables: int, seconds: float, seed: int, profiled: bool = False
+    servers_: list[Server],
+    tables: int,
+    seconds: float,
+    seed: int,
+    profiled: bool = False,
+    per_seat: bool = False,
 ) -> dict[str, Any]:
+    """The closed loop's figures on these servers, the play's and then the echo's
+    (``per_seat``: a page for every seat, on one server too)."""
     idle = sum(s.rss_mb() for s in servers_)
-    made = Tables(servers_, random.Random(seed))
+    made = Tables(servers_, random.Random(seed), per_seat=per_seat)
     play = Figures()
     rngs = [random.Random(seed * 7919 + i) for i in range(tables)]
     start = Start(tables, seconds)
@@ -596,7 +644,10 @@ async def measure(
     start = Start(tables, seconds)
     echoed = await phase(
         servers_,
-        [drive_echo(servers_, size, echo, start) for _ in range(tables)],
+        [
+            drive_echo(servers_, size, echo, start, i % len(servers_), per_seat)
+            for i in range(tables)
+        ],
         start,
         echo,
     )
@@ -689,6 +740,7 @@ async def measure(
             )
         },
     }
+    result |= process_figures(play)
     if len(servers_) > 1:
         cross_p99 = percentile(play.crossings, 99)
         result |= {
@@ -698,6 +750,96 @@ async def measure(
             "ratio_cross_p99_to_echo": round(cross_p99 / echo_p99, 2) if echo_p99 else None,
         }
     return result
+
+
+def process_figures(figures: Figures) -> dict[str, Any]:
+    """The p99 of a move seen on a page on its home process, and on another (None: no page
+    was on another), and their ratio."""
+    same = percentile(figures.same_process, 99)
+    cross = percentile(figures.cross_process, 99) if figures.cross_process else None
+    return {
+        "same_process_p99_ms": ms(same),
+        "cross_process_p99_ms": None if cross is None else ms(cross),
+        "ratio_cross_to_same_p99": round(cross / same, 3) if cross is not None and same else None,
+    }
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How the benchmark's servers are started, whatever their number: their database (None:
+    SQLite in the run's temporary folder) and Redis, SQLite's ``synchronous``, and the first
+    server's cProfile (file and clock, bench.serving)."""
+
+    database_url: str | None = None
+    redis_url: str | None = None
+    synchronous: str = "FULL"
+    profile: Path | None = None
+    profile_clock: str = "wall"
+
+    def check(self, processes: int, option: str) -> None:
+        """Several processes share live tables through PostgreSQL and Redis (today's relay)."""
+        url = self.database_url or ""
+        if processes > 1 and not (self.redis_url and url.startswith("postgres")):
+            raise RulesError(
+                f"{option} above 1 needs --redis-url and a PostgreSQL --database-url"
+                " (the servers share live tables through them)"
+            )
+
+
+# A measure on these servers (``True``: the first one profiled, if the setup asks).
+Measure = Callable[[list[Server], bool], Coroutine[Any, Any, dict[str, Any]]]
+
+
+def on_servers(setup: Setup, count: int, measure_: Measure, workers: int = 1) -> dict[str, Any]:
+    """``measure_``'s figures on ``count`` fresh server processes, with the servers' logged
+    tracebacks and, on SQLite, its ``synchronous``; ``workers`` above 1: ``count`` is 1, and
+    the run compares one process with ``workers`` (workers_compared)."""
+    with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
+        folder = Path(name)
+        url = setup.database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
+        with servers(
+            max(count, workers),
+            url,
+            setup.redis_url,
+            setup.profile,
+            folder,
+            setup.synchronous,
+            setup.profile_clock,
+        ) as started:
+            if workers > 1:
+                result = asyncio.run(workers_compared(started, measure_, setup.profile is not None))
+            else:
+                result = asyncio.run(measure_(started, setup.profile is not None))
+        # (the servers have stopped, and written all they will)
+        logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
+    if url.startswith("sqlite"):
+        result["sqlite_synchronous"] = setup.synchronous
+    # Errors the servers logged (a failed write, an unexpected exception), beside the ones
+    # the pages were told of.
+    result["server_tracebacks"] = logged.count("Traceback")
+    return result
+
+
+async def workers_compared(
+    started: list[Server], measure_: Measure, profiled: bool
+) -> dict[str, Any]:
+    """``measure_`` on the first of the processes alone, then on all of them (a stand-in for
+    ``gamenight serve --workers N`` until it exists: N server processes, each on a port of
+    its own, sharing a PostgreSQL and a Redis): the second's figures, with the first's
+    under ``one_worker``. Only the second is ``profiled``; the other processes idle through
+    the first (the tables live on the first alone)."""
+    one = await measure_(started[:1], False)
+    result = await measure_(started, profiled)
+    result["one_worker"] = one
+    return result
+
+
+def compare(result: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """For each of ``keys``, the ratio of the run on every worker to the one on one
+    (``ratio_KEY_to_one_worker``)."""
+    for key in keys:
+        mine, theirs = result[key], result["one_worker"][key]
+        result[f"ratio_{key}_to_one_worker"] = round(mine / theirs, 4) if theirs else None
 
 
 def run(
@@ -710,31 +852,34 @@ def run(
     seed: int = 2026,
     synchronous: str = "FULL",
     profile_clock: str = "wall",
+    workers: int = 1,
 ) -> dict[str, Any]:
     """The figures of one run (see the module's docstring); ``profile``: the first server's
     cProfile statistics are written there, timed by ``profile_clock`` (bench.serving: wall
     or cpu); ``synchronous``: SQLite's PRAGMA synchronous (FULL or NORMAL,
-    docs/reliability.md)."""
-    if servers_ > 1 and not (redis_url and database_url and database_url.startswith("postgres")):
+    docs/reliability.md); ``workers`` above 1: the same measure on one process and then on
+    ``workers`` (workers_compared), a page for every seat in both."""
+    setup = Setup(database_url, redis_url, synchronous, profile, profile_clock)
+    setup.check(servers_, "--servers")
+    setup.check(workers, "--workers")
+    if servers_ > 1 and workers > 1:
         raise RulesError(
-            "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
-            " (the servers share live tables through them)"
+            "--servers and --workers are not given together (--workers N compares"
+            " one process with N)"
         )
-    load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
-        folder = Path(name)
-        url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        with servers(
-            servers_, url, redis_url, profile, folder, synchronous, profile_clock
-        ) as started:
-            result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
-        # (the servers have stopped, and written all they will)
-        logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
     # The machine is shared: how busy it was when the run began.
+    load = os.getloadavg()[0]
+
+    async def play(started: list[Server], profiled: bool) -> dict[str, Any]:
+        return await measure(started, tables, seconds, seed, profiled, per_seat=workers > 1)
+
+    result = on_servers(setup, servers_, play, workers)
+    if workers > 1:
+        compare(result, ("moves_per_s",))
+        # The better of the two against its own echo (the bar of issue 28).
+        result["best_ratio_moves_to_echo"] = max(
+            r["ratio_moves_to_echo"] or 0.0 for r in (result, result["one_worker"])
+        )
+    result["workers"] = workers
     result["load_average"] = round(load, 2)
-    if url.startswith("sqlite"):
-        result["sqlite_synchronous"] = synchronous
-    # Errors the servers logged (a failed write, an unexpected exception), beside the ones
-    # the pages were told of.
-    result["server_tracebacks"] = logged.count("Traceback")
     return result
