@@ -384,7 +384,9 @@ class Chaos:
         """Make ``midgame`` bot tables, and once each has made a few moves SIGKILL every
         server of the cluster and restart them: each table must then move again."""
         # Only the tables made here: other tasks make tables into cluster.runs meanwhile.
-        tables = [(await self.create_table(cluster, MIDGAME)).id for _ in range(self.config.midgame)]
+        tables = [
+            (await self.create_table(cluster, MIDGAME)).id for _ in range(self.config.midgame)
+        ]
         for _ in range(300):
             snapshot = await asyncio.to_thread(self.snapshot, cluster)
             if all(snapshot[t][0] >= MIDGAME_MOVES for t in tables):

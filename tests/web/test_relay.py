@@ -146,7 +146,7 @@ def test_a_relayed_undo_is_applied_without_loading_the_table(
         assert (live.referee.version, live.referee.revision) == (0, 2)
 
 
-class Elsewhere:
+class ElsewhereError:
     """Another server, played by the test: it stores Ann's moves at a table and publishes
     the news of each as a server does (or withholds it)."""
 
@@ -197,7 +197,7 @@ class Elsewhere:
 @pytest.fixture
 def table_on_two(
     quiet_servers: tuple[TestClient, TestClient], postgres: str
-) -> Iterator[tuple[TestClient, WebSocketTestSession, Elsewhere]]:
+) -> Iterator[tuple[TestClient, WebSocketTestSession, ElsewhereError]]:
     """A table live on server two with a page there (Bo's), and another server."""
     _, two = quiet_servers
     made = create(two, CENTRIX_2)
@@ -205,10 +205,10 @@ def table_on_two(
         hello(bo, made["seats"][1]["token"])
         assert receive(bo, "state")["version"] == 0
         subscribed()
-        yield two, bo, Elsewhere(postgres, made["id"])
+        yield two, bo, ElsewhereError(postgres, made["id"])
 
 
-def same_as_stored(live: Any, elsewhere: Elsewhere) -> None:
+def same_as_stored(live: Any, elsewhere: ElsewhereError) -> None:
     stored = elsewhere.as_stored()
     referee = live.referee
     assert (referee.revision, referee.actions) == (stored.revision, stored.actions)
@@ -216,7 +216,7 @@ def same_as_stored(live: Any, elsewhere: Elsewhere) -> None:
 
 
 def test_a_gap_in_the_news_reloads_the_table_once_and_follows_on(
-    table_on_two: tuple[TestClient, WebSocketTestSession, Elsewhere],
+    table_on_two: tuple[TestClient, WebSocketTestSession, ElsewhereError],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     two, bo, elsewhere = table_on_two
@@ -239,7 +239,7 @@ def test_a_gap_in_the_news_reloads_the_table_once_and_follows_on(
 
 
 def test_news_out_of_order_reload_once_and_the_late_one_is_ignored(
-    table_on_two: tuple[TestClient, WebSocketTestSession, Elsewhere],
+    table_on_two: tuple[TestClient, WebSocketTestSession, ElsewhereError],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     two, bo, elsewhere = table_on_two
@@ -260,7 +260,7 @@ def test_news_out_of_order_reload_once_and_the_late_one_is_ignored(
 
 
 def test_news_that_does_not_apply_reloads_the_table(
-    table_on_two: tuple[TestClient, WebSocketTestSession, Elsewhere],
+    table_on_two: tuple[TestClient, WebSocketTestSession, ElsewhereError],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     two, bo, elsewhere = table_on_two

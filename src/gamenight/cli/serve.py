@@ -33,6 +33,13 @@ def register(commands: Any) -> None:
         " invite links with this machine's address on it (GAMENIGHT_PUBLIC_URL, if set, wins)",
     )
     parser.add_argument("--data-dir", type=Path, help="where the SQLite database lives")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes on this machine sharing the port, the tables shared among"
+        " them (above 1: needs GAMENIGHT_REDIS_URL; docs/architecture.md) (default %(default)s)",
+    )
     parser.add_argument("--open", action="store_true", help="open a browser, if there is one")
     parser.set_defaults(run=run)
 
@@ -73,15 +80,22 @@ def listening(
 
 def run(ns: argparse.Namespace) -> int:
     from gamenight.web.app import create_app, serve
+    from gamenight.web.pool import check_workers, serve_workers
     from gamenight.web.settings import Settings
 
     if not 0 <= ns.port <= 65535:
         raise RulesError(f"--port must be from 0 to 65535, not {ns.port}")
     settings = Settings.from_env(ns.data_dir)
+    check_workers(settings, ns.workers)  # (refused before anything is said)
     host, settings, lines = listening(ns, settings)
+    if ns.workers > 1:
+        lines.append(f"{ns.workers} server processes share the port and the tables")
     for line in lines:
         print(line, flush=True)
     if ns.open:
         webbrowser.open(f"http://{LOCAL if host == EVERYWHERE else host}:{ns.port}/")
-    serve(create_app(settings), settings, host, ns.port)
+    if ns.workers > 1:
+        serve_workers(settings, host, ns.port, ns.workers)
+    else:
+        serve(create_app(settings), settings, host, ns.port)
     return 0

@@ -19,7 +19,9 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gamenight import __version__
 from gamenight.web import collector
+from gamenight.web.forward import Forwarder, RemoteSocket
 from gamenight.web.guard import Guard
+from gamenight.web.homes import Homes, LocalHomes, RedisHomes
 from gamenight.web.host_api import host_router
 from gamenight.web.http import HttpRefusal
 from gamenight.web.links_api import links_router
@@ -29,9 +31,9 @@ from gamenight.web.quotas import Gate
 from gamenight.web.reading import PilingProtocol
 from gamenight.web.replays import Replays
 from gamenight.web.services import Services
-from gamenight.web.session import table_socket
+from gamenight.web.session import forwarded, table_socket
 from gamenight.web.settings import Settings
-from gamenight.web.store import open_store
+from gamenight.web.store import TableStore, open_store
 from gamenight.web.tables import TableManager
 from gamenight.web.tables_api import tables_router
 
@@ -76,6 +78,7 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
     settings = settings or Settings.from_env()
     store = open_store(settings.database_url, synchronous=settings.sqlite_synchronous)
     gate = Gate(settings.limits)
+    homes, forwarder = homes_of(settings, store)
     manager = TableManager(
         store,
         settings.bot_workers,
@@ -84,11 +87,13 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
         bot_seconds=settings.bot_seconds,
         bot_think_seconds=settings.think_seconds,
         in_use=lambda table_id: gate.sockets(table_id) > 0,
-        events=relay_of(settings),
+        events=relay_of(settings, homes.origin),
+        homes=homes,
     )
     services = Services(settings, store, manager, gate, Replays())
-    app = FastAPI(title="gamenight", version=__version__, lifespan=lifespan_of(services))
+    app = FastAPI(title="gamenight", version=__version__, lifespan=lifespan_of(services, forwarder))
     app.state.manager = manager
+    app.state.forwarder = forwarder
     # Outermost: a body too big, a flood of requests or a socket from another site's page
     # is refused before anything else runs; every answer gets the security headers.
     # A page opened at the public address (behind a proxy, which may rewrite the host) may
@@ -113,12 +118,27 @@ def create_app(settings: Settings | None = None, bot_executor: Executor | None =
 
     @app.websocket("/ws/tables/{table_id}")
     async def socket(socket: WebSocket, table_id: str) -> None:
-        await table_socket(socket, table_id, manager, gate, settings)
+        await table_socket(socket, table_id, manager, gate, settings, forwarder)
 
     return app
 
 
-def relay_of(settings: Settings) -> Callable[[TableManager], TableEvents] | None:
+def homes_of(settings: Settings, store: TableStore) -> tuple[Homes, Forwarder | None]:
+    """The leases of the tables this process is home of (web.homes), and what forwards the
+    pages whose socket lands here to their table's home elsewhere (web.forward): a process
+    alone is home of every table it loads, and forwards nothing."""
+    if not settings.redis_url:
+        return LocalHomes(store), None
+    import redis.asyncio
+
+    from gamenight.web.relay import process_id
+
+    client = redis.asyncio.from_url(settings.redis_url)
+    homes = RedisHomes(client, store, process_id(), settings.home_ttl)
+    return homes, Forwarder(client, homes, settings.home_ttl)
+
+
+def relay_of(settings: Settings, origin: str) -> Callable[[TableManager], TableEvents] | None:
     """What makes the server's relay to the others (web.relay), given its manager: none
     for a server alone."""
     if not settings.redis_url:
@@ -128,12 +148,12 @@ def relay_of(settings: Settings) -> Callable[[TableManager], TableEvents] | None
     url, ttl = settings.redis_url, settings.presence_ttl
 
     def relay(manager: TableManager) -> TableEvents:
-        return RedisRelay(url, manager, ttl)
+        return RedisRelay(url, manager, ttl, origin)
 
     return relay
 
 
-def lifespan_of(services: Services) -> Any:
+def lifespan_of(services: Services, forwarder: Forwarder | None) -> Any:
     manager, settings = services.manager, services.settings
 
     async def sweep() -> None:
@@ -146,6 +166,14 @@ def lifespan_of(services: Services) -> Any:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.events.start()
+        await manager.homes.start(manager.lapsed)
+        if forwarder is not None:
+            gate = services.gate
+
+            async def serve(table_id: str, socket: RemoteSocket, address: str) -> None:
+                await forwarded(socket, table_id, address, manager, gate, settings)
+
+            await forwarder.start(serve)
         app.state.relay = manager.events if settings.redis_url else None
         manager.start()  # (after the relay: two servers resuming a table think once)
         sweeper = asyncio.create_task(sweep())
@@ -153,7 +181,12 @@ def lifespan_of(services: Services) -> Any:
             yield
         finally:
             sweeper.cancel()
+            if forwarder is not None:
+                await forwarder.stop()  # (its pages reconnect, to the tables' next homes)
             await manager.events.stop()
+            await manager.homes.stop()  # (the others take this process's tables at once)
+            if forwarder is not None:
+                await forwarder.client.aclose()
             manager.close()
             # Every write still waiting is committed and answered (or refused), then the
             # store lets go: a daemon writer thread would die with the process, its writes

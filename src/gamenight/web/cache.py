@@ -1,11 +1,14 @@
 """The live tables of this server (issue 14, finding 8): loaded from the store on demand,
-within the live-table limit, and let go when idle (they reload when next asked for)."""
+within the live-table limit, and let go when idle (they reload when next asked for). A
+table is loaded here only as its home (web.homes): the load claims it first, and its
+referee writes with the epoch claimed; a table that leaves memory lets its lease go."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 
+from gamenight.web.homes import Homes
 from gamenight.web.live import LiveTable
 from gamenight.web.quotas import Limits
 from gamenight.web.referee import Referee
@@ -19,7 +22,9 @@ class TableCache:
         store: TableStore,
         limits: Limits,
         now: Callable[[], int],
+        homes: Homes,
         *,
+        lost: Callable[[str], None],
         opened: Callable[[Referee], LiveTable],
         busy: Callable[[LiveTable], bool],
         dropped: Callable[[str], None],
@@ -27,8 +32,11 @@ class TableCache:
     ) -> None:
         """``opened`` makes the live table of a referee just loaded (and adds it: ``add``);
         ``busy``: whether something other than a page needs a table in memory (a socket
-        before its hello, a bot thinking); ``dropped``: a table has left memory."""
+        before its hello, a bot thinking); ``dropped``: a table has left memory; ``lost``: the
+        store refused a write of a table loaded here, which another process has taken."""
         self.store = store
+        self.homes = homes
+        self.lost = lost
         self.limits = limits
         self.now = now
         self.opened = opened
@@ -97,6 +105,7 @@ class TableCache:
     def drop(self, table_id: str) -> None:
         del self.used[table_id]
         self.tables.pop(table_id)
+        self.homes.let_go(table_id)
         self.dropped(table_id)
 
     def deleting(self, table_id: str) -> None:
@@ -119,11 +128,17 @@ class TableCache:
     ) -> LiveTable | None:
         """Bring the stored table into memory, within the live-table limit (None: loaded,
         but not ``wanted`` in memory). Refused if there is no such table, or its host
-        deleted it while it loaded."""
+        deleted it while it loaded; web.homes.ElsewhereError if another process is its home."""
         self.make_room()
         self.loading[table_id] = self.loading.get(table_id, 0) + 1
         try:
-            referee = await Referee.load(self.store, table_id, self.now)
+            try:
+                epoch = await self.homes.take(table_id)
+            except KeyError:
+                raise no_table(table_id) from None
+            referee = await Referee.load(
+                self.store, table_id, self.now, epoch=epoch, lost=self.lost
+            )
         finally:
             self.loading[table_id] -= 1
             deleted = table_id in self.deleted_loading
@@ -131,10 +146,13 @@ class TableCache:
                 del self.loading[table_id]
                 self.deleted_loading.discard(table_id)
         if referee is None or deleted:
+            if table_id not in self.tables:
+                self.homes.let_go(table_id)
             raise no_table(table_id)
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
             if not wanted(referee):
+                self.homes.let_go(table_id)
                 return None
             table = self.opened(referee)
         return table

@@ -50,7 +50,7 @@ def host_router(services: Services) -> APIRouter:
             actor: int | None = stored.clock["actor"]
             return actor
         try:
-            return (await manager.get(stored.id)).referee.actor
+            return (await manager.read(stored.id)).referee.actor
         except GamenightError:
             return None
 

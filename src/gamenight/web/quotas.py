@@ -117,6 +117,13 @@ class Gate:
         self.by_address[address] += 1
         return Ticket(f"socket-{next(self._tickets)}", table_id, address)
 
+    def forwarded_socket(self, table_id: str, address: str) -> Ticket:
+        """Count in a page whose socket is on another process, forwarded to this one, its
+        table's home (web.forward): at its table, for its spectators and chat; its address's
+        sockets and messages are counted where its socket is."""
+        self.by_table[table_id] += 1
+        return Ticket(f"socket-{next(self._tickets)}", table_id, address, forwarded=True)
+
     def watch(self, ticket: Ticket) -> None:
         """The socket's hello opened no seat: count it as a spectator, or refuse it (its
         table, or its address, has as many spectators as it may)."""
@@ -145,7 +152,8 @@ class Gate:
     def close_socket(self, ticket: Ticket) -> None:
         self.sit(ticket)
         _count_out(self.by_table, ticket.table_id)
-        _count_out(self.by_address, ticket.address)
+        if not ticket.forwarded:
+            _count_out(self.by_address, ticket.address)
 
     def spectators(self, table_id: str) -> int:
         return self.spectators_by_table.get(table_id, 0)
@@ -232,3 +240,4 @@ class Ticket:
     name: str
     table_id: str
     address: str
+    forwarded: bool = False  # a page on another process (its address counted there)

@@ -19,7 +19,7 @@ import functools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -35,6 +35,7 @@ from gamenight.web.refusals import Code, RefusedError, no_table
 from gamenight.web.seats import SeatBook
 from gamenight.web.store import (
     DuplicateError,
+    LeaseLostError,
     MovedOnError,
     NewTable,
     Receipt,
@@ -213,6 +214,14 @@ class Clock:
         return replace(self, active=now)
 
 
+class HomeLostError(RefusedError):
+    """This process is no longer the table's home (another took it: web.homes): nothing was
+    written, the table has left memory here and its pages reconnect to the new home."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} moved to another process", Code.NOT_SAVED)
+
+
 def _accepted(receipt: Receipt) -> Accepted:
     return Accepted(receipt.message_id, receipt.kind, receipt.number, receipt.revision)
 
@@ -224,9 +233,20 @@ def replay(game: WebGame[GameState], stored: StoredTable) -> Any:
 
 class Referee:
     def __init__(
-        self, store: TableStore, stored: StoredTable, state: Any, now: Callable[[], int] = wall_ms
+        self,
+        store: TableStore,
+        stored: StoredTable,
+        state: Any,
+        now: Callable[[], int] = wall_ms,
+        *,
+        epoch: int | None = None,
+        lost: Callable[[str], None] = lambda _: None,
     ) -> None:
+        """``epoch``: the home's fencing token (web.homes), named by every write; ``lost``
+        is told, once, when the store refused one for it (another process took the table)."""
         self.store = store
+        self.epoch = epoch
+        self._lost = lost
         self.stored = stored
         self.game = get_game(stored.game)
         self.state = state
@@ -251,14 +271,27 @@ class Referee:
 
     @classmethod
     async def load(
-        cls, store: TableStore, table_id: str, now: Callable[[], int] = wall_ms
+        cls,
+        store: TableStore,
+        table_id: str,
+        now: Callable[[], int] = wall_ms,
+        *,
+        epoch: int | None = None,
+        lost: Callable[[str], None] = lambda _: None,
     ) -> Referee | None:
         """The table as stored (None: no such table); the replay runs off the event loop."""
         stored = await store.load(table_id)
         if stored is None:
             return None
         state = await asyncio.to_thread(replay, get_game(stored.game), stored)
-        return cls(store, stored, state, now)
+        return cls(store, stored, state, now, epoch=epoch, lost=lost)
+
+    def lose(self) -> HomeLostError:
+        """The store refused a write for this home's epoch: tell ``lost`` (once), and the
+        refusal to raise."""
+        lost, self._lost = self._lost, lambda _: None
+        lost(self.id)
+        return HomeLostError(self.id)
 
     def _clock(self, stored: StoredTable) -> Clock | None:
         settings = stored.setup.get("clock")
@@ -413,6 +446,7 @@ class Referee:
                     token_hash=key,
                     message_id=message_id,
                     timing=self.timing(online),
+                    epoch=self.epoch,
                 )
             except BaseException as exc:
                 self.state.pop()
@@ -442,6 +476,7 @@ class Referee:
                     seat=seat,
                     token_hash=key,
                     message_id=message_id,
+                    epoch=self.epoch,
                 )
             except BaseException as exc:
                 return await self._refused(exc, seat)
@@ -501,6 +536,8 @@ class Referee:
     async def _refused(self, exc: BaseException, seat: int) -> Accepted:
         """After the store refused a write (the state as it was before it): the original
         answer for a message it has already; else the table as stored, and the refusal."""
+        if isinstance(exc, LeaseLostError):
+            raise self.lose() from None
         if isinstance(exc, DuplicateError):
             await self._reload()
             return self._remember(_accepted(exc.receipt))
@@ -630,7 +667,10 @@ class Referee:
                 status=reason,
                 outcome=outcome.to_dict(),
                 timing=self.timing(online),
+                epoch=self.epoch,
             )
+        except LeaseLostError:
+            raise self.lose() from None
         except MovedOnError:
             await self._reload()
             return False
@@ -653,7 +693,9 @@ class Referee:
             if taken <= self._written:
                 return
             try:
-                await self.store.set_timing(self.id, timing)
+                await self.store.set_timing(self.id, timing, epoch=self.epoch)
+            except LeaseLostError:
+                self.lose()
             except Exception:
                 log.exception("the clock of table %s could not be stored", self.id)
             self._written = taken
@@ -711,9 +753,12 @@ class Referee:
             await self.store_timing(online)
         return changed
 
-    async def store_new(self, host_hash: str | None) -> None:
+    async def store_new(
+        self, host_hash: str | None, claim: Callable[[str], Awaitable[int]]
+    ) -> None:
         """Store this table, new (the store names it): its clock, and when it must next
-        act by itself, are written with it, in one transaction."""
+        act by itself, are written with it, in one transaction; then ``claim`` it (this
+        process is its first home: web.homes), for the epoch its writes name."""
         draft = self.stored
         self.stored = await self.store.create(
             NewTable(
@@ -726,6 +771,7 @@ class Referee:
                 timing=self.timing([]),
             )
         )
+        self.epoch = await claim(self.stored.id)
 
     async def rematch_made(self, table_id: str) -> None:
         """The rematch of this table is ``table_id`` (every page is sent there)."""
@@ -750,9 +796,11 @@ class Referee:
             return result
 
         try:
-            result, stored = await self.store.edit_seats(self.id, edit)
+            result, stored = await self.store.edit_seats(self.id, edit, epoch=self.epoch)
         except KeyError:
             raise no_table(self.id) from None
+        except LeaseLostError:
+            raise self.lose() from None
         self.stored.seats = stored
         self.seats = SeatBook.from_dicts(stored)
         return result

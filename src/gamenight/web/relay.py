@@ -93,11 +93,18 @@ UNSENT_KEPT = 64
 log = logging.getLogger("gamenight.web")
 
 
+def process_id() -> str:
+    """A server process's id among the others (its pid, and chance: pids are reused)."""
+    return f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
 class RedisRelay:
-    def __init__(self, url: str, manager: Follower, presence_ttl: float = 15.0) -> None:
+    def __init__(
+        self, url: str, manager: Follower, presence_ttl: float = 15.0, origin: str | None = None
+    ) -> None:
         self.client: Any = redis.from_url(url)
         self.manager = manager
-        self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.origin = origin or process_id()
         self.ttl = presence_ttl
         self._tasks: list[asyncio.Task[None]] = []
         self._written: dict[str, list[int]] = {}  # table → the seats last written for it

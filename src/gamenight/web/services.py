@@ -27,7 +27,7 @@ class Services:
     async def live(self, table_id: str) -> LiveTable:
         """The live table, or the HTTP refusal that says why not."""
         try:
-            return await self.manager.get(table_id)
+            return await self.manager.read(table_id)
         except RefusedError as exc:
             raise HttpRefusal(429 if exc.code == Code.SERVER_FULL else 404, exc) from None
         except GamenightError as exc:

@@ -5,29 +5,49 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from gamenight.core.errors import GamenightError
 from gamenight.web import outbound, protocol
 from gamenight.web.chat import side_of
+from gamenight.web.forward import Forwarder
+from gamenight.web.homes import ElsewhereError
 from gamenight.web.live import LiveTable
 from gamenight.web.protocol import parse_client
 from gamenight.web.quotas import FloodingError, Gate, Ticket
+from gamenight.web.referee import HomeLostError
 from gamenight.web.refusals import Code, RefusedError, no_hello
-from gamenight.web.room import Connection
+from gamenight.web.room import Connection, to_json
 from gamenight.web.settings import Settings
-from gamenight.web.tables import TableManager
+from gamenight.web.tables import MOVED, TableManager
 
 log = logging.getLogger("gamenight.web")
 
 
+class PageSocket(Protocol):
+    """A page's socket as a session reads and writes it: Starlette's WebSocket, or a page
+    forwarded from another process (web.forward.RemoteSocket)."""
+
+    async def receive(self) -> Mapping[str, Any]: ...
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
 async def table_socket(
-    socket: WebSocket, table_id: str, manager: TableManager, gate: Gate, settings: Settings
+    socket: WebSocket,
+    table_id: str,
+    manager: TableManager,
+    gate: Gate,
+    settings: Settings,
+    forwarder: Forwarder | None = None,
 ) -> None:
-    """Serve the page's socket at ``table_id`` until it closes."""
+    """Serve the page's socket at ``table_id`` until it closes (forwarded to the table's
+    home, when that is another process: web.forward)."""
     # (Guard has refused a page of another site before this.)
     await socket.accept()
     try:
@@ -38,29 +58,103 @@ async def table_socket(
         await socket.close(code=1008)
         return
     try:
-        await visit(socket, table_id, ticket, manager, gate, settings)
+        await visit(socket, table_id, ticket, manager, gate, settings, forwarder)
+    finally:
+        gate.close_socket(ticket)
+        manager.closed(table_id)
+
+
+async def forwarded(
+    socket: PageSocket,
+    table_id: str,
+    address: str,
+    manager: TableManager,
+    gate: Gate,
+    settings: Settings,
+) -> None:
+    """Serve, as its table's home, a page whose socket is on another process: its frames
+    were metered there (the limits per socket and address), the spectators and the chat
+    are counted here, at the table."""
+    ticket = gate.forwarded_socket(table_id, address)
+    try:
+        await visit(socket, table_id, ticket, manager, gate, settings, metered=False)
     finally:
         gate.close_socket(ticket)
         manager.closed(table_id)
 
 
 async def visit(
-    socket: WebSocket,
+    socket: PageSocket,
     table_id: str,
     ticket: Ticket,
     manager: TableManager,
     gate: Gate,
     settings: Settings,
+    forwarder: Forwarder | None = None,
+    *,
+    metered: bool = True,
 ) -> None:
     try:
         table = await manager.get(table_id)
+    except ElsewhereError as exc:
+        if forwarder is None:  # (a forwarded page whose table moved meanwhile)
+            await socket.close(code=MOVED)
+            return
+        await forward(socket, table_id, exc.home, ticket, gate, forwarder)
+        return
     except GamenightError as exc:
-        await socket.send_json(protocol.error(exc))
+        await socket.send_text(to_json(protocol.error(exc)))
         full = isinstance(exc, RefusedError) and exc.code == Code.SERVER_FULL
         await socket.close(code=1013 if full else 4404)
         return
     connection = Connection(socket, ticket.address)
-    await Session(manager, gate, settings, table, socket, connection, ticket).run()
+    await Session(manager, gate, settings, table, socket, connection, ticket, metered).run()
+
+
+async def forward(
+    socket: PageSocket, table_id: str, home: str, ticket: Ticket, gate: Gate, forwarder: Forwarder
+) -> None:
+    """Forward the page's frames, metered here, to its table's home, and write what the
+    home sends back, until either end closes (web.forward)."""
+    page_id, page = forwarder.forwarding(table_id, home, ticket.address)
+
+    async def write() -> None:
+        while True:
+            item = await page.out.get()
+            if isinstance(item, int):
+                await socket.close(code=item)
+                return
+            await socket.send_text(item)
+
+    writer = asyncio.create_task(write())
+    try:
+        while True:
+            reading = asyncio.ensure_future(socket.receive())
+            done, _ = await asyncio.wait({reading, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if reading not in done:
+                reading.cancel()
+                break
+            frame = reading.result()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text") or frame.get("bytes") or ""
+            text = raw if isinstance(raw, str) else raw.decode(errors="replace")
+            try:
+                gate.message(ticket, len(text.encode()))
+            except FloodingError as exc:
+                page.out.put_nowait(to_json(protocol.error(exc)))
+                page.out.put_nowait(1008)
+                await asyncio.wait({writer}, timeout=5)
+                break
+            except RefusedError as exc:
+                page.out.put_nowait(to_json(protocol.error(exc)))  # at once, at no cost
+                continue
+            forwarder.frame(page_id, text)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        forwarder.closed(page_id)
+        writer.cancel()
 
 
 class Session:
@@ -70,10 +164,14 @@ class Session:
         gate: Gate,
         settings: Settings,
         table: LiveTable,
-        socket: WebSocket,
+        socket: PageSocket,
         connection: Connection,
         ticket: Ticket,
+        metered: bool = True,
     ) -> None:
+        """``metered``: whether this process meters the page's frames (a page forwarded from
+        another process was metered there)."""
+        self.metered = metered
         self.manager, self.gate, self.settings = manager, gate, settings
         self.table, self.socket, self.connection, self.ticket = table, socket, connection, ticket
         self.handlers: dict[type[Any], Callable[[Any], Awaitable[None]]] = {
@@ -109,7 +207,8 @@ class Session:
                 raw = frame.get("text") or frame.get("bytes") or ""
                 try:
                     size = len(raw.encode() if isinstance(raw, str) else raw)
-                    self.gate.message(self.ticket, size)
+                    if self.metered:
+                        self.gate.message(self.ticket, size)
                 except FloodingError as exc:
                     await connection.finish(protocol.error(exc))
                     break
@@ -127,6 +226,8 @@ class Session:
         try:
             message = parse_client(raw)
             await self.handlers[type(message)](message)
+        except HomeLostError:
+            pass  # (web.tables.lapsed) the page reconnects, and resends what is unanswered
         except GamenightError as exc:
             connection.send(protocol.error(exc))
             if isinstance(exc, RefusedError) and exc.code == Code.MOVED_ON:

@@ -69,6 +69,9 @@ class Settings:
     # than any other (issue 31, finding 6). None: THINK_SECONDS, or half of ``bot_seconds``
     # if that is less; given, it must be under ``bot_seconds``.
     bot_think_seconds: float | None = None
+    # Scale-out: how long a table's home keeps its lease after it was last renewed (a home
+    # that crashed: another process takes its tables within about this: web.homes).
+    home_ttl: float = 2.5
 
     def __post_init__(self) -> None:
         if self.database_url == MEMORY and self.redis_url:
@@ -150,6 +153,7 @@ class Settings:
             )
             if os.environ.get("GAMENIGHT_BOT_THINK_SECONDS")
             else None,
+            home_ttl=float(_number("GAMENIGHT_HOME_TTL", cls.home_ttl, 0.3, 60)),
         )
 
 

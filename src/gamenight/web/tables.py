@@ -31,12 +31,20 @@ from gamenight.web.cache import TableCache
 from gamenight.web.chat import clean, visible
 from gamenight.web.finisher import Finisher
 from gamenight.web.games import SeatSpec, get_game, new_seed
+from gamenight.web.homes import ElsewhereError, Homes, LocalHomes
 from gamenight.web.live import RELOAD, Change, LiveTable, NoEvents, TableEvents
 from gamenight.web.outbound import ChatLine, StateOut
 from gamenight.web.protocol import Chat, TableIn, error
 from gamenight.web.protocol import accepted as accepted_message
 from gamenight.web.quotas import Limits
-from gamenight.web.referee import Accepted, ClockSettings, Referee, moment, wall_ms
+from gamenight.web.referee import (
+    Accepted,
+    ClockSettings,
+    HomeLostError,
+    Referee,
+    moment,
+    wall_ms,
+)
 from gamenight.web.refusals import Code, RefusedError, no_table
 from gamenight.web.rematcher import Rematcher
 from gamenight.web.room import Connection
@@ -46,6 +54,7 @@ from gamenight.web.store import StoredTable, TableStore
 from gamenight.web.timekeeper import Timekeeper
 
 log = logging.getLogger("gamenight.web")
+MOVED = 1012  # the close code that sends a page to reconnect: its table has a new home
 RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
 __all__ = ["RELOAD", "Change", "LiveTable", "TableEvents", "TableManager"]
 
@@ -63,11 +72,15 @@ class TableManager:
         in_use: Callable[[str], bool] = lambda _: False,
         now: Callable[[], int] = wall_ms,
         events: Callable[[TableManager], TableEvents] | None = None,
+        homes: Homes | None = None,
     ):
         """``in_use``: whether a socket is open at a table (before its hello, too: the app's
         gate); ``now``: the wall time the tables' clocks run on (tests give their own);
-        ``events``: makes what tells the other server processes (web.relay), given this."""
+        ``events``: makes what tells the other server processes (web.relay), given this;
+        ``homes``: the leases of the tables this process is home of (web.homes; by default
+        a process alone, home of every table it loads)."""
         self.store = store
+        self.homes: Homes = homes or LocalHomes(store)
         self.limits = limits or Limits()
         self.now = now
         self.bots = BotRunner(
@@ -78,6 +91,8 @@ class TableManager:
             store,
             self.limits,
             now,
+            self.homes,
+            lost=self.lapsed,
             opened=self.opened,
             busy=lambda table: in_use(table.id) or self.bots.busy(table.id),
             dropped=self.dropped,
@@ -123,6 +138,39 @@ class TableManager:
         self.timekeeper.arm(table)
         self.schedule_bot(table)
         return table
+
+    def lapsed(self, table_id: str) -> None:
+        """Another process took ``table_id`` (its lease lapsed here: web.homes): the table
+        leaves memory, and its pages reconnect (to its new home, through whichever process
+        their sockets land on); a page's act not yet answered is sent again there."""
+        table = self.cache.tables.get(table_id)
+        if table is None:
+            return
+        log.warning(
+            "table %s has a new home: its %d pages here reconnect", table_id, len(table.connections)
+        )
+        for connection in list(table.connections):
+            connection.close(MOVED)
+        self.cache.drop(table_id)
+
+    async def view(self, table_id: str) -> LiveTable:
+        """The table as stored, to read (an HTTP request at a table whose home is another
+        process): not kept, no bot plays nor clock runs here, and a write it makes (a
+        renewed invite) is the store's transaction alone, which the home follows."""
+        table = self.cache.tables.get(table_id)
+        if table is not None:
+            return table
+        referee = await Referee.load(self.store, table_id, self.now)
+        if referee is None:
+            raise no_table(table_id)
+        return LiveTable(referee)
+
+    async def read(self, table_id: str) -> LiveTable:
+        """The live table if this process is (or can become) its home, else ``view``'s."""
+        try:
+            return await self.get(table_id)
+        except ElsewhereError:
+            return await self.view(table_id)
 
     def dropped(self, table_id: str) -> None:
         self.bots.stop(table_id)
@@ -242,8 +290,8 @@ class TableManager:
             updated=created,
             host_hash=host_hash,
         )
-        referee = Referee(self.store, draft, state, self.now)
-        await referee.store_new(host_hash)
+        referee = Referee(self.store, draft, state, self.now, lost=self.lapsed)
+        await referee.store_new(host_hash, self.homes.take)
         table = self.opened(referee)
         seats_out = [
             {
@@ -309,7 +357,12 @@ class TableManager:
         await self.seating.hello(table, connection, tokens, watch, admit)
 
     async def renew_invite(self, table: LiveTable, seat: int, key: str) -> str:
-        return await self.seating.renew_invite(table, seat, key)
+        try:
+            return await self.seating.renew_invite(table, seat, key)
+        except HomeLostError:
+            # Another process took the table since it was read here: once more, at its home
+            # now (or, where no home is known, here again: the store fences the other).
+            return await self.seating.renew_invite(await self.read(table.id), seat, key)
 
     async def reclaim(self, table: LiveTable, seat: int, page: Connection) -> None:
         await self.seating.reclaim(table, seat, page)
@@ -344,6 +397,8 @@ class TableManager:
             try:
                 table = await self.get(table_id)
                 await self.tick(table)
+            except ElsewhereError:
+                pass  # its home does it
             except Exception:
                 log.exception("table %s could not be woken for its deadline", table_id)
 
@@ -515,6 +570,8 @@ class TableManager:
                     log.warning("the server is full: no more bot tables resume")
                     return
                 # NO_TABLE: deleted since it was listed
+            except ElsewhereError:
+                pass  # another process is its home, and its bot plays there
             except Exception:
                 log.exception("table %s could not be loaded to resume its bot", table.id)
 

@@ -1,0 +1,192 @@
+"""A table has one home process (issue 28): its lease, and the epoch every write of its
+referee names, so that a home whose lease lapsed and was taken over can no longer write."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis.asyncio
+from fastapi.testclient import TestClient
+
+from gamenight.web.homes import HOME, ElsewhereError, LocalHomes, RedisHomes
+from gamenight.web.protocol import TableIn
+from gamenight.web.referee import HomeLostError
+from gamenight.web.seats import hash_token
+from gamenight.web.store import LeaseLostError, MemoryStore
+from gamenight.web.tables import MOVED, TableManager
+
+from .bodies import CENTRIX_2
+from .test_api import act, create, receive
+from .test_revisions import closed_with, legal
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """A redis-server of this file's own, on a loopback port of its own."""
+    assert shutil.which("redis-server"), "redis-server is needed"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), 0.2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_a_home_overtaken_in_the_store_cannot_write_and_sends_its_pages_away(
+    client: TestClient,
+) -> None:
+    made = create(client, CENTRIX_2)
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+        page.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+        state = receive(page, "state")
+        table = manager.tables[made["id"]]
+        assert table.referee.epoch == 1  # claimed when it was made here
+        # Another process claims the table (as a home that took it over would).
+        assert client.portal.call(manager.store.claim, made["id"]) == 2  # type: ignore[union-attr]
+        act(page, 0, legal(state), id="m-1")
+        # The write was refused for its epoch: nothing stored, no error for the page (whose
+        # act is resent, with its id, where it reconnects), the table gone from memory here.
+        assert closed_with(page) == MOVED
+    assert made["id"] not in manager.tables
+    stored = client.portal.call(manager.store.load, made["id"])  # type: ignore[union-attr]
+    assert stored is not None
+    assert stored.actions == []
+    assert stored.epoch == 2
+    # A page that comes back is served by a new claim, and plays.
+    with client.websocket_connect(f"/ws/tables/{made['id']}") as page:
+        page.send_json({"type": "hello", "tokens": [made["seats"][0]["token"]]})
+        state = receive(page, "state")
+        act(page, 0, legal(state), id="m-1")
+        assert receive(page, "state")["version"] == 1
+    assert manager.tables[made["id"]].referee.epoch == 3
+
+
+def body() -> TableIn:
+    return TableIn.model_validate(CENTRIX_2)
+
+
+def test_a_home_whose_lease_lapsed_and_was_taken_cannot_append(redis_url: str) -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        client: Any = redis.asyncio.from_url(redis_url)
+        one = RedisHomes(client, store, "one", ttl=0.6)
+        two = RedisHomes(client, store, "two", ttl=0.6)
+        first = TableManager(store, homes=one)
+        second = TableManager(store, homes=two)
+        lost: list[str] = []
+        await one.start(lambda table_id: (lost.append(table_id), first.lapsed(table_id)))
+        await two.start(second.lapsed)
+        try:
+            table, seats = await first.create(body())
+            key = hash_token(seats[0]["token"])
+            assert one.epoch(table.id) == 1
+            assert await client.get(HOME + table.id) == b"one"
+            with pytest.raises(ElsewhereError) as elsewhere:
+                await second.get(table.id)
+            assert elsewhere.value.home == "one"
+            assert await two.home_of(table.id) == "one"
+            # Process one hangs: its lease is not renewed and expires; two takes the table.
+            await one.stop_renewing()
+            await asyncio.sleep(0.8)
+            taken = await second.get(table.id)
+            assert taken.referee.epoch == 2
+            assert await client.get(HOME + table.id) == b"two"
+            # One wakes: its write is refused for its epoch, cleanly, and it lets go.
+            play = str(table.referee.state.legal_plays()[0])
+            with pytest.raises(HomeLostError):
+                await table.referee.act(0, play, key=key)
+            assert table.id not in first.tables
+            assert one.epoch(table.id) is None
+            stored = await store.load(table.id)
+            assert stored is not None
+            assert stored.actions == []
+            # A write named with the old epoch, straight to the store, is refused too.
+            with pytest.raises(LeaseLostError):
+                await store.append(
+                    table.id,
+                    number=0,
+                    revision=0,
+                    payload=play,
+                    status="playing",
+                    outcome=None,
+                    epoch=1,
+                )
+            # The new home plays.
+            await taken.referee.act(0, play, key=key)
+            assert (await store.load(table.id)).actions == [play]  # type: ignore[union-attr]
+            # One let go at the refusal: its renewal has nothing to renew, nor to take back.
+            assert await one.renew() == []
+            assert lost == []
+            assert await client.get(HOME + table.id) == b"two"
+        finally:
+            await one.stop()
+            await two.stop()
+            first.close()
+            second.close()
+            await client.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_home_notices_at_its_renewal_that_another_took_its_table(redis_url: str) -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        client: Any = redis.asyncio.from_url(redis_url)
+        one, two = RedisHomes(client, store, "one"), RedisHomes(client, store, "two")
+        first, second = TableManager(store, homes=one), TableManager(store, homes=two)
+        await one.start(first.lapsed)
+        try:
+            table, _ = await first.create(body())
+            await client.delete(HOME + table.id)  # (as if it had expired)
+            assert (await second.get(table.id)).referee.epoch == 2
+            assert await one.renew() == [table.id]
+            assert table.id not in first.tables
+            # A clean stop lets go at once: another process takes the table without waiting.
+            await two.stop()
+            assert await client.get(HOME + table.id) is None
+        finally:
+            await one.stop()
+            first.close()
+            second.close()
+            await client.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_process_alone_is_home_of_every_table_it_loads() -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        homes = LocalHomes(store)
+        manager = TableManager(store, homes=homes)
+        table, _ = await manager.create(body())
+        manager.cache.drop(table.id)  # (left memory: the lease goes with it)
+        assert homes.epoch(table.id) is None
+        # Two loads at once make one claim, and so one epoch both share.
+        both = await asyncio.gather(manager.get(table.id), manager.get(table.id))
+        assert both[0] is both[1]
+        assert both[0].referee.epoch == homes.epoch(table.id) == 2
+        manager.close()
+
+    asyncio.run(run())
