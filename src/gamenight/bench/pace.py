@@ -48,6 +48,7 @@ from gamenight.bench.server import (
     on_servers,
     open_pages,
     percentile,
+    workers_compared,
 )
 from gamenight.bench.serving import PROFILE_OFF, PROFILE_ON
 
@@ -60,8 +61,8 @@ CONNECTING = 50  # tables made and connected at once, growing the load
 @dataclass
 class Seen:
     """A page's first sight of a move: when the move was meant to be sent, how long after
-    that the page heard it, and which page (the mover's; another on the move's home
-    process; one on another process)."""
+    that the page heard it, and which: the mover's ("move"), and every page's again by
+    where its socket is, on the table's home process ("same") or another ("cross")."""
 
     at: float
     latency: float
@@ -158,12 +159,11 @@ class PacedTable:
                 self.figures.moves_sent += 1
                 answer = await mover.heard(revision + 1)
                 self.record.seen.append(Seen(meant, answer - meant, "move"))
+                home = self.tables.servers[made.home]
                 for page in pages:
-                    if page is not mover:
-                        heard = await page.heard(revision + 1)
-                        # The mover's server makes the move (bench.server.drive_table).
-                        kind = "same" if page.server is mover.server else "cross"
-                        self.record.seen.append(Seen(meant, heard - meant, kind))
+                    heard = answer if page is mover else await page.heard(revision + 1)
+                    kind = "same" if page.server is home else "cross"
+                    self.record.seen.append(Seen(meant, heard - meant, kind))
                 revision += 1
                 if self.restarts == restarts:  # (else the fresh clock has set the next)
                     self.next_at = meant + self.rng.expovariate(1 / self.pace)
@@ -190,8 +190,15 @@ class PacedTable:
 class Ramp:
     """The paced tables of one run, grown and shrunk step by step."""
 
-    def __init__(self, servers_: list[Server], pace: float, seed: int, per_seat: bool) -> None:
-        self.tables = Tables(servers_, random.Random(seed), per_seat=per_seat)
+    def __init__(
+        self,
+        servers_: list[Server],
+        pace: float,
+        seed: int,
+        per_seat: bool,
+        redis_url: str | None,
+    ) -> None:
+        self.tables = Tables(servers_, random.Random(seed), per_seat=per_seat, redis_url=redis_url)
         self.pace = pace
         self.seed = seed
         self.record = Record()
@@ -242,7 +249,7 @@ class Ramp:
             await asyncio.sleep(0.05)
         seen = [s for s in self.record.seen if began <= s.at < ended]
         moves = [s.latency for s in seen if s.kind == "move"]
-        same = [s.latency for s in seen if s.kind != "cross"]
+        same = [s.latency for s in seen if s.kind == "same"]
         cross = [s.latency for s in seen if s.kind == "cross"]
         errors = sum(1 for at, _ in self.record.errors if at >= began)
         p99 = percentile(moves, 99)
@@ -281,10 +288,11 @@ async def ramp_up(
     seed: int,
     per_seat: bool,
     profiled: bool = False,
+    redis_url: str | None = None,
 ) -> dict[str, Any]:
     """The ramp's figures on these servers (see the module's docstring); ``profiled``: the
     servers' cProfile (bench.serving) runs through the whole ramp."""
-    tables = Ramp(servers_, pace, seed, per_seat)
+    tables = Ramp(servers_, pace, seed, per_seat, redis_url)
     if profiled:
         for server in servers_:
             server.process.send_signal(PROFILE_ON)
@@ -345,15 +353,28 @@ def run(
     on one and then on ``workers`` (bench.server.workers_compared); the setup's profile is
     of the (last) whole ramp."""
     setup.check(servers_, "--servers")
-    setup.check(workers, "--workers")
+    setup.check(workers, "--workers", postgres=False)
     load = os.getloadavg()[0]
 
     async def measure(started: list[Server], profiled: bool) -> dict[str, Any]:
-        return await ramp_up(started, pace, first, seconds, most, ramp, seed, workers > 1, profiled)
+        return await ramp_up(
+            started,
+            pace,
+            first,
+            seconds,
+            most,
+            ramp,
+            seed,
+            workers > 1,
+            profiled,
+            setup.redis_url,
+        )
 
-    result = on_servers(setup, servers_, measure, workers)
     if workers > 1:
+        result = workers_compared(setup, workers, measure)
         compare(result, ("tables_held_at_p99_100ms",))
+    else:
+        result = on_servers(setup, servers_, measure)
     result["workers"] = workers
     result["load_average"] = round(load, 2)
     return result

@@ -53,14 +53,24 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from gamenight.bench.serving import COMMITS_PATH, ECHO_PATH, PROFILE_OFF, PROFILE_ON
+from gamenight.bench.serving import (
+    COMMITS_PATH,
+    ECHO_PATH,
+    ORIGIN_LINE,
+    PROCESS_HEADER,
+    PROFILE_OFF,
+    PROFILE_ON,
+)
 from gamenight.core.errors import RulesError
 from gamenight.core.game import GameState
 from gamenight.web.games import SeatSpec, get_game
+from gamenight.web.homes import HOME
+from gamenight.web.pool import bind
 
 HOST = "127.0.0.1"
 ANSWER_SECONDS = 30.0  # a move not answered in this long counts as an error
 SEATS = 2  # at every table the benchmark makes
+PLACING = 40  # sockets opened at most, on a shared port, to land a page where it is meant
 # Every limit of web.quotas as high as it may be set: the benchmark's clients all come
 # from one address and mean to be fast.
 LIMITS = {
@@ -88,6 +98,8 @@ SETUPS: tuple[tuple[str, int | str, tuple[str, str]], ...] = (
 class Server:
     process: subprocess.Popen[bytes]
     port: int
+    log: Path
+    origin: str = ""  # the process's id among the others (bench.serving.ORIGIN_LINE)
 
     @property
     def url(self) -> str:
@@ -139,10 +151,13 @@ def servers(
     logs: Path,
     synchronous: str = "FULL",
     profile_clock: str = "wall",
+    shared: bool = False,
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (and Redis), stopped at the end; what
     they print goes to ``logs`` (server-N.log), not among the figures. ``synchronous``:
-    SQLite's (web.settings)."""
+    SQLite's (web.settings). ``shared``: the processes share one listening socket, bound
+    here (web.pool.bind), as ``gamenight serve --workers N``'s workers do; otherwise each
+    has a port of its own, as servers of their own do."""
     env = {
         **os.environ,
         **LIMITS,
@@ -153,20 +168,33 @@ def servers(
     if redis_url:
         env["GAMENIGHT_REDIS_URL"] = redis_url
     started: list[Server] = []
+    listening = bind(HOST, 0) if shared else None
     try:
         for i in range(count):
-            port = free_port()
-            command = [sys.executable, "-m", "gamenight.bench.serving", "--port", str(port)]
+            command = [sys.executable, "-m", "gamenight.bench.serving"]
+            fds: tuple[int, ...] = ()
+            if listening is not None:
+                port = int(listening.getsockname()[1])
+                command += ["--fd", str(listening.fileno())]
+                fds = (listening.fileno(),)
+            else:
+                port = free_port()
+                command += ["--port", str(port)]
             if profile is not None:
                 command += ["--profile", str(profile if i == 0 else f"{profile}.{i}")]
                 command += ["--profile-clock", profile_clock]
-            with (logs / f"server-{i}.log").open("wb") as log:
-                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-            started.append(Server(process, port))
+            log = logs / f"server-{i}.log"
+            with log.open("wb") as out:
+                process = subprocess.Popen(
+                    command, env=env, stdout=out, stderr=subprocess.STDOUT, pass_fds=fds
+                )
+            started.append(Server(process, port, log))
         for server in started:
             wait_up(server)
         yield started
     finally:
+        if listening is not None:
+            listening.close()  # (each process holds its own copy)
         for server in started:
             server.process.terminate()
         for server in started:
@@ -178,19 +206,26 @@ def servers(
 
 
 def wait_up(server: Server) -> None:
+    """Wait until the process has said which it is and its port answers (a shared port
+    answers once any process is up: each is waited for by its own first line)."""
     deadline = time.monotonic() + 60
     while True:
         if server.process.poll() is not None:
             raise RulesError(
                 f"the benchmark's server stopped at start (exit {server.process.returncode})"
             )
-        try:
-            with urllib.request.urlopen(f"{server.url}/api/links", timeout=2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RulesError("the benchmark's server did not start within 60 s") from None
-            time.sleep(0.1)
+        said = server.log.read_text(errors="replace").partition("\n")
+        if said[1] and said[0].startswith(ORIGIN_LINE) and not server.origin:
+            server.origin = said[0][len(ORIGIN_LINE) :].strip()
+        if server.origin:
+            try:
+                with urllib.request.urlopen(f"{server.url}/api/links", timeout=2):
+                    return
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            raise RulesError("the benchmark's server did not start within 60 s") from None
+        time.sleep(0.1)
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -223,14 +258,16 @@ class Figures:
     moves_sent: int = 0
     answered: list[float] = field(default_factory=list)  # when each answer came
     sent_bytes: int = 0  # client → server, the acts (or echoes)
-    sockets: dict[int, int] = field(default_factory=dict)  # server's port → sockets open now
+    sockets: dict[int, int] = field(default_factory=dict)  # server's pid → sockets open now
+    misplaced: int = 0  # pages left on another process than meant (a shared port)
     extensions: set[str] = field(default_factory=set)  # what each page's socket negotiated
 
     def opened(self, server: Server) -> None:
-        self.sockets[server.port] = self.sockets.get(server.port, 0) + 1
+        pid = server.process.pid
+        self.sockets[pid] = self.sockets.get(pid, 0) + 1
 
     def closed(self, server: Server) -> None:
-        self.sockets[server.port] -= 1
+        self.sockets[server.process.pid] -= 1
 
     def error(self, code: str) -> None:
         self.errors += 1
@@ -315,6 +352,8 @@ class Tables:
     # One page per seat even on one server (the comparison of 1 and N processes: the same
     # pages in both runs); otherwise one server has one page holding every seat.
     per_seat: bool = False
+    # Where the servers name each table's home (web.homes: RedisHomes); None: one server.
+    redis_url: str | None = None
 
     def new(self) -> Made:
         """A new table, made on the next server in turn (its home: its pages begin there)."""
@@ -329,7 +368,24 @@ class Tables:
         state, _ = get_game(name).new(
             [SeatSpec("human", s["name"], None, s["role"]) for s in seats], first, {}, seed
         )
+        # The process that made the table is its home (a shared port: whichever took the
+        # request); Redis names it.
+        named = self.home_of(answer["id"])
+        home = named if named is not None else home
         return Made(answer["id"], state, [s["token"] for s in answer["seats"]], name, home)
+
+    def home_of(self, table_id: str) -> int | None:
+        """The index of the table's home among the servers, as Redis names it (None: no
+        Redis, or no home)."""
+        if self.redis_url is None or len(self.servers) == 1:
+            return None
+        import redis
+
+        with redis.Redis.from_url(self.redis_url) as client:
+            origin = client.get(HOME + table_id)
+        origins = [s.origin for s in self.servers]
+        named = origin.decode() if isinstance(origin, bytes) else None
+        return origins.index(named) if named in origins else None
 
 
 @dataclass
@@ -344,11 +400,30 @@ class Made:
     home: int
 
 
-async def open_page(server: Server, table: str, tokens: list[str], figures: Figures) -> Page:
-    ws = await websockets.connect(
-        f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
-    )
-    page = Page(ws, figures, server)
+async def open_page(
+    server: Server,
+    table: str,
+    tokens: list[str],
+    figures: Figures,
+    among: list[Server] | None = None,
+) -> Page:
+    """A page at the table on ``server``: where its socket lands is read from the header
+    the process answers with (bench.serving); on a port the processes share (``among``),
+    a socket that landed on another is closed and opened again, up to PLACING times."""
+    among = among or [server]
+    for _ in range(PLACING):
+        ws = await websockets.connect(
+            f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
+        )
+        assert ws.response is not None
+        origin = ws.response.headers.get(PROCESS_HEADER, "")
+        landed = next((s for s in among if s.origin == origin), server)
+        if landed is server:
+            break
+        await ws.close()
+    else:
+        figures.misplaced += 1
+    page = Page(ws, figures, landed)
     # What the server agreed to (permessage-deflate, or nothing): the bytes and the
     # server's memory per page depend on it.
     assert ws.response is not None
@@ -376,7 +451,7 @@ async def open_pages(tables: Tables, made: Made, figures: Figures) -> list[Page]
     if len(where) == 1:
         return [await open_page(where[0], made.id, made.tokens, figures)]
     return [
-        await open_page(server, made.id, [token], figures)
+        await open_page(server, made.id, [token], figures, tables.servers)
         for server, token in zip(where, made.tokens, strict=True)
     ]
 
@@ -411,7 +486,7 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
     finished game."""
     made = await asyncio.to_thread(tables.new)
     pages = await open_pages(tables, made, figures)
-    state = made.state
+    state, home = made.state, tables.servers[made.home]
     await start.arrive()
     revision = 0
     try:
@@ -423,7 +498,7 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                     await page.close()
                 made = await asyncio.to_thread(tables.new)
                 pages = await open_pages(tables, made, figures)
-                state = made.state
+                state, home = made.state, tables.servers[made.home]
                 revision = 0
                 continue
             mover = pages[actor % len(pages)]
@@ -449,16 +524,14 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                 answer = await mover.heard(revision + 1)
                 figures.latencies.append(answer - sent)
                 figures.answered.append(answer)
-                figures.same_process.append(answer - sent)
                 for page in pages:
+                    delay = (
+                        answer - sent if page is mover else await page.heard(revision + 1) - sent
+                    )
                     if page is not mover:
-                        delay = await page.heard(revision + 1) - sent
                         figures.crossings.append(delay)
-                        # Today's servers make a move where its act arrives (each server
-                        # holding a page of the table follows it through Redis): the
-                        # mover's server is the move's home.
-                        same = page.server is mover.server
-                        (figures.same_process if same else figures.cross_process).append(delay)
+                    at_home = page.server is home
+                    (figures.same_process if at_home else figures.cross_process).append(delay)
             except PageError as exc:
                 figures.error(str(exc))
                 return
@@ -570,7 +643,7 @@ async def phase(
     own = time.process_time()
     waited = sum(s.waited_for_cpu() for s in servers_)
     busy, ticks = machine_cpu()
-    sockets = [figures.sockets.get(server.port, 0) for server in servers_]
+    sockets = [figures.sockets.get(server.process.pid, 0) for server in servers_]
     began = time.perf_counter()
     if profiled:
         for server in servers_:
@@ -622,11 +695,13 @@ async def measure(
     seed: int,
     profiled: bool = False,
     per_seat: bool = False,
+    redis_url: str | None = None,
 ) -> dict[str, Any]:
     """The closed loop's figures on these servers, the play's and then the echo's
-    (``per_seat``: a page for every seat, on one server too)."""
+    (``per_seat``: a page for every seat, on one server too; ``redis_url``: where the
+    servers name each table's home)."""
     idle = sum(s.rss_mb() for s in servers_)
-    made = Tables(servers_, random.Random(seed), per_seat=per_seat)
+    made = Tables(servers_, random.Random(seed), per_seat=per_seat, redis_url=redis_url)
     play = Figures()
     rngs = [random.Random(seed * 7919 + i) for i in range(tables)]
     start = Start(tables, seconds)
@@ -741,6 +816,7 @@ async def measure(
         },
     }
     result |= process_figures(play)
+    result["misplaced_pages"] = play.misplaced
     if len(servers_) > 1:
         cross_p99 = percentile(play.crossings, 99)
         result |= {
@@ -776,13 +852,20 @@ class Setup:
     profile: Path | None = None
     profile_clock: str = "wall"
 
-    def check(self, processes: int, option: str) -> None:
-        """Several processes share live tables through PostgreSQL and Redis (today's relay)."""
+    def check(self, processes: int, option: str, postgres: bool = True) -> None:
+        """Several processes find each table's home through Redis (web.homes), and servers
+        of their own (``postgres``) share PostgreSQL; the workers of one machine may share
+        a SQLite file (web.pool)."""
         url = self.database_url or ""
-        if processes > 1 and not (self.redis_url and url.startswith("postgres")):
+        if processes > 1 and not self.redis_url:
             raise RulesError(
-                f"{option} above 1 needs --redis-url and a PostgreSQL --database-url"
-                " (the servers share live tables through them)"
+                f"{option} above 1 needs --redis-url (the processes find each table's home"
+                " through it)"
+            )
+        if processes > 1 and postgres and not url.startswith("postgres"):
+            raise RulesError(
+                f"{option} above 1 needs a PostgreSQL --database-url (servers of their own"
+                " share it)"
             )
 
 
@@ -790,26 +873,27 @@ class Setup:
 Measure = Callable[[list[Server], bool], Coroutine[Any, Any, dict[str, Any]]]
 
 
-def on_servers(setup: Setup, count: int, measure_: Measure, workers: int = 1) -> dict[str, Any]:
-    """``measure_``'s figures on ``count`` fresh server processes, with the servers' logged
-    tracebacks and, on SQLite, its ``synchronous``; ``workers`` above 1: ``count`` is 1, and
-    the run compares one process with ``workers`` (workers_compared)."""
+def on_servers(
+    setup: Setup, count: int, measure_: Measure, shared: bool = False, profiled: bool = True
+) -> dict[str, Any]:
+    """``measure_``'s figures on ``count`` fresh server processes (``shared``: on one port,
+    as ``gamenight serve --workers N``'s), with the servers' logged tracebacks and, on
+    SQLite, its ``synchronous``; ``profiled``: if the setup asks for a profile."""
     with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
         folder = Path(name)
         url = setup.database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
+        profile = setup.profile if profiled else None
         with servers(
-            max(count, workers),
+            count,
             url,
             setup.redis_url,
-            setup.profile,
+            profile,
             folder,
             setup.synchronous,
             setup.profile_clock,
+            shared,
         ) as started:
-            if workers > 1:
-                result = asyncio.run(workers_compared(started, measure_, setup.profile is not None))
-            else:
-                result = asyncio.run(measure_(started, setup.profile is not None))
+            result = asyncio.run(measure_(started, profile is not None))
         # (the servers have stopped, and written all they will)
         logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
     if url.startswith("sqlite"):
@@ -820,16 +904,13 @@ def on_servers(setup: Setup, count: int, measure_: Measure, workers: int = 1) ->
     return result
 
 
-async def workers_compared(
-    started: list[Server], measure_: Measure, profiled: bool
-) -> dict[str, Any]:
-    """``measure_`` on the first of the processes alone, then on all of them (a stand-in for
-    ``gamenight serve --workers N`` until it exists: N server processes, each on a port of
-    its own, sharing a PostgreSQL and a Redis): the second's figures, with the first's
-    under ``one_worker``. Only the second is ``profiled``; the other processes idle through
-    the first (the tables live on the first alone)."""
-    one = await measure_(started[:1], False)
-    result = await measure_(started, profiled)
+def workers_compared(setup: Setup, workers: int, measure_: Measure) -> dict[str, Any]:
+    """``measure_`` on one process, then on ``workers`` sharing one port as the workers of
+    ``gamenight serve --workers N`` do (servers: ``shared``), on the same database and
+    Redis: the second's figures, with the first's under ``one_worker``. Only the second is
+    profiled."""
+    one = on_servers(setup, 1, measure_, shared=True, profiled=False)
+    result = on_servers(setup, workers, measure_, shared=True)
     result["one_worker"] = one
     return result
 
@@ -861,7 +942,7 @@ def run(
     ``workers`` (workers_compared), a page for every seat in both."""
     setup = Setup(database_url, redis_url, synchronous, profile, profile_clock)
     setup.check(servers_, "--servers")
-    setup.check(workers, "--workers")
+    setup.check(workers, "--workers", postgres=False)
     if servers_ > 1 and workers > 1:
         raise RulesError(
             "--servers and --workers are not given together (--workers N compares"
@@ -871,15 +952,17 @@ def run(
     load = os.getloadavg()[0]
 
     async def play(started: list[Server], profiled: bool) -> dict[str, Any]:
-        return await measure(started, tables, seconds, seed, profiled, per_seat=workers > 1)
+        return await measure(started, tables, seconds, seed, profiled, workers > 1, setup.redis_url)
 
-    result = on_servers(setup, servers_, play, workers)
     if workers > 1:
+        result = workers_compared(setup, workers, play)
         compare(result, ("moves_per_s",))
         # The better of the two against its own echo (the bar of issue 28).
         result["best_ratio_moves_to_echo"] = max(
             r["ratio_moves_to_echo"] or 0.0 for r in (result, result["one_worker"])
         )
+    else:
+        result = on_servers(setup, servers_, play)
     result["workers"] = workers
     result["load_average"] = round(load, 2)
     return result
