@@ -23,6 +23,16 @@ an act's size on each socket in turn and waits for it to come back.
 The ratios to the echo are what the bars of issue 20 are set in (docs/benchmarks.md),
 because the machine's speed drifts.
 
+``--workers N`` measures the same on one process and then on N in the same run, as the
+workers of ``gamenight serve --workers N`` run (web.pool): the processes share one listening
+socket, bound here, and the kernel gives each new connection to one of them. Each process
+names itself in its sockets' handshake (bench.serving), so the client knows where every
+page landed: a page per seat in both runs, a table's pages on two processes (a socket that
+landed elsewhere is opened again), the first on the table's home, which Redis names
+(web.homes: the process that made the table). A move seen on a page on its home and one
+seen on a page elsewhere (forwarded, web.forward) give ``same_process_p99_ms`` and
+``cross_process_p99_ms``. ``--pace S`` is the open loop (gamenight.bench.pace).
+
 Server CPU and memory are read from /proc (Linux), for every server process; the CPU of
 its main thread (the event loop's) apart too, since the loop is what one process cannot
 spread over more cores, and how long that thread waited for a core. How busy the machine's
