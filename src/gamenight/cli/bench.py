@@ -141,6 +141,14 @@ def register(commands: Any) -> None:
         action="store_true",
         help="measure nothing: write docs/figures.json's values into the docs' tables",
     )
+    figures.add_argument(
+        "--database-url",
+        help="the PostgreSQL a long source's command runs on (the registry keeps its command"
+        " with DB for the database)",
+    )
+    figures.add_argument(
+        "--redis-url", help="the Redis a long source's command runs on (the registry keeps its own)"
+    )
     figures.set_defaults(run=_figures)
     bots = sub.add_parser(
         "bots", help="an unrelated table's bot beside the hardest bot and rules allowed"
@@ -447,6 +455,10 @@ def _figures(ns: argparse.Namespace) -> int:
             print(f"{source.name} ({mark}): {source.command}")
         return 0
     say = (lambda _: None) if ns.json else print
+    if ns.database_url:
+        figures.SERVICES[figures.DATABASE] = ns.database_url
+    if ns.redis_url:
+        figures.SERVICES[figures.REDIS] = ns.redis_url
     measured = {} if ns.docs_only else figures.measure(ns.only or (), say)
     registry = figures.merged(figures.load_registry(), measured)
     figures.save_registry(registry)
