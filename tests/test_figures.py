@@ -234,7 +234,7 @@ def test_a_long_source_runs_on_the_services_it_is_given_and_keeps_its_written_co
         "SERVICES",
         {figures.DATABASE: database, figures.REDIS: "redis://127.0.0.1:6391/0"},
     )
-    figures._json(source)
+    figures.run_json(source)
     assert database in ran[0]
     assert "redis://127.0.0.1:6391/0" in ran[0]
     assert figures.DATABASE in source.command

@@ -112,7 +112,7 @@ REDIS = "redis://127.0.0.1:6379/0"
 SERVICES: dict[str, str] = {}  # written value → the one to run with
 
 
-def _json(source: Source) -> Result:
+def run_json(source: Source) -> Result:
     argv = [SERVICES.get(a, a) for a in source.argv]
     out: Result = json.loads(_gamenight(argv, source.env))
     return out
@@ -513,7 +513,7 @@ def measure(only: Iterable[str] = (), say: Callable[[str], None] = print) -> dic
             raise SystemExit(f"{source.name} is measured by `{source.shell}`, not here")
         before = _load()
         started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%MZ")
-        result = (source.run or _json)(source)
+        result = (source.run or run_json)(source)
         where = {**base, "compiled": compiled_core(), "load": [before, _load()]}
         where["measured"] = started
         found = figures_of(source, result, where, say)
