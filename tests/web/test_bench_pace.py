@@ -119,6 +119,7 @@ def test_workers_compare_one_process_with_two_in_the_same_run(
     assert one["cross_process_p99_ms"] is None
     assert result["cross_process_p99_ms"] > 0
     assert isinstance(result["misplaced_pages"], int)
+    assert isinstance(result["homes_lost"], int)
     assert result["ratio_cross_to_same_p99"] == pytest.approx(
         result["cross_process_p99_ms"] / result["same_process_p99_ms"], abs=0.01
     )

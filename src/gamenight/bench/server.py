@@ -911,6 +911,9 @@ def on_servers(
     # Errors the servers logged (a failed write, an unexpected exception), beside the ones
     # the pages were told of.
     result["server_tracebacks"] = logged.count("Traceback")
+    # Tables whose home lost its lease to another process mid-run (web.homes logs each):
+    # their pages were sent to reconnect.
+    result["homes_lost"] = logged.count("was taken by another process")
     return result
 
 
