@@ -16,7 +16,11 @@ by itself, it stops everything and counts, for every table:
 - unreplayable: a table that does not replay from its record, that a server will not open,
   or whose replay is not the state its pages last saw;
 - stuck: a table still in play that did not move during the grace period, or a bot table
-  whose servers were all killed while it was mid-game and that did not move again.
+  whose servers were all killed while it was mid-game and that did not move again;
+- slow takeovers (issue 28): a table in play whose home was SIGKILLed (on PostgreSQL, where
+  its two servers share tables through Redis, the kill picks the home of the most tables,
+  while they play) that no other process took within TAKEOVER_S (its pages reconnect and
+  the process they reach claims it; a bot table is adopted by the live server).
 
 The last fault before the grace period is always such a kill: a few bot tables are made,
 and once each has played a few moves every server of the cluster is SIGKILLed and
@@ -91,6 +95,8 @@ KINDS = (
 # The bot tables killed mid-game: four seats, so that a game lasts past the restart.
 MIDGAME = Kind("centrix bots mid-game", "centrix", (_bot(), _bot(), _bot(), _bot()), watched=False)
 MIDGAME_MOVES = 5  # the moves each has made when its servers are killed
+TAKEOVER_S = 5.0  # the most a table of a killed home may wait for another home (issue 28)
+HOME = "gamenight:home:"  # (web.homes.HOME) + a table's id: the process that is its home
 
 
 @dataclass
@@ -138,12 +144,25 @@ class Report:
     sent: int = 0
     resent: int = 0
     reconnects: int = 0
+    takeovers: int = 0  # tables of a killed home that another process took
+    takeover_max_s: float = 0.0  # the longest of those takeovers
+    slow_takeovers: int = 0  # tables not taken within TAKEOVER_S
     seed: int = 0
     seconds: float = 0.0
     folder: str = ""
     problems: list[str] = field(default_factory=list)
 
-    BAD = ("lost", "doubled", "stale", "holes", "disordered", "unreplayable", "stuck", "orphans")
+    BAD = (
+        "lost",
+        "doubled",
+        "stale",
+        "holes",
+        "disordered",
+        "unreplayable",
+        "stuck",
+        "orphans",
+        "slow_takeovers",
+    )
 
     @property
     def ok(self) -> bool:
@@ -156,7 +175,8 @@ class Report:
             f" tables {self.tables}, moves {self.moves} (undos {self.undos}, stored"
             f" {self.stored}; sent {self.sent}, resent {self.resent}, reconnects"
             f" {self.reconnects}); in play at the grace period {self.candidates}, killed"
-            f" mid-game {self.midgame}",
+            f" mid-game {self.midgame}; homes' tables taken over {self.takeovers} (the"
+            f" slowest in {self.takeover_max_s:.1f} s)",
             "  " + ", ".join(f"{name} {getattr(self, name)}" for name in self.BAD),
         ]
         # The gravest first: a misplaced move (stale) is the commonest and least telling.
@@ -371,14 +391,99 @@ class Chaos:
 
     async def kill_server(self, cluster: Cluster) -> None:
         up = [server for server in cluster.servers if server.up]
-        server = self.rng.choice(up)
+        homed: dict[str, list[str]] = {}
+        if cluster.redis is not None:
+            homed = await asyncio.to_thread(self.homes, cluster)
+            # Kill a home: the server that is home of the most tables in play.
+            up.sort(key=lambda server: -len(homed.get(self.origin_of(server), [])))
+            server = up[0]
+        else:
+            server = self.rng.choice(up)
+        origin = self.origin_of(server)
+        tables = homed.get(origin, [])
         server.crash()
+        killed = time.monotonic()
         self.report.kills += 1
-        self.say(f"{cluster.name}: killed {server.name}")
+        self.say(f"{cluster.name}: killed {server.name}, home of {len(tables)} tables")
         for run in cluster.runs:
             run.note("chaos", f"killed {server.name}")
+        watching = None
+        if tables:
+            watching = asyncio.create_task(self.takeover(cluster, tables, origin, killed))
         await asyncio.sleep(self.rng.uniform(*self.config.down_s))
         await server.start_ready()
+        if watching is not None:
+            await watching
+
+    @staticmethod
+    def origin_of(server: Server) -> str:
+        """The prefix of the server's process id among its cluster's (web.relay.process_id)."""
+        return f"{server.child.proc.pid}-" if server.child is not None else "?"
+
+    def homes(self, cluster: Cluster) -> dict[str, list[str]]:
+        """The tables in play with someone at them (a page, or a bot to play), by the prefix
+        of their home's process id, from Redis."""
+        import redis
+
+        assert cluster.redis is not None
+        status = self.statuses(cluster)
+        needed = [
+            run.id
+            for run in cluster.runs
+            if status.get(run.id) == "playing"
+            and (
+                "bot" in run.seat_kinds
+                or any(not t.done() for t in cluster.pages_of.get(run.id, []))
+            )
+        ]
+        out: dict[str, list[str]] = {}
+        try:
+            with redis.Redis.from_url(cluster.redis.url, socket_timeout=2) as db:
+                holders = db.mget([HOME + table_id for table_id in needed]) if needed else []
+        except redis.RedisError:
+            return out
+        for table_id, holder in zip(needed, holders, strict=True):
+            if holder is not None:
+                pid = holder.decode().split("-", 1)[0]
+                out.setdefault(f"{pid}-", []).append(table_id)
+        return out
+
+    async def takeover(self, cluster: Cluster, tables: list[str], dead: str, killed: float) -> None:
+        """Wait until another process than ``dead`` (its id's prefix: killed at ``killed``)
+        is home of each of ``tables``; count those that took longer than TAKEOVER_S."""
+        import redis.asyncio
+
+        assert cluster.redis is not None
+        waiting = set(tables)
+        client = redis.asyncio.from_url(cluster.redis.url, socket_timeout=2)
+        try:
+            while waiting and time.monotonic() - killed < 3 * TAKEOVER_S:
+                ids = sorted(waiting)
+                with contextlib.suppress(redis.RedisError, OSError):
+                    holders = await client.mget([HOME + table_id for table_id in ids])
+                    status = await asyncio.to_thread(self.statuses, cluster)
+                    for table_id, holder in zip(ids, holders, strict=True):
+                        if status.get(table_id) != "playing":
+                            waiting.discard(table_id)  # (it ended meanwhile: nothing to take)
+                        elif holder is not None and not holder.decode().startswith(dead):
+                            waiting.discard(table_id)
+                            took = time.monotonic() - killed
+                            self.report.takeovers += 1
+                            self.report.takeover_max_s = max(self.report.takeover_max_s, took)
+                            if took > TAKEOVER_S:
+                                self.slow(cluster, table_id, took)
+                await asyncio.sleep(0.1)
+        finally:
+            await client.aclose()
+        for table_id in waiting:
+            self.slow(cluster, table_id, time.monotonic() - killed)
+
+    def slow(self, cluster: Cluster, table_id: str, took: float) -> None:
+        self.report.slow_takeovers += 1
+        self.report.problems.append(
+            f"{cluster.name} {table_id}: its home was killed, and no other process took it"
+            f" for {took:.1f} s"
+        )
 
     async def kill_midgame(self, cluster: Cluster) -> None:
         """Make ``midgame`` bot tables, and once each has made a few moves SIGKILL every

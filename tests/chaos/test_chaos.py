@@ -18,6 +18,9 @@ def test_no_move_is_lost_doubled_or_unreplayable_when_servers_crash() -> None:
     assert report.bot_worker_kills == 2  # one per cluster, after its last restart
     assert report.redis_outages == 1
     assert report.moves > 0
+    # Issue 28: the PostgreSQL kills are of homes (the server home of the most tables), and
+    # their tables are taken by another process within harness.TAKEOVER_S (slow_takeovers).
+    assert report.takeovers >= 1
     assert not group_members(Child.started), "the run left processes behind"
     counts = {name: getattr(report, name) for name in report.BAD}
     assert counts == dict.fromkeys(report.BAD, 0), report.summary()

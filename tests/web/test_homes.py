@@ -9,6 +9,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from gamenight.web.seats import hash_token
 from gamenight.web.store import LeaseLostError, MemoryStore
 from gamenight.web.tables import MOVED, TableManager
 
-from .bodies import CENTRIX_2
+from .bodies import CENTRIX_2, CENTRIX_BOTS
 from .test_api import act, create, receive
 from .test_revisions import closed_with, legal
 
@@ -188,5 +189,43 @@ def test_a_process_alone_is_home_of_every_table_it_loads() -> None:
         assert both[0] is both[1]
         assert both[0].referee.epoch == homes.epoch(table.id) == 2
         manager.close()
+
+    asyncio.run(run())
+
+
+def test_the_bot_tables_of_a_home_that_died_are_adopted_and_play_on(redis_url: str) -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        client: Any = redis.asyncio.from_url(redis_url)
+        one = RedisHomes(client, store, "one", ttl=0.5)
+        two = RedisHomes(client, store, "two", ttl=0.5)
+        with ThreadPoolExecutor(1) as bots:
+            first = TableManager(store, executor=bots, homes=one)
+            second = TableManager(store, executor=bots, homes=two)
+            try:
+                # A bot table of four seats, homed on process one, its bots held back there.
+                bodies = TableIn.model_validate(
+                    {**CENTRIX_BOTS, "seats": [CENTRIX_BOTS["seats"][1]] * 4}
+                )
+                first.bots.close()  # (process one "dies": nothing more plays there)
+                table, _ = await first.create(bodies)
+                assert await second.homes.homeless([table.id]) == []  # one holds it
+                await second.adopt()
+                assert table.id not in second.tables
+                await asyncio.sleep(0.8)  # one's lease expires, never renewed
+                assert await two.homeless([table.id]) == [table.id]
+                await second.adopt()
+                adopted = second.tables[table.id]
+                assert adopted.referee.epoch == 2
+                for _ in range(200):  # its bots play on, on process two
+                    if adopted.referee.version > 0:
+                        break
+                    await asyncio.sleep(0.05)
+                assert adopted.referee.version > 0
+            finally:
+                await two.stop()
+                first.close()
+                second.close()
+                await client.aclose()
 
     asyncio.run(run())

@@ -80,9 +80,11 @@ def state_message(ws: WebSocketTestSession, seconds: float = 10) -> dict[str, An
     raise AssertionError("no state came")
 
 
-def test_a_relayed_act_is_applied_without_loading_or_replaying_the_table(
+def test_an_act_is_applied_once_on_its_home_and_reaches_a_page_on_another_server(
     quiet_servers: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Issue 28: Bo's page is on server two, the table's home is server one; server two
+    forwards, and neither reads the table from the store nor replays nor applies a move."""
     one, two = quiet_servers
     with ann_and_bo(one, two) as (made, ann, bo):
         state = receive(ann, "state")
@@ -90,7 +92,8 @@ def test_a_relayed_act_is_applied_without_loading_or_replaying_the_table(
         subscribed()
         loads = counted(monkeypatch, manager(two).store, "load")
         replays = counted(monkeypatch, referee_module, "replay")
-        live = manager(two).tables[made["id"]]
+        live = manager(one).tables[made["id"]]
+        assert made["id"] not in manager(two).tables
         play = notations(state["view"]["legal"])[0]
         ann.send_json({"type": "act", "seat": 0, "action": play, "revision": 0})
         state = receive(ann, "state")
@@ -102,7 +105,7 @@ def test_a_relayed_act_is_applied_without_loading_or_replaying_the_table(
         # ... and server two neither read the table from the store nor replayed it.
         assert loads == []
         assert replays == []
-        assert manager(two).tables[made["id"]] is live
+        assert made["id"] not in manager(two).tables
         assert (live.referee.version, live.referee.revision) == (1, 1)
         # Ann's turn goes on; then Bo plays on server two from the state it followed.
         while state["actor"] == 0:
@@ -112,8 +115,8 @@ def test_a_relayed_act_is_applied_without_loading_or_replaying_the_table(
         while (seen := state_message(bo))["revision"] < state["revision"]:
             pass  # (one change message for each of Ann's plays)
         assert (seen["revision"], seen["actor"]) == (state["revision"], 1)
-        # Ann's turn is over: server two let go of its plays as Ann's server did (issue 20,
-        # memory), since nobody can take them back.
+        # Ann's turn is over: the home let go of its plays (issue 20, memory), since nobody
+        # can take them back.
         assert live.referee.state.actions == []
         reply = notations(seen["view"]["legal"])[0]
         bo.send_json({"type": "act", "seat": 1, "action": reply, "revision": seen["revision"]})
@@ -123,7 +126,7 @@ def test_a_relayed_act_is_applied_without_loading_or_replaying_the_table(
         assert replays == []
 
 
-def test_a_relayed_undo_is_applied_without_loading_the_table(
+def test_an_undo_is_applied_on_its_home_alone(
     quiet_servers: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     one, two = quiet_servers
@@ -142,11 +145,12 @@ def test_a_relayed_undo_is_applied_without_loading_the_table(
         undone = state_message(bo)
         assert (undone["version"], undone["revision"], undone["view"]["log"]) == (0, 2, [])
         assert loads == []
-        live = manager(two).tables[made["id"]]
+        assert made["id"] not in manager(two).tables
+        live = manager(one).tables[made["id"]]
         assert (live.referee.version, live.referee.revision) == (0, 2)
 
 
-class ElsewhereError:
+class Elsewhere:
     """Another server, played by the test: it stores Ann's moves at a table and publishes
     the news of each as a server does (or withholds it)."""
 
@@ -197,7 +201,7 @@ class ElsewhereError:
 @pytest.fixture
 def table_on_two(
     quiet_servers: tuple[TestClient, TestClient], postgres: str
-) -> Iterator[tuple[TestClient, WebSocketTestSession, ElsewhereError]]:
+) -> Iterator[tuple[TestClient, WebSocketTestSession, Elsewhere]]:
     """A table live on server two with a page there (Bo's), and another server."""
     _, two = quiet_servers
     made = create(two, CENTRIX_2)
@@ -205,10 +209,10 @@ def table_on_two(
         hello(bo, made["seats"][1]["token"])
         assert receive(bo, "state")["version"] == 0
         subscribed()
-        yield two, bo, ElsewhereError(postgres, made["id"])
+        yield two, bo, Elsewhere(postgres, made["id"])
 
 
-def same_as_stored(live: Any, elsewhere: ElsewhereError) -> None:
+def same_as_stored(live: Any, elsewhere: Elsewhere) -> None:
     stored = elsewhere.as_stored()
     referee = live.referee
     assert (referee.revision, referee.actions) == (stored.revision, stored.actions)
@@ -216,7 +220,7 @@ def same_as_stored(live: Any, elsewhere: ElsewhereError) -> None:
 
 
 def test_a_gap_in_the_news_reloads_the_table_once_and_follows_on(
-    table_on_two: tuple[TestClient, WebSocketTestSession, ElsewhereError],
+    table_on_two: tuple[TestClient, WebSocketTestSession, Elsewhere],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     two, bo, elsewhere = table_on_two
@@ -239,7 +243,7 @@ def test_a_gap_in_the_news_reloads_the_table_once_and_follows_on(
 
 
 def test_news_out_of_order_reload_once_and_the_late_one_is_ignored(
-    table_on_two: tuple[TestClient, WebSocketTestSession, ElsewhereError],
+    table_on_two: tuple[TestClient, WebSocketTestSession, Elsewhere],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     two, bo, elsewhere = table_on_two
@@ -260,7 +264,7 @@ def test_news_out_of_order_reload_once_and_the_late_one_is_ignored(
 
 
 def test_news_that_does_not_apply_reloads_the_table(
-    table_on_two: tuple[TestClient, WebSocketTestSession, ElsewhereError],
+    table_on_two: tuple[TestClient, WebSocketTestSession, Elsewhere],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     two, bo, elsewhere = table_on_two

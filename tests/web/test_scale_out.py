@@ -26,12 +26,14 @@ from gamenight.web.app import create_app
 from gamenight.web.settings import Settings
 from gamenight.web.store import MEMORY, ConflictError, NewTable
 from gamenight.web.store.sql import SqlStore
+from gamenight.web.tables import MOVED
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .hosts import TEST_HOSTS
 from .postgres import postgres_database
 from .test_api import act, create, rebuilt, receive, until_pong
+from .test_revisions import closed_with
 
 REDIS = "redis://127.0.0.1:6379/0"
 TTL = 2.0  # seconds a server's players stay online after it was last heard of (15 by default)
@@ -172,9 +174,11 @@ def told(
     raise AssertionError(f"not told {online} are online within {seconds}s; heard {heard}")
 
 
-def hello(ws: WebSocketTestSession, *tokens: str) -> None:
+def hello(ws: WebSocketTestSession, *tokens: str) -> dict[str, Any]:
     ws.send_json({"type": "hello", "tokens": list(tokens)})
-    assert len(receive(ws, "welcome")["seats"]) == len(tokens)
+    welcome = receive(ws, "welcome")
+    assert len(welcome["seats"]) == len(tokens)
+    return welcome
 
 
 @contextmanager
@@ -188,7 +192,8 @@ def ann_and_bo(
     url = f"/ws/tables/{made['id']}"
     with one.websocket_connect(url) as ann, two.websocket_connect(url) as bo:
         hello(ann, made["seats"][0]["token"])
-        hello(bo, made["seats"][1]["token"])
+        # (the invite's token is the device's now: a page that reconnects says that one)
+        made["device"] = hello(bo, made["seats"][1]["token"])["tokens"]["1"]
         yield made, ann, bo
 
 
@@ -224,81 +229,102 @@ def test_a_server_that_stops_withdraws_its_players_at_once(
     quiet_servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = quiet_servers
-    relay = two.app.state.relay  # type: ignore[attr-defined]
-    with ann_and_bo(one, two) as (made, ann, _):
+    forwarder = two.app.state.forwarder  # type: ignore[attr-defined]
+    with ann_and_bo(one, two) as (_, ann, bo):
         told(ann, [0, 1], ("state", "presence"))
-        two.portal.call(relay.stop)  # as on shutdown, with Bo's page still open
+        two.portal.call(forwarder.stop)  # as on shutdown, with Bo's page still open
         told(ann, [0], ("presence",))
-        with redis.Redis.from_url(REDIS) as db:
-            assert relay.origin.encode() not in db.hgetall(f"gamenight:presence:{made['id']}")
+        assert closed_with(bo) == MOVED  # Bo's page reconnects, wherever it lands
 
 
 def test_a_server_that_stops_answering_stops_counting_until_it_is_back(
     servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = servers
-    with ann_and_bo(one, two) as (_, ann, _):
+    url = ""
+    with ann_and_bo(one, two) as (made, ann, bo):
+        url = f"/ws/tables/{made['id']}"
         told(ann, [0, 1], ("state", "presence"))
         # While server two lives, its heartbeat keeps Bo online well past a ttl.
         deadline = time.monotonic() + 1.5 * TTL
         while (message := next_message(ann, deadline - time.monotonic())) is not None:
             assert message.get("online", [0, 1]) == [0, 1], message
-        # Server two hangs (its event loop is blocked): to server one it is as good as dead,
-        # and Bo goes away once server two's presence expires.
+        # Server two hangs (its event loop is blocked): to the table's home (server one) it
+        # is as good as dead, and Bo goes away once server two's alive key expires.
         release = threading.Event()
         two.portal.start_task_soon(release.wait, 30)
         try:
             told(ann, [0], ("presence",), seconds=3 * TTL)
         finally:
             release.set()
-        # Server two is back: so is Bo.
-        told(ann, [0, 1], ("presence",), seconds=3 * TTL)
+        # Server two is back: Bo's page, let go of at the home, is sent to reconnect ...
+        assert closed_with(bo) == MOVED
+        # ... and once it has, Bo is back.
+        with two.websocket_connect(url) as again:
+            hello(again, made["device"])
+            told(ann, [0, 1], ("presence",), seconds=3 * TTL)
 
 
-def test_a_server_that_loses_redis_carries_on_with_its_own_pages(
+def test_a_home_that_loses_redis_carries_on_with_its_own_pages(
     servers: tuple[TestClient, TestClient], caplog: pytest.LogCaptureFixture
 ) -> None:
-    one, two = servers
-    relay = one.app.state.relay  # type: ignore[attr-defined]
-    with ann_and_bo(one, two) as (made, ann, bo):
+    one, _ = servers
+    relay, homes = one.app.state.relay, one.app.state.manager.homes  # type: ignore[attr-defined]
+    made = create(one, {**CENTRIX_INVITE, "visibility": "public"})
+    with one.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+        hello(ann, made["seats"][0]["token"])
         state = receive(ann, "state")
-        told(ann, [0, 1], ("presence",))
-        client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
+        clients = relay.client, homes.client
+        relay.client = homes.client = redis.asyncio.from_url("redis://127.0.0.1:1")
         try:  # server one cannot reach Redis (nothing listens on port 1)
-            # After a ttl without news it counts its own pages only ...
-            told(ann, [0], ("presence",), seconds=3 * TTL)
-            # ... and carries on: a move is played, a page's seats are still told.
+            # Its lease is not renewed meanwhile, and expires.
+            with redis.Redis.from_url(REDIS) as db:
+                deadline = time.monotonic() + 3 * homes.ttl
+                while db.get(f"gamenight:home:{made['id']}") is not None:
+                    assert time.monotonic() < deadline, "the lease did not expire"
+                    time.sleep(0.05)
+            # It carries on: a move is played (nobody else claimed the table: the store's
+            # epoch is still this home's), a page's seats are still told.
             play = notations(state["view"]["legal"])[0]
             act(ann, 0, play)
             assert receive(ann, "state")["version"] == 1
             hello(ann)
             told(ann, [], ("presence",))
-            hello(ann, made["seats"][0]["token"])
-            told(ann, [0], ("presence",))
         finally:
             one.portal.call(relay.client.aclose)
-            relay.client = client
-        # Redis is back: server one hears of Bo again, and Bo of the move made meanwhile.
-        told(ann, [0, 1], ("presence",), seconds=3 * TTL)
-        hears_of(bo, 1)
-    assert "Redis cannot be reached" in caplog.text
-    assert "Redis can be reached again" in caplog.text
+            relay.client, homes.client = clients
+        # Redis is back: the home takes its lease again at its next renewal.
+        deadline = time.monotonic() + 3 * TTL
+        with redis.Redis.from_url(REDIS) as db:
+            while db.get(f"gamenight:home:{made['id']}") != homes.origin.encode():
+                assert time.monotonic() < deadline, "the home did not take its lease again"
+                time.sleep(0.05)
+    assert "the table homes cannot reach Redis" in caplog.text
+    assert "the table homes reach Redis again" in caplog.text
 
 
-def test_a_move_made_while_a_server_was_not_listening_reaches_its_pages(
+def test_a_page_forwarded_while_the_forwarding_was_cut_reconnects_and_sees_every_move(
     servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = servers
-    with ann_and_bo(one, two) as (_, ann, bo):
+    with ann_and_bo(one, two) as (made, ann, bo):
         state = receive(ann, "state")
         assert receive(bo, "state")["version"] == 0
         with redis.Redis.from_url(REDIS) as db:
-            db.client_kill_filter(_type="pubsub")  # both servers stop hearing the relay
-        # Ann's move is stored and published while nobody listens: server two hears of it
-        # only by reading the store when it listens again.
+            db.client_kill_filter(_type="pubsub")  # nobody hears what is forwarded now
+        # Bo's page, which may have missed a message, is sent to reconnect; Ann plays on.
+        assert closed_with(bo) == MOVED
         play = notations(state["view"]["legal"])[0]
         act(ann, 0, play)
-        hears_of(bo, 1)
+        assert receive(ann, "state")["version"] == 1
+        with redis.Redis.from_url(REDIS) as db:  # both forwarders listen again
+            for client in (one, two):
+                channel = f"gamenight:process:{client.app.state.forwarder.origin}"  # type: ignore[attr-defined]
+                while db.pubsub_numsub(channel)[0][1] < 1:
+                    time.sleep(0.02)
+        with two.websocket_connect(f"/ws/tables/{made['id']}") as again:
+            hello(again, made["device"])
+            hears_of(again, 1)
 
 
 def test_a_change_never_relayed_reaches_a_table_when_its_first_page_comes(
@@ -347,9 +373,11 @@ def test_a_page_revoked_while_its_server_was_cut_off_from_redis_is_told(
     hear it; the old device's act on server two was refused, but its page was never told
     its seat was gone, even once Redis was back."""
     one, two = servers
-    relay = two.app.state.relay  # type: ignore[attr-defined]
+    # The table's home is server one (Bo's page is there); the host renews through server
+    # two, which reads the table from the store and tells the home through the relay.
+    relay = one.app.state.relay  # type: ignore[attr-defined]
     made = create(one, {**CENTRIX_INVITE, "visibility": "public", "first": 1})  # Bo first
-    with two.websocket_connect(f"/ws/tables/{made['id']}") as bo:
+    with one.websocket_connect(f"/ws/tables/{made['id']}") as bo:
         hello(bo, made["seats"][1]["token"])
         receive_state = receive(bo, "state")
         client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
@@ -357,9 +385,9 @@ def test_a_page_revoked_while_its_server_was_cut_off_from_redis_is_told(
             with redis.Redis.from_url(REDIS) as db:
                 db.client_kill_filter(_type="pubsub")  # server two hears nothing more
             key = made["seats"][1]["renew"]
-            renewed = one.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
+            renewed = two.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
             assert renewed.status_code == 200
-            # Server two has not heard: the page still thinks it holds seat 1. Its act is
+            # Server one has not heard: the page still thinks it holds seat 1. Its act is
             # refused in the store's transaction, and the page is told why at once.
             act(bo, 1, notations(receive_state["view"]["legal"])[0])
             heard = until_pong(bo)
@@ -367,7 +395,7 @@ def test_a_page_revoked_while_its_server_was_cut_off_from_redis_is_told(
             revoked = [m for m in heard if m["type"] == "revoked"]
             assert [(m["seat"], m["seats"]) for m in revoked] == [(1, [])]
         finally:
-            two.portal.call(relay.client.aclose)
+            one.portal.call(relay.client.aclose)
             relay.client = client
 
 
@@ -375,9 +403,9 @@ def test_a_page_revoked_while_its_server_was_cut_off_is_told_once_redis_is_back(
     servers: tuple[TestClient, TestClient],
 ) -> None:
     one, two = servers
-    relay = two.app.state.relay  # type: ignore[attr-defined]
+    relay = one.app.state.relay  # type: ignore[attr-defined]  (the home's: as above)
     made = create(one, {**CENTRIX_INVITE, "visibility": "public"})
-    with two.websocket_connect(f"/ws/tables/{made['id']}") as bo:
+    with one.websocket_connect(f"/ws/tables/{made['id']}") as bo:
         hello(bo, made["seats"][1]["token"])
         receive(bo, "state")
         client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
@@ -385,14 +413,14 @@ def test_a_page_revoked_while_its_server_was_cut_off_is_told_once_redis_is_back(
             with redis.Redis.from_url(REDIS) as db:
                 db.client_kill_filter(_type="pubsub")
             key = made["seats"][1]["renew"]
-            renewed = one.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
+            renewed = two.post(f"/api/tables/{made['id']}/invites/1", json={"renew": key})
             assert renewed.status_code == 200
             while (message := next_message(bo, 1.0)) is not None:
-                assert message["type"] == "presence", message  # server two has not heard
+                assert message["type"] == "presence", message  # server one has not heard
         finally:
-            two.portal.call(relay.client.aclose)
+            one.portal.call(relay.client.aclose)
             relay.client = client
-        # Redis is back: server two catches up with the store, and the page is told.
+        # Redis is back: server one catches up with the store, and the page is told.
         deadline = time.monotonic() + 5
         while (message := next_message(bo, deadline - time.monotonic())) is not None:
             if message["type"] == "revoked":

@@ -130,3 +130,13 @@ def test_two_workers_share_a_port_and_a_table_and_stop_together(
     while group_members({child.pid}):
         assert time.monotonic() < deadline, "a worker was left running"
         time.sleep(0.1)
+
+
+def test_the_sqlite_benchmark_prints_each_process_count_measured(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "sqlite", "--processes", "1", "2", "--seconds", "0.5", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [row["processes"] for row in printed["runs"]] == [1, 2]
+    assert all(row["moves_per_s"] > 0 and row["refused"] == 0 for row in printed["runs"])
+    assert {"commit", "cpu", "machine", "load"} <= set(printed)

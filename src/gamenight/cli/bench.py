@@ -165,6 +165,20 @@ def register(commands: Any) -> None:
     )
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     bots.set_defaults(run=_bots)
+    sqlite = sub.add_parser(
+        "sqlite",
+        help="may several server processes share one SQLite file? moves/s of 1 and N",
+    )
+    sqlite.add_argument(
+        "--processes",
+        type=count,
+        nargs="+",
+        default=[1, 2],
+        help="the process counts to compare, in one run (default %(default)s)",
+    )
+    sqlite.add_argument("--seconds", type=seconds, default=5.0, help="each (default %(default)s)")
+    sqlite.add_argument("--json", action="store_true", help="print one JSON object")
+    sqlite.set_defaults(run=_sqlite)
     analyse = sub.add_parser(
         "analyse",
         aliases=["analyze"],
@@ -298,6 +312,25 @@ def _bots(ns: argparse.Namespace) -> int:
         f" ({r['easy_decisions_per_s']}/s), the longest waited {r['easy_longest_wait_s']} s;"
         f" the hard table made {r['hard_decisions']}, the longest took {r['hard_longest_s']} s"
     )
+    return 0
+
+
+def _sqlite(ns: argparse.Namespace) -> int:
+    from gamenight.bench.sqlite_share import run
+
+    r = run(ns.processes, ns.seconds)
+    if ns.json:
+        print(json.dumps(r))
+        return 0
+    print(
+        f"one SQLite file, {r['tables_per_process']} tables a process appending at once,"
+        f" {r['seconds']:g} s each; {r['commit']}, {r['cpu']}, {r['machine']}, load {r['load']}"
+    )
+    for row in r["runs"]:
+        print(
+            f"  {row['processes']} process(es): {row['moves_per_s']} moves/s,"
+            f" p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, refused {row['refused']}"
+        )
     return 0
 
 

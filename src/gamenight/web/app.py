@@ -163,6 +163,17 @@ def lifespan_of(services: Services, forwarder: Forwarder | None) -> Any:
             manager.evict()
             await manager.wake_due()  # clocks of tables not in memory (docs/rules/table.md)
 
+    async def adopt() -> None:
+        """Take the bot tables of a home that died (web.homes), every lease's ttl: a lease
+        expires within one, so they play on within two (the pages' tables are taken when
+        they reconnect, sooner)."""
+        while True:
+            await asyncio.sleep(settings.home_ttl)
+            try:
+                await manager.adopt()
+            except Exception as exc:  # Redis or the store out of reach: the next round
+                log.warning("the tables of a home that died could not be looked for (%r)", exc)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.events.start()
@@ -177,10 +188,13 @@ def lifespan_of(services: Services, forwarder: Forwarder | None) -> Any:
         app.state.relay = manager.events if settings.redis_url else None
         manager.start()  # (after the relay: two servers resuming a table think once)
         sweeper = asyncio.create_task(sweep())
+        adopter = asyncio.create_task(adopt()) if forwarder is not None else None
         try:
             yield
         finally:
             sweeper.cancel()
+            if adopter is not None:
+                adopter.cancel()
             if forwarder is not None:
                 await forwarder.stop()  # (its pages reconnect, to the tables' next homes)
             await manager.events.stop()

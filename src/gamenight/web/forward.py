@@ -64,8 +64,11 @@ class RemoteSocket:
             self.closed = True
             self.forwarder.publish(self.origin, {"t": "close", "p": self.page, "code": code})
 
-    def gone(self) -> None:
-        """The page's socket closed at the origin (or the origin is gone)."""
+    def gone(self, *, tell: bool = False) -> None:
+        """The page's socket closed at the origin, or the page is let go here (``tell``:
+        the origin, if it is still there, is told to send the page to reconnect)."""
+        if tell and not self.closed:
+            self.forwarder.publish(self.origin, {"t": "close", "p": self.page, "code": MOVED})
         self.closed = True
         self.frames.put_nowait({"type": "websocket.disconnect", "code": 1001})
 
@@ -73,8 +76,10 @@ class RemoteSocket:
 class Page:
     """A page forwarded from here: its socket's outbox, and the home it is forwarded to."""
 
-    def __init__(self, table_id: str, home: str) -> None:
+    def __init__(self, table_id: str, home: str, opened: float) -> None:
         self.table_id, self.home = table_id, home
+        self.opened = opened  # (loop time) when its opening was sent
+        self.heard = False  # whether the home has answered (an opening lost is not)
         self.out: asyncio.Queue[str | int] = asyncio.Queue()  # an int: close with it
 
 
@@ -114,10 +119,13 @@ class Forwarder:
         ]
 
     async def stop(self) -> None:
+        """Send every page forwarded from here, and every page served here for another
+        process, to reconnect (to the tables' next homes), then stop listening."""
         for page in self.pages.values():
             page.out.put_nowait(MOVED)
         for remote in list(self.remotes.values()):
-            remote.gone()
+            remote.gone(tell=True)
+        await self._flush()
         for task in self._serving:
             task.cancel()
         await asyncio.sleep(0)  # (the pages' writers close their sockets)
@@ -134,6 +142,16 @@ class Forwarder:
         """Send ``message`` to ``process``'s channel after every one published before."""
         self._queue.append((CHANNEL + process, json.dumps({**message, "o": self.origin})))
         self._wake.set()
+
+    async def _flush(self) -> None:
+        """Publish what is queued now, whatever the sending task is doing (a stop)."""
+        batch, self._queue = self._queue, []
+        if batch:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(WAIT), self.client.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
 
     async def _send(self) -> None:
         while True:
@@ -155,7 +173,8 @@ class Forwarder:
         for page in self.pages.values():
             page.out.put_nowait(MOVED)
         for remote in list(self.remotes.values()):
-            remote.gone()
+            remote.gone(tell=True)  # (heard if Redis takes it after all)
+        self.remotes.clear()
 
     # ---------------------------------------------------------------- listening
 
@@ -184,6 +203,7 @@ class Forwarder:
         if kind == "out" or kind == "close":  # (to a page forwarded from here)
             page = self.pages.get(page_id)
             if page is not None:
+                page.heard = True
                 page.out.put_nowait(message["d"] if kind == "out" else int(message["code"]))
             return
         key = (origin, page_id)
@@ -197,6 +217,8 @@ class Forwarder:
             known = self.remotes.get(key)
             if known is not None:
                 known.frames.put_nowait({"type": "websocket.receive", "text": message["d"]})
+            else:  # a page this process let go of (or never heard open): it reconnects
+                self.publish(origin, {"t": "close", "p": page_id, "code": MOVED})
         elif kind == "bye":
             left = self.remotes.pop(key, None)
             if left is not None:
@@ -235,9 +257,11 @@ class Forwarder:
         if not tables:
             return
         holders = dict(zip(tables, await self.client.mget([HOME + t for t in tables]), strict=True))
+        now = asyncio.get_running_loop().time()
         for page in pages:
             holder = holders.get(page.table_id)
-            if holder is None or holder.decode() != page.home:
+            unanswered = not page.heard and now - page.opened > self.ttl
+            if holder is None or holder.decode() != page.home or unanswered:
                 page.out.put_nowait(MOVED)
 
     async def _check_origins(self) -> None:
@@ -249,14 +273,14 @@ class Forwarder:
         for key, remote in list(self.remotes.items()):
             if key[0] in dead:
                 self.remotes.pop(key, None)
-                remote.gone()
+                remote.gone(tell=True)  # (an origin that hung and is back sends it away)
 
     # ---------------------------------------------------------------- the origin's side
 
     def forwarding(self, table_id: str, home: str, address: str) -> tuple[str, Page]:
         """Open a page forwarded to ``home``: its id and its outbox."""
         page_id = f"{next(self._ids)}"
-        page = Page(table_id, home)
+        page = Page(table_id, home, asyncio.get_running_loop().time())
         self.pages[page_id] = page
         self.publish(home, {"t": "open", "p": page_id, "tb": table_id, "a": address})
         return page_id, page

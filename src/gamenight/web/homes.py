@@ -76,6 +76,10 @@ class Homes(Protocol):
     def let_go(self, table_id: str) -> None:
         """This process is no longer home of ``table_id`` (it left memory, or was lost)."""
 
+    async def homeless(self, table_ids: list[str]) -> list[str]:
+        """Those of ``table_ids`` that no process is home of now (a home that died: its
+        lease expired), for another to take; none where nobody else could be home."""
+
     async def start(self, lapsed: Callable[[str], None]) -> None:
         """Begin renewing; ``lapsed`` is told of each table another process took."""
 
@@ -118,6 +122,9 @@ class LocalHomes:
     def let_go(self, table_id: str) -> None:
         self.held.pop(table_id, None)
 
+    async def homeless(self, table_ids: list[str]) -> list[str]:
+        return []  # (a process alone resumes its tables when it starts)
+
     async def start(self, lapsed: Callable[[str], None]) -> None:
         return None
 
@@ -128,7 +135,7 @@ class LocalHomes:
 class RedisHomes(LocalHomes):
     """Leases in Redis, shared by every process of the pool."""
 
-    def __init__(self, client: Any, store: TableStore, origin: str, ttl: float = 2.5) -> None:
+    def __init__(self, client: Any, store: TableStore, origin: str, ttl: float = 2.0) -> None:
         super().__init__(store, origin)
         self.client = client
         self.ttl = ttl
@@ -168,6 +175,14 @@ class RedisHomes(LocalHomes):
         async with asyncio.timeout(WAIT):
             holder = await self.client.get(HOME + table_id)
         return None if holder is None else str(holder.decode())
+
+    async def homeless(self, table_ids: list[str]) -> list[str]:
+        ids = [table_id for table_id in table_ids if table_id not in self.held]
+        if not ids:
+            return []
+        async with asyncio.timeout(WAIT):
+            holders = await self.client.mget([HOME + table_id for table_id in ids])
+        return [table_id for table_id, holder in zip(ids, holders, strict=True) if holder is None]
 
     def let_go(self, table_id: str) -> None:
         if self.held.pop(table_id, None) is not None:

@@ -71,7 +71,7 @@ class Settings:
     bot_think_seconds: float | None = None
     # Scale-out: how long a table's home keeps its lease after it was last renewed (a home
     # that crashed: another process takes its tables within about this: web.homes).
-    home_ttl: float = 2.5
+    home_ttl: float = 2.0
 
     def __post_init__(self) -> None:
         if self.database_url == MEMORY and self.redis_url:

@@ -556,12 +556,20 @@ class TableManager:
         await self._resume_bots()
         await self.wake_due()
 
-    async def _resume_bots(self) -> None:
+    async def adopt(self) -> None:
+        """Take the bot tables in play that no process is home of (their home died, and its
+        lease expired: web.homes), so that their bots play on; tables with pages are taken
+        by the process the pages reconnect to, and those with a clock due by the sweep."""
         stored = await self.store.recent(RESUMED, playing=True)
+        ids = [table.id for table in stored if table.id not in self.cache.tables and _bots(table)]
+        homeless = set(await self.homes.homeless(ids))
+        await self._resume_bots([table for table in stored if table.id in homeless])
+
+    async def _resume_bots(self, stored: list[StoredTable] | None = None) -> None:
+        if stored is None:
+            stored = await self.store.recent(RESUMED, playing=True)
         for table in stored:
-            if table.id in self.cache.tables or not any(
-                s.get("kind") == "bot" or s.get("stand_in") is not None for s in table.seats
-            ):
+            if table.id in self.cache.tables or not _bots(table):
                 continue
             try:
                 await self.cache.load(table.id, lambda referee: referee.bot_to_play)
@@ -595,3 +603,8 @@ class TableManager:
 
     def state_message(self, table: LiveTable, seats: list[int]) -> StateOut:
         return self.after.state(table, seats)
+
+
+def _bots(table: StoredTable) -> bool:
+    """Whether a bot plays a seat of the table (its own, or a stand-in)."""
+    return any(s.get("kind") == "bot" or s.get("stand_in") is not None for s in table.seats)
