@@ -80,6 +80,7 @@ from gamenight.web.pool import bind
 HOST = "127.0.0.1"
 ANSWER_SECONDS = 30.0  # a move not answered in this long counts as an error
 SEATS = 2  # at every table the benchmark makes
+REOPENING = 5  # tries at a page whose socket is closed before its first state
 PLACING = 40  # sockets opened at most, on a shared port, to land a page where it is meant
 # Every limit of web.quotas as high as it may be set: the benchmark's clients all come
 # from one address and mean to be fast.
@@ -270,6 +271,7 @@ class Figures:
     sent_bytes: int = 0  # client → server, the acts (or echoes)
     sockets: dict[int, int] = field(default_factory=dict)  # server's pid → sockets open now
     misplaced: int = 0  # pages left on another process than meant (a shared port)
+    reopened: int = 0  # pages closed before their first state, and opened again
     extensions: set[str] = field(default_factory=set)  # what each page's socket negotiated
 
     def opened(self, server: Server) -> None:
@@ -417,6 +419,24 @@ async def open_page(
     figures: Figures,
     among: list[Server] | None = None,
 ) -> Page:
+    """A page at the table on ``server`` (landed_page), opened again, as a page does, when
+    its socket is closed before its first state (a table whose home is changing sends its
+    pages to reconnect: web.homes), up to REOPENING times; each such is counted."""
+    for _ in range(REOPENING - 1):
+        try:
+            return await landed_page(server, table, tokens, figures, among)
+        except PageError:
+            figures.reopened += 1
+    return await landed_page(server, table, tokens, figures, among)
+
+
+async def landed_page(
+    server: Server,
+    table: str,
+    tokens: list[str],
+    figures: Figures,
+    among: list[Server] | None = None,
+) -> Page:
     """A page at the table on ``server``: where its socket lands is read from the header
     the process answers with (bench.serving); on a port the processes share (``among``),
     a socket that landed on another is closed and opened again, up to PLACING times."""
@@ -439,8 +459,15 @@ async def open_page(
     # server's memory per page depend on it.
     assert ws.response is not None
     figures.extensions.add(ws.response.headers.get("Sec-WebSocket-Extensions", ""))
-    await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
-    await page.heard(0)  # the first state
+    try:
+        await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
+        await page.heard(0)  # the first state
+    except websockets.ConnectionClosed:
+        await page.close()
+        raise PageError("closed") from None
+    except PageError:
+        await page.close()
+        raise
     return page
 
 
@@ -828,6 +855,7 @@ async def measure(
     }
     result |= process_figures(play)
     result["misplaced_pages"] = play.misplaced
+    result["reopened_pages"] = play.reopened
     if len(servers_) > 1:
         cross_p99 = percentile(play.crossings, 99)
         result |= {
