@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import websockets
+
 from gamenight.bench.server import (
     ANSWER_SECONDS,
     Figures,
@@ -169,6 +171,8 @@ class PacedTable:
                     self.next_at = meant + self.rng.expovariate(1 / self.pace)
         except PageError as exc:
             self.fail(str(exc))
+        except websockets.ConnectionClosed as exc:  # (its code: 1012, sent elsewhere)
+            self.fail(f"closed {exc.rcvd.code if exc.rcvd else ''}".strip())
         except TimeoutError:
             self.fail("timeout")
         finally:

@@ -573,6 +573,9 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
             except PageError as exc:
                 figures.error(str(exc))
                 return
+            except websockets.ConnectionClosed as exc:  # (its code: 1012, sent elsewhere)
+                figures.error(f"closed {exc.rcvd.code if exc.rcvd else ''}".strip())
+                return
             except TimeoutError:
                 figures.error("timeout")
                 return
