@@ -215,3 +215,27 @@ def test_a_figure_the_run_could_not_measure_is_said_and_left_out() -> None:
         "centrix.vs_chess.peer",
         "centrix.vs_chess.ratio",
     ]
+
+
+def test_a_long_source_runs_on_the_services_it_is_given_and_keeps_its_written_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (source,) = [s for s in figures.sources() if s.name == "server.workers"]
+    ran: list[list[str]] = []
+
+    def gamenight(argv: list[str], env: object = ()) -> str:
+        ran.append(list(argv))
+        return "{}"
+
+    monkeypatch.setattr(figures, "_gamenight", gamenight)
+    database = "postgresql+psycopg://postgres@127.0.0.1:5432/bench_x"
+    monkeypatch.setattr(
+        figures,
+        "SERVICES",
+        {figures.DATABASE: database, figures.REDIS: "redis://127.0.0.1:6391/0"},
+    )
+    figures.run_json(source)
+    assert database in ran[0]
+    assert "redis://127.0.0.1:6391/0" in ran[0]
+    assert figures.DATABASE in source.command
+    assert figures.REDIS in source.command

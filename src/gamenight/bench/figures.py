@@ -105,8 +105,16 @@ def _gamenight(argv: Iterable[str], env: Iterable[tuple[str, str]] = ()) -> str:
     return done.stdout
 
 
-def _json(source: Source) -> Result:
-    out: Result = json.loads(_gamenight(source.argv, source.env))
+# The services a long source's command names, as written in the registry; ``measure`` is
+# told the ones to run it on (``gamenight bench figures --database-url … --redis-url …``).
+DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/DB"
+REDIS = "redis://127.0.0.1:6379/0"
+SERVICES: dict[str, str] = {}  # written value → the one to run with
+
+
+def run_json(source: Source) -> Result:
+    argv = [SERVICES.get(a, a) for a in source.argv]
+    out: Result = json.loads(_gamenight(argv, source.env))
     return out
 
 
@@ -291,6 +299,36 @@ def _server(name: str, key: str, extra: tuple[str, ...] = (), long: bool = False
     return Source(name, argv, tuple(figures), long=long)
 
 
+def _workers(name: str, extra: tuple[str, ...]) -> Source:
+    """``--workers 2`` against one process in the same run (issue 28): the closed loop's
+    moves/s, a move's p99 on a page off its table's home against on it, the better of the
+    two runs against its own echo; the open loop's tables held at a move p99 of 100 ms."""
+    closed = ("bench", "server", "--tables", "500", "--seconds", "20", *extra, "--json")
+    figures = (
+        Figure("server.workers.moves_per_s", "moves/s", "moves_per_s"),
+        Figure("server.workers.moves_per_s.peer", "moves/s", "one_worker/moves_per_s"),
+        Figure("server.workers.moves_per_s.ratio", "×", "ratio_moves_per_s_to_one_worker"),
+        Figure("server.workers.cross_process_p99_ms", "ms", "cross_process_p99_ms"),
+        Figure("server.workers.cross_process_p99_ms.peer", "ms", "same_process_p99_ms"),
+        Figure("server.workers.cross_process_p99_ms.ratio", "×", "ratio_cross_to_same_p99"),
+        Figure("server.workers.best_ratio_moves_to_echo", "×", "best_ratio_moves_to_echo"),
+        Figure("server.workers.errors", "errors", "errors"),
+        Figure("server.workers.one_worker_errors", "errors", "one_worker/errors"),
+    )
+    return Source(name, closed, figures, long=True)
+
+
+def _pace(name: str, extra: tuple[str, ...]) -> Source:
+    argv = ("bench", "server", "--pace", "5", "--tables", "100", "--seconds", "10", *extra)
+    key = "server.pace.tables_held"
+    figures = (
+        Figure(key, "tables", "tables_held_at_p99_100ms"),
+        Figure(f"{key}.peer", "tables", "one_worker/tables_held_at_p99_100ms"),
+        Figure(f"{key}.ratio", "×", "ratio_tables_held_at_p99_100ms_to_one_worker"),
+    )
+    return Source(name, (*argv, "--json"), figures, long=True)
+
+
 def _memory(name: str, module: str, keys: tuple[str, ...]) -> Source:
     """The memory scripts beside the web tests: they print tables, not JSON (long here)."""
     figures = tuple(Figure(f"memory.{k}", k.rsplit("_", 1)[1].upper()) for k in keys)
@@ -375,8 +413,10 @@ DERIVED = _lab_derived()
 
 def sources() -> tuple[Source, ...]:
     """Every source, in the order ``measure`` runs them (the long ones are not run)."""
-    database = "postgresql+psycopg://postgres@127.0.0.1:5432/DB"
-    two = ("--servers", "2", "--database-url", database, "--redis-url", "redis://127.0.0.1:6379/0")
+    database = DATABASE
+    redis = ("--redis-url", REDIS)
+    two = ("--servers", "2", "--database-url", database, *redis)
+    workers = ("--workers", "2", "--database-url", database, *redis)
     return (
         _centrix(),
         _colorcity(),
@@ -391,6 +431,8 @@ def sources() -> tuple[Source, ...]:
         _server("server.sqlite", "sqlite"),
         _server("server.postgresql", "postgresql", ("--database-url", database), long=True),
         _server("server.two_servers", "two_servers", two, long=True),
+        _workers("server.workers", workers),
+        _pace("server.pace", workers),
         _lab_run("lab.colorcity-powers", "colorcity-powers", long=True),
         _lab_run("lab.colorcity-green-purple", "colorcity-green-purple", long=True),
         _lab_run("lab.colorcity-levels", "colorcity-levels", long=True),
@@ -471,7 +513,7 @@ def measure(only: Iterable[str] = (), say: Callable[[str], None] = print) -> dic
             raise SystemExit(f"{source.name} is measured by `{source.shell}`, not here")
         before = _load()
         started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%MZ")
-        result = (source.run or _json)(source)
+        result = (source.run or run_json)(source)
         where = {**base, "compiled": compiled_core(), "load": [before, _load()]}
         where["measured"] = started
         found = figures_of(source, result, where, say)

@@ -23,6 +23,16 @@ an act's size on each socket in turn and waits for it to come back.
 The ratios to the echo are what the bars of issue 20 are set in (docs/benchmarks.md),
 because the machine's speed drifts.
 
+``--workers N`` measures the same on one process and then on N in the same run, as the
+workers of ``gamenight serve --workers N`` run (web.pool): the processes share one listening
+socket, bound here, and the kernel gives each new connection to one of them. Each process
+names itself in its sockets' handshake (bench.serving), so the client knows where every
+page landed: a page per seat in both runs, a table's pages on two processes (a socket that
+landed elsewhere is opened again), the first on the table's home, which Redis names
+(web.homes: the process that made the table). A move seen on a page on its home and one
+seen on a page elsewhere (forwarded, web.forward) give ``same_process_p99_ms`` and
+``cross_process_p99_ms``. ``--pace S`` is the open loop (gamenight.bench.pace).
+
 Server CPU and memory are read from /proc (Linux), for every server process; the CPU of
 its main thread (the event loop's) apart too, since the loop is what one process cannot
 spread over more cores, and how long that thread waited for a core. How busy the machine's
@@ -44,7 +54,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,14 +63,25 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from gamenight.bench.serving import COMMITS_PATH, ECHO_PATH, PROFILE_OFF, PROFILE_ON
+from gamenight.bench.serving import (
+    COMMITS_PATH,
+    ECHO_PATH,
+    ORIGIN_LINE,
+    PROCESS_HEADER,
+    PROFILE_OFF,
+    PROFILE_ON,
+)
 from gamenight.core.errors import RulesError
 from gamenight.core.game import GameState
 from gamenight.web.games import SeatSpec, get_game
+from gamenight.web.homes import HOME
+from gamenight.web.pool import bind
 
 HOST = "127.0.0.1"
 ANSWER_SECONDS = 30.0  # a move not answered in this long counts as an error
 SEATS = 2  # at every table the benchmark makes
+REOPENING = 5  # tries at a page whose socket is closed before its first state
+PLACING = 40  # sockets opened at most, on a shared port, to land a page where it is meant
 # Every limit of web.quotas as high as it may be set: the benchmark's clients all come
 # from one address and mean to be fast.
 LIMITS = {
@@ -88,6 +109,8 @@ SETUPS: tuple[tuple[str, int | str, tuple[str, str]], ...] = (
 class Server:
     process: subprocess.Popen[bytes]
     port: int
+    log: Path
+    origin: str = ""  # the process's id among the others (bench.serving.ORIGIN_LINE)
 
     @property
     def url(self) -> str:
@@ -139,10 +162,13 @@ def servers(
     logs: Path,
     synchronous: str = "FULL",
     profile_clock: str = "wall",
+    shared: bool = False,
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (and Redis), stopped at the end; what
     they print goes to ``logs`` (server-N.log), not among the figures. ``synchronous``:
-    SQLite's (web.settings)."""
+    SQLite's (web.settings). ``shared``: the processes share one listening socket, bound
+    here (web.pool.bind), as ``gamenight serve --workers N``'s workers do; otherwise each
+    has a port of its own, as servers of their own do."""
     env = {
         **os.environ,
         **LIMITS,
@@ -153,20 +179,33 @@ def servers(
     if redis_url:
         env["GAMENIGHT_REDIS_URL"] = redis_url
     started: list[Server] = []
+    listening = bind(HOST, 0) if shared else None
     try:
         for i in range(count):
-            port = free_port()
-            command = [sys.executable, "-m", "gamenight.bench.serving", "--port", str(port)]
+            command = [sys.executable, "-m", "gamenight.bench.serving"]
+            fds: tuple[int, ...] = ()
+            if listening is not None:
+                port = int(listening.getsockname()[1])
+                command += ["--fd", str(listening.fileno())]
+                fds = (listening.fileno(),)
+            else:
+                port = free_port()
+                command += ["--port", str(port)]
             if profile is not None:
                 command += ["--profile", str(profile if i == 0 else f"{profile}.{i}")]
                 command += ["--profile-clock", profile_clock]
-            with (logs / f"server-{i}.log").open("wb") as log:
-                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-            started.append(Server(process, port))
+            log = logs / f"server-{i}.log"
+            with log.open("wb") as out:
+                process = subprocess.Popen(
+                    command, env=env, stdout=out, stderr=subprocess.STDOUT, pass_fds=fds
+                )
+            started.append(Server(process, port, log))
         for server in started:
             wait_up(server)
         yield started
     finally:
+        if listening is not None:
+            listening.close()  # (each process holds its own copy)
         for server in started:
             server.process.terminate()
         for server in started:
@@ -178,19 +217,26 @@ def servers(
 
 
 def wait_up(server: Server) -> None:
+    """Wait until the process has said which it is and its port answers (a shared port
+    answers once any process is up: each is waited for by its own first line)."""
     deadline = time.monotonic() + 60
     while True:
         if server.process.poll() is not None:
             raise RulesError(
                 f"the benchmark's server stopped at start (exit {server.process.returncode})"
             )
-        try:
-            with urllib.request.urlopen(f"{server.url}/api/links", timeout=2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RulesError("the benchmark's server did not start within 60 s") from None
-            time.sleep(0.1)
+        said = server.log.read_text(errors="replace").partition("\n")
+        if said[1] and said[0].startswith(ORIGIN_LINE) and not server.origin:
+            server.origin = said[0][len(ORIGIN_LINE) :].strip()
+        if server.origin:
+            try:
+                with urllib.request.urlopen(f"{server.url}/api/links", timeout=2):
+                    return
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            raise RulesError("the benchmark's server did not start within 60 s") from None
+        time.sleep(0.1)
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -211,6 +257,10 @@ class Figures:
 
     latencies: list[float] = field(default_factory=list)  # seconds per move (or echo)
     crossings: list[float] = field(default_factory=list)  # cross-server delay per move
+    # Every page's delay from a move's send to hearing it, by whether the page's socket is on
+    # the process where the move was made (the table's home) or on another.
+    same_process: list[float] = field(default_factory=list)
+    cross_process: list[float] = field(default_factory=list)
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
     messages: int = 0  # server → client messages received
@@ -219,14 +269,17 @@ class Figures:
     moves_sent: int = 0
     answered: list[float] = field(default_factory=list)  # when each answer came
     sent_bytes: int = 0  # client → server, the acts (or echoes)
-    sockets: dict[int, int] = field(default_factory=dict)  # server's port → sockets open now
+    sockets: dict[int, int] = field(default_factory=dict)  # server's pid → sockets open now
+    misplaced: int = 0  # pages left on another process than meant (a shared port)
+    reopened: int = 0  # pages closed before their first state, and opened again
     extensions: set[str] = field(default_factory=set)  # what each page's socket negotiated
 
     def opened(self, server: Server) -> None:
-        self.sockets[server.port] = self.sockets.get(server.port, 0) + 1
+        pid = server.process.pid
+        self.sockets[pid] = self.sockets.get(pid, 0) + 1
 
     def closed(self, server: Server) -> None:
-        self.sockets[server.port] -= 1
+        self.sockets[server.process.pid] -= 1
 
     def error(self, code: str) -> None:
         self.errors += 1
@@ -308,51 +361,136 @@ class Tables:
     # Tables are made in worker threads (the HTTP call blocks): one at a time picks its game.
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def new(self) -> tuple[str, GameState, list[str], str]:
-        """A new table: its id, the client's copy of its game, its seats' tokens, its game."""
+    # One page per seat even on one server (the comparison of 1 and N processes: the same
+    # pages in both runs); otherwise one server has one page holding every seat.
+    per_seat: bool = False
+    # Where the servers name each table's home (web.homes: RedisHomes); None: one server.
+    redis_url: str | None = None
+
+    def new(self) -> Made:
+        """A new table, made on the next server in turn (its home: its pages begin there)."""
         with self.lock:
             name, first, roles = SETUPS[self.made % len(SETUPS)]
+            home = self.made % len(self.servers)
             self.made += 1
             seed = self.seed.getrandbits(62)
         seats = [{"kind": "device", "name": f"P{i + 1}", "role": roles[i]} for i in range(SEATS)]
         body = {"game": name, "seats": seats, "first": first, "seed": seed}
-        answer = post(f"{self.servers[0].url}/api/tables", body)
+        answer = post(f"{self.servers[home].url}/api/tables", body)
         state, _ = get_game(name).new(
             [SeatSpec("human", s["name"], None, s["role"]) for s in seats], first, {}, seed
         )
-        return answer["id"], state, [s["token"] for s in answer["seats"]], name
+        # The process that made the table is its home (a shared port: whichever took the
+        # request); Redis names it.
+        named = self.home_of(answer["id"])
+        home = named if named is not None else home
+        return Made(answer["id"], state, [s["token"] for s in answer["seats"]], name, home)
+
+    def home_of(self, table_id: str) -> int | None:
+        """The index of the table's home among the servers, as Redis names it (None: no
+        Redis, or no home)."""
+        if self.redis_url is None or len(self.servers) == 1:
+            return None
+        import redis
+
+        with redis.Redis.from_url(self.redis_url) as client:
+            origin = client.get(HOME + table_id)
+        origins = [s.origin for s in self.servers]
+        named = origin.decode() if isinstance(origin, bytes) else None
+        return origins.index(named) if named in origins else None
 
 
-async def open_page(server: Server, table: str, tokens: list[str], figures: Figures) -> Page:
-    ws = await websockets.connect(
-        f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
-    )
-    page = Page(ws, figures, server)
+@dataclass
+class Made:
+    """A table the benchmark made: its id, the client's copy of its game, its seats' tokens,
+    its game's name, and the index of the server it was made on."""
+
+    id: str
+    state: GameState
+    tokens: list[str]
+    game: str
+    home: int
+
+
+async def open_page(
+    server: Server,
+    table: str,
+    tokens: list[str],
+    figures: Figures,
+    among: list[Server] | None = None,
+) -> Page:
+    """A page at the table on ``server`` (landed_page), opened again, as a page does, when
+    its socket is closed before its first state (a table whose home is changing sends its
+    pages to reconnect: web.homes), up to REOPENING times; each such is counted."""
+    for _ in range(REOPENING - 1):
+        try:
+            return await landed_page(server, table, tokens, figures, among)
+        except PageError:
+            figures.reopened += 1
+    return await landed_page(server, table, tokens, figures, among)
+
+
+async def landed_page(
+    server: Server,
+    table: str,
+    tokens: list[str],
+    figures: Figures,
+    among: list[Server] | None = None,
+) -> Page:
+    """A page at the table on ``server``: where its socket lands is read from the header
+    the process answers with (bench.serving); on a port the processes share (``among``),
+    a socket that landed on another is closed and opened again, up to PLACING times."""
+    among = among or [server]
+    for tries in range(1, PLACING + 1):
+        ws = await websockets.connect(
+            f"ws://{HOST}:{server.port}/ws/tables/{table}", max_size=None, open_timeout=60
+        )
+        assert ws.response is not None
+        origin = ws.response.headers.get(PROCESS_HEADER, "")
+        landed = next((s for s in among if s.origin == origin), server)
+        if landed is server:
+            break
+        if tries == PLACING:  # (kept where it landed: a busy process accepts less often)
+            figures.misplaced += 1
+            break
+        await ws.close()
+    page = Page(ws, figures, landed)
     # What the server agreed to (permessage-deflate, or nothing): the bytes and the
     # server's memory per page depend on it.
     assert ws.response is not None
     figures.extensions.add(ws.response.headers.get("Sec-WebSocket-Extensions", ""))
-    await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
-    await page.heard(0)  # the first state
+    try:
+        await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
+        await page.heard(0)  # the first state
+    except websockets.ConnectionClosed:
+        await page.close()
+        raise PageError("closed") from None
+    except PageError:
+        await page.close()
+        raise
     return page
 
 
-def page_servers(servers_: list[Server], seats: int = SEATS) -> list[Server]:
+def page_servers(
+    servers_: list[Server], seats: int = SEATS, home: int = 0, per_seat: bool = False
+) -> list[Server]:
     """Where a table's pages are, one server each: one page holding every seat, or (several
-    servers) one page per seat, seat i on server i. The echo's clients open the same."""
-    if len(servers_) == 1:
+    servers, or ``per_seat``) one page per seat, seat i on the server ``home`` + i, so that
+    with several servers every table has pages on two of them. The echo's clients open the
+    same."""
+    if len(servers_) == 1 and not per_seat:
         return servers_[:1]
-    return [servers_[i % len(servers_)] for i in range(seats)]
+    return [servers_[(home + i) % len(servers_)] for i in range(seats)]
 
 
-async def open_pages(tables: Tables, table: str, tokens: list[str], figures: Figures) -> list[Page]:
+async def open_pages(tables: Tables, made: Made, figures: Figures) -> list[Page]:
     """The table's pages (page_servers), each with the tokens of its seats."""
-    where = page_servers(tables.servers, len(tokens))
+    where = page_servers(tables.servers, len(made.tokens), made.home, tables.per_seat)
     if len(where) == 1:
-        return [await open_page(where[0], table, tokens, figures)]
+        return [await open_page(where[0], made.id, made.tokens, figures)]
     return [
-        await open_page(server, table, [token], figures)
-        for server, token in zip(where, tokens, strict=True)
+        await open_page(server, made.id, [token], figures, tables.servers)
+        for server, token in zip(where, made.tokens, strict=True)
     ]
 
 
@@ -384,8 +522,9 @@ class Start:
 async def drive_table(tables: Tables, rng: random.Random, figures: Figures, start: Start) -> None:
     """Play random legal moves at one table until the deadline, a new table after each
     finished game."""
-    table, state, tokens, _ = await asyncio.to_thread(tables.new)
-    pages = await open_pages(tables, table, tokens, figures)
+    made = await asyncio.to_thread(tables.new)
+    pages = await open_pages(tables, made, figures)
+    state, home = made.state, tables.servers[made.home]
     await start.arrive()
     revision = 0
     try:
@@ -395,8 +534,9 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                 figures.games += 1
                 for page in pages:
                     await page.close()
-                table, state, tokens, _ = await asyncio.to_thread(tables.new)
-                pages = await open_pages(tables, table, tokens, figures)
+                made = await asyncio.to_thread(tables.new)
+                pages = await open_pages(tables, made, figures)
+                state, home = made.state, tables.servers[made.home]
                 revision = 0
                 continue
             mover = pages[actor % len(pages)]
@@ -423,10 +563,18 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                 figures.latencies.append(answer - sent)
                 figures.answered.append(answer)
                 for page in pages:
+                    delay = (
+                        answer - sent if page is mover else await page.heard(revision + 1) - sent
+                    )
                     if page is not mover:
-                        figures.crossings.append(await page.heard(revision + 1) - sent)
+                        figures.crossings.append(delay)
+                    at_home = page.server is home
+                    (figures.same_process if at_home else figures.cross_process).append(delay)
             except PageError as exc:
                 figures.error(str(exc))
+                return
+            except websockets.ConnectionClosed as exc:  # (its code: 1012, sent elsewhere)
+                figures.error(f"closed {exc.rcvd.code if exc.rcvd else ''}".strip())
                 return
             except TimeoutError:
                 figures.error("timeout")
@@ -443,13 +591,20 @@ def echo_text(size: int, n: int) -> str:
     return head[:-1] + ', "pad": "' + "x" * max(0, size - len(head) - 11) + '"}'
 
 
-async def drive_echo(servers_: list[Server], size: int, figures: Figures, start: Start) -> None:
-    """One client of the echo, standing for one table: the sockets its pages would be
-    (page_servers), each message of ``size`` bytes sent on the next of them in turn (as the
-    seats take turns to move) and its echo awaited there, and again."""
+async def drive_echo(
+    servers_: list[Server],
+    size: int,
+    figures: Figures,
+    start: Start,
+    home: int = 0,
+    per_seat: bool = False,
+) -> None:
+    """One client of the echo, standing for one table (made on server ``home``): the sockets
+    its pages would be (page_servers), each message of ``size`` bytes sent on the next of
+    them in turn (as the seats take turns to move) and its echo awaited there, and again."""
     sockets: list[tuple[Server, ClientConnection]] = []
     try:
-        for server in page_servers(servers_):
+        for server in page_servers(servers_, home=home, per_seat=per_seat):
             ws = await websockets.connect(
                 f"ws://{HOST}:{server.port}{ECHO_PATH}", max_size=None, open_timeout=60
             )
@@ -529,7 +684,7 @@ async def phase(
     own = time.process_time()
     waited = sum(s.waited_for_cpu() for s in servers_)
     busy, ticks = machine_cpu()
-    sockets = [figures.sockets.get(server.port, 0) for server in servers_]
+    sockets = [figures.sockets.get(server.process.pid, 0) for server in servers_]
     began = time.perf_counter()
     if profiled:
         for server in servers_:
@@ -575,10 +730,19 @@ def ms(seconds: float) -> float:
 
 
 async def measure(
-    servers_: list[Server], tables: int, seconds: float, seed: int, profiled: bool = False
+    servers_: list[Server],
+    tables: int,
+    seconds: float,
+    seed: int,
+    profiled: bool = False,
+    per_seat: bool = False,
+    redis_url: str | None = None,
 ) -> dict[str, Any]:
+    """The closed loop's figures on these servers, the play's and then the echo's
+    (``per_seat``: a page for every seat, on one server too; ``redis_url``: where the
+    servers name each table's home)."""
     idle = sum(s.rss_mb() for s in servers_)
-    made = Tables(servers_, random.Random(seed))
+    made = Tables(servers_, random.Random(seed), per_seat=per_seat, redis_url=redis_url)
     play = Figures()
     rngs = [random.Random(seed * 7919 + i) for i in range(tables)]
     start = Start(tables, seconds)
@@ -596,7 +760,10 @@ async def measure(
     start = Start(tables, seconds)
     echoed = await phase(
         servers_,
-        [drive_echo(servers_, size, echo, start) for _ in range(tables)],
+        [
+            drive_echo(servers_, size, echo, start, i % len(servers_), per_seat)
+            for i in range(tables)
+        ],
         start,
         echo,
     )
@@ -689,6 +856,9 @@ async def measure(
             )
         },
     }
+    result |= process_figures(play)
+    result["misplaced_pages"] = play.misplaced
+    result["reopened_pages"] = play.reopened
     if len(servers_) > 1:
         cross_p99 = percentile(play.crossings, 99)
         result |= {
@@ -698,6 +868,104 @@ async def measure(
             "ratio_cross_p99_to_echo": round(cross_p99 / echo_p99, 2) if echo_p99 else None,
         }
     return result
+
+
+def process_figures(figures: Figures) -> dict[str, Any]:
+    """The p99 of a move seen on a page on its home process, and on another (None: no page
+    was on another), and their ratio."""
+    same = percentile(figures.same_process, 99)
+    cross = percentile(figures.cross_process, 99) if figures.cross_process else None
+    return {
+        "same_process_p99_ms": ms(same),
+        "cross_process_p99_ms": None if cross is None else ms(cross),
+        "ratio_cross_to_same_p99": round(cross / same, 3) if cross is not None and same else None,
+    }
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How the benchmark's servers are started, whatever their number: their database (None:
+    SQLite in the run's temporary folder) and Redis, SQLite's ``synchronous``, and the first
+    server's cProfile (file and clock, bench.serving)."""
+
+    database_url: str | None = None
+    redis_url: str | None = None
+    synchronous: str = "FULL"
+    profile: Path | None = None
+    profile_clock: str = "wall"
+
+    def check(self, processes: int, option: str, postgres: bool = True) -> None:
+        """Several processes find each table's home through Redis (web.homes), and servers
+        of their own (``postgres``) share PostgreSQL; the workers of one machine may share
+        a SQLite file (web.pool)."""
+        url = self.database_url or ""
+        if processes > 1 and not self.redis_url:
+            raise RulesError(
+                f"{option} above 1 needs --redis-url (the processes find each table's home"
+                " through it)"
+            )
+        if processes > 1 and postgres and not url.startswith("postgres"):
+            raise RulesError(
+                f"{option} above 1 needs a PostgreSQL --database-url (servers of their own"
+                " share it)"
+            )
+
+
+# A measure on these servers (``True``: the first one profiled, if the setup asks).
+Measure = Callable[[list[Server], bool], Coroutine[Any, Any, dict[str, Any]]]
+
+
+def on_servers(
+    setup: Setup, count: int, measure_: Measure, shared: bool = False, profiled: bool = True
+) -> dict[str, Any]:
+    """``measure_``'s figures on ``count`` fresh server processes (``shared``: on one port,
+    as ``gamenight serve --workers N``'s), with the servers' logged tracebacks and, on
+    SQLite, its ``synchronous``; ``profiled``: if the setup asks for a profile."""
+    with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
+        folder = Path(name)
+        url = setup.database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
+        profile = setup.profile if profiled else None
+        with servers(
+            count,
+            url,
+            setup.redis_url,
+            profile,
+            folder,
+            setup.synchronous,
+            setup.profile_clock,
+            shared,
+        ) as started:
+            result = asyncio.run(measure_(started, profile is not None))
+        # (the servers have stopped, and written all they will)
+        logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
+    if url.startswith("sqlite"):
+        result["sqlite_synchronous"] = setup.synchronous
+    # Errors the servers logged (a failed write, an unexpected exception), beside the ones
+    # the pages were told of.
+    result["server_tracebacks"] = logged.count("Traceback")
+    # Tables whose home lost its lease to another process mid-run (web.homes logs each):
+    # their pages were sent to reconnect.
+    result["homes_lost"] = logged.count("was taken by another process")
+    return result
+
+
+def workers_compared(setup: Setup, workers: int, measure_: Measure) -> dict[str, Any]:
+    """``measure_`` on one process, then on ``workers`` sharing one port as the workers of
+    ``gamenight serve --workers N`` do (servers: ``shared``), on the same database and
+    Redis: the second's figures, with the first's under ``one_worker``. Only the second is
+    profiled."""
+    one = on_servers(setup, 1, measure_, shared=True, profiled=False)
+    result = on_servers(setup, workers, measure_, shared=True)
+    result["one_worker"] = one
+    return result
+
+
+def compare(result: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """For each of ``keys``, the ratio of the run on every worker to the one on one
+    (``ratio_KEY_to_one_worker``)."""
+    for key in keys:
+        mine, theirs = result[key], result["one_worker"][key]
+        result[f"ratio_{key}_to_one_worker"] = round(mine / theirs, 4) if theirs else None
 
 
 def run(
@@ -710,31 +978,36 @@ def run(
     seed: int = 2026,
     synchronous: str = "FULL",
     profile_clock: str = "wall",
+    workers: int = 1,
 ) -> dict[str, Any]:
     """The figures of one run (see the module's docstring); ``profile``: the first server's
     cProfile statistics are written there, timed by ``profile_clock`` (bench.serving: wall
     or cpu); ``synchronous``: SQLite's PRAGMA synchronous (FULL or NORMAL,
-    docs/reliability.md)."""
-    if servers_ > 1 and not (redis_url and database_url and database_url.startswith("postgres")):
+    docs/reliability.md); ``workers`` above 1: the same measure on one process and then on
+    ``workers`` (workers_compared), a page for every seat in both."""
+    setup = Setup(database_url, redis_url, synchronous, profile, profile_clock)
+    setup.check(servers_, "--servers")
+    setup.check(workers, "--workers", postgres=False)
+    if servers_ > 1 and workers > 1:
         raise RulesError(
-            "--servers above 1 needs --redis-url and a PostgreSQL --database-url"
-            " (the servers share live tables through them)"
+            "--servers and --workers are not given together (--workers N compares"
+            " one process with N)"
         )
-    load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as name:
-        folder = Path(name)
-        url = database_url or f"sqlite:///{folder / 'gamenight.sqlite3'}"
-        with servers(
-            servers_, url, redis_url, profile, folder, synchronous, profile_clock
-        ) as started:
-            result = asyncio.run(measure(started, tables, seconds, seed, profile is not None))
-        # (the servers have stopped, and written all they will)
-        logged = "".join(log.read_text(errors="replace") for log in sorted(folder.glob("*.log")))
     # The machine is shared: how busy it was when the run began.
+    load = os.getloadavg()[0]
+
+    async def play(started: list[Server], profiled: bool) -> dict[str, Any]:
+        return await measure(started, tables, seconds, seed, profiled, workers > 1, setup.redis_url)
+
+    if workers > 1:
+        result = workers_compared(setup, workers, play)
+        compare(result, ("moves_per_s",))
+        # The better of the two against its own echo (the bar of issue 28).
+        result["best_ratio_moves_to_echo"] = max(
+            r["ratio_moves_to_echo"] or 0.0 for r in (result, result["one_worker"])
+        )
+    else:
+        result = on_servers(setup, servers_, play)
+    result["workers"] = workers
     result["load_average"] = round(load, 2)
-    if url.startswith("sqlite"):
-        result["sqlite_synchronous"] = synchronous
-    # Errors the servers logged (a failed write, an unexpected exception), beside the ones
-    # the pages were told of.
-    result["server_tracebacks"] = logged.count("Traceback")
     return result

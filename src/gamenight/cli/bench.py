@@ -1,11 +1,13 @@
 """``gamenight bench …``: benchmarks of the whole system (each game's own are
 ``gamenight centrix bench`` and ``gamenight colorcity bench``).
 
-- ``gamenight bench server --tables N --seconds S [--servers K] [--database-url URL]
-  [--redis-url URL] [--sqlite-synchronous FULL|NORMAL] [--json] [--profile FILE
-  [--profile-clock wall|cpu]]``: the
-  table server's moves per second, latency and cost per move against its own stack's echo
-  (gamenight.bench.server).
+- ``gamenight bench server --tables N --seconds S [--servers K | --workers N]
+  [--pace S [--max-tables M] [--ramp F]] [--database-url URL] [--redis-url URL]
+  [--sqlite-synchronous FULL|NORMAL] [--json] [--profile FILE [--profile-clock wall|cpu]]``:
+  the table server's moves per second, latency and cost per move against its own stack's
+  echo (gamenight.bench.server); ``--workers N``, one process against N in the same run;
+  ``--pace S``, the open loop, the most tables held at a move p99 of 100 ms
+  (gamenight.bench.pace).
 - ``gamenight bench figures [--only SOURCE …] [--list] [--json] [--no-docs]`` (also
   ``gamenight bench all``; what ``make figures`` runs): every figure the README and the docs
   quote, measured again by the commands above and each game's own bench, written to
@@ -56,6 +58,35 @@ def register(commands: Any) -> None:
         default=1,
         help="server processes; above 1 the pages of each table are split across them"
         " (needs --redis-url and a PostgreSQL --database-url) (default %(default)s)",
+    )
+    server.add_argument(
+        "--workers",
+        type=count,
+        default=1,
+        help="above 1: the same run on one server process and then on N, the pages of each"
+        " table on two of them (needs --redis-url and a PostgreSQL --database-url)"
+        " (default %(default)s)",
+    )
+    server.add_argument(
+        "--pace",
+        type=seconds,
+        metavar="S",
+        help="the open loop: each table moves at random moments, S seconds apart on average;"
+        " the tables are ramped up (from --tables, --seconds a step) to the most held at a"
+        " move p99 of 100 ms",
+    )
+    server.add_argument(
+        "--max-tables",
+        type=count,
+        default=5000,
+        help="with --pace: the most tables the ramp goes to (default %(default)s)",
+    )
+    server.add_argument(
+        "--ramp",
+        type=float,
+        default=1.5,
+        help="with --pace: each step's tables over the last's, until one fails"
+        " (default %(default)s)",
     )
     server.add_argument(
         "--database-url", help="the servers' database (default: SQLite in a temporary folder)"
@@ -109,6 +140,14 @@ def register(commands: Any) -> None:
         "--docs-only",
         action="store_true",
         help="measure nothing: write docs/figures.json's values into the docs' tables",
+    )
+    figures.add_argument(
+        "--database-url",
+        help="the PostgreSQL a long source's command runs on (the registry keeps its command"
+        " with DB for the database)",
+    )
+    figures.add_argument(
+        "--redis-url", help="the Redis a long source's command runs on (the registry keeps its own)"
     )
     figures.set_defaults(run=_figures)
     bots = sub.add_parser(
@@ -300,6 +339,8 @@ def _server(ns: argparse.Namespace) -> int:
 
     if ns.profile:
         check_writable(ns.profile)
+    if ns.pace is not None:
+        return _paced(ns)
     result = run(
         ns.tables,
         ns.seconds,
@@ -310,11 +351,73 @@ def _server(ns: argparse.Namespace) -> int:
         ns.seed,
         ns.sqlite_synchronous,
         ns.profile_clock,
+        ns.workers,
     )
     if ns.json:
         print(json.dumps(result))
         return 0
-    r = result
+    if "one_worker" in result:
+        print("one process:")
+        _closed_report(ns, result["one_worker"])
+        print(f"{ns.workers} processes:")
+    _closed_report(ns, result)
+    if "one_worker" in result:
+        print(
+            f"{ns.workers} processes ÷ one: moves/s {result['ratio_moves_per_s_to_one_worker']};"
+            f" the better ÷ its echo {result['best_ratio_moves_to_echo']}"
+        )
+    return 0
+
+
+def _paced(ns: argparse.Namespace) -> int:
+    from gamenight.bench import pace
+    from gamenight.bench.server import Setup
+
+    if ns.ramp <= 1:
+        raise SystemExit("--ramp must be above 1")
+    setup = Setup(
+        ns.database_url,
+        ns.redis_url,
+        ns.sqlite_synchronous,
+        ns.profile.resolve() if ns.profile else None,
+        ns.profile_clock,
+    )
+    result = pace.run(
+        setup,
+        ns.pace,
+        ns.tables,
+        ns.seconds,
+        ns.max_tables,
+        ns.ramp,
+        ns.seed,
+        ns.workers,
+        ns.servers,
+    )
+    if ns.json:
+        print(json.dumps(result))
+        return 0
+    runs = [("one process", result["one_worker"])] if "one_worker" in result else []
+    runs.append((f"{result['servers']} process(es)", result))
+    for name, r in runs:
+        print(f"{name}, a move every {r['pace_s']} s a table on average:")
+        for step in r["curve"]:
+            print(
+                f"  {step['tables']:>6} tables: {step['moves_per_s']:,.1f} moves/s, p50"
+                f" {step['p50_ms']} ms, p99 {step['p99_ms']} ms (same process"
+                f" {step['same_process_p99_ms']}, other {step['cross_process_p99_ms']}),"
+                f" errors {step['errors']}{'' if step['held'] else '  — not held'}"
+            )
+        print(f"  held at p99 ≤ 100 ms: {r['tables_held_at_p99_100ms']} tables")
+    if "one_worker" in result:
+        print(
+            f"{ns.workers} processes ÷ one, tables held:"
+            f" {result['ratio_tables_held_at_p99_100ms_to_one_worker']}"
+        )
+    print(f"load average at the start {result['load_average']}")
+    return 0
+
+
+def _closed_report(ns: argparse.Namespace, r: dict[str, Any]) -> None:
     print(
         f"{ns.tables} tables on {r['servers']} server process(es), {r['seconds']:.1f} s:"
         f" {r['moves']} moves, {r['games_finished']} games finished, {r['tables_made']} tables made"
@@ -353,6 +456,10 @@ def _server(ns: argparse.Namespace) -> int:
         line += f", cross-server p99 ÷ echo p99 {r['ratio_cross_p99_to_echo']}"
     print(line)
     print(
+        f"a move seen on a page on its home process: p99 {r['same_process_p99_ms']} ms; on"
+        f" another: {r['cross_process_p99_ms']} ms (÷ {r['ratio_cross_to_same_p99']})"
+    )
+    print(
         f"the machine's {r['cores']} cores: busy {r['machine_busy_pct']} % in the play,"
         f" {r['echo_machine_busy_pct']} % in the echo; the servers' loops waited for a core"
         f" {r['loop_waiting_for_cpu_pct']} % of the play; the play's CPU a move (server and"
@@ -361,9 +468,8 @@ def _server(ns: argparse.Namespace) -> int:
     )
     print(
         f"tracebacks in the servers' logs {r['server_tracebacks']};"
-        f" load average at the start {r['load_average']}"
+        f" load average at the start {r.get('load_average', '')}"
     )
-    return 0
 
 
 def _figures(ns: argparse.Namespace) -> int:
@@ -382,6 +488,10 @@ def _figures(ns: argparse.Namespace) -> int:
             print(f"{source.name} ({mark}): {source.command}")
         return 0
     say = (lambda _: None) if ns.json else print
+    if ns.database_url:
+        figures.SERVICES[figures.DATABASE] = ns.database_url
+    if ns.redis_url:
+        figures.SERVICES[figures.REDIS] = ns.redis_url
     measured = {} if ns.docs_only else figures.measure(ns.only or (), say)
     registry = figures.merged(figures.load_registry(), measured)
     figures.save_registry(registry)
