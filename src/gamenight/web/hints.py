@@ -79,16 +79,7 @@ async def ask(table: Any, runner: Any, page: Any, seat: int, level: int) -> dict
             f"this page does not play for seat {seat}", Code.NOT_YOUR_SEAT, seat=seat
         )
     async with referee.lock:  # (an action may be changing the state in a thread)
-        actor = referee.actor
-        if actor is None:
-            raise RefusedError("the game is over", Code.GAME_OVER)
-        if actor != seat:
-            raise RefusedError(
-                f"it is not seat {seat}'s turn (seat {actor} acts now)",
-                Code.NOT_YOUR_TURN,
-                seat=seat,
-                actor=actor,
-            )
+        referee.check_turn(seat)
         view = referee.state.view(seat)
         version, revision = referee.version, referee.revision
     answer = await runner.run(

@@ -351,6 +351,19 @@ class Referee:
         """The host's clock settings (a table from before there were clocks: the defaults)."""
         return self.clock.settings if self.clock is not None else ClockSettings()
 
+    def check_turn(self, seat: int) -> None:
+        """Refuse unless ``seat`` is to act now: the game is over, or another seat's turn."""
+        actor = self.actor
+        if actor is None:
+            raise RefusedError("the game is over", Code.GAME_OVER)
+        if seat != actor:
+            raise RefusedError(
+                f"it is not seat {seat}'s turn (seat {actor} acts now)",
+                Code.NOT_YOUR_TURN,
+                seat=seat,
+                actor=actor,
+            )
+
     def flagged(self, seat: int) -> bool:
         """Whether ``seat`` is the actor and its time has run out (a stand-in never is)."""
         clock = self.clock
@@ -412,16 +425,7 @@ class Referee:
             known = self._known(message_id) or await self._check(seat, key, seen, message_id)
             if known is not None:
                 return known
-            actor = self.actor
-            if actor is None:
-                raise RefusedError("the game is over", Code.GAME_OVER)
-            if seat != actor:
-                raise RefusedError(
-                    f"it is not seat {seat}'s turn (seat {actor} acts now)",
-                    Code.NOT_YOUR_TURN,
-                    seat=seat,
-                    actor=actor,
-                )
+            self.check_turn(seat)
             if self.flagged(seat):
                 raise RefusedError(f"seat {seat}'s time has run out", Code.OUT_OF_TIME, seat=seat)
             if self.game.simulates:  # physics never runs in the event loop
