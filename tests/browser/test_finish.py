@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS, Console, Server, shot
 
@@ -275,3 +275,26 @@ def test_the_clocks_stay_in_sight_when_the_page_scrolls(
     assert seen["scrolled"] > 50, "the page scrolls"
     assert 0 <= seen["top"] < seen["bottom"] <= seen["height"], seen
     assert seen["theirs"], seen
+
+
+@pytest.mark.parametrize("game", ["centrix", "colorcity"])
+def test_a_player_who_closes_the_page_mid_game_is_marked_away_within_3_seconds(
+    server: Server, new_page: NewPage, game: str
+) -> None:
+    # Issue 30's friction: with a clock running, the friend whose page was closed still
+    # looked present to the others 3 s later.
+    made = server.create(
+        {
+            "game": game,
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "device", "name": "Bo"}],
+            "clock": {"kind": "realtime", "bank_seconds": 300, "increment_seconds": 0},
+        }
+    )
+    ann, bo = new_page(), new_page()
+    open_seats(ann, server, made["id"], [made["seats"][0]["token"]])
+    open_seats(bo, server, made["id"], [made["seats"][1]["token"]])
+    seat = ".player[data-seat='1']" if game == "centrix" else ".gang-purple"
+    away = ann.locator(f"{seat} .badge-away")
+    expect(away).to_have_count(0, timeout=10_000)
+    bo.close()
+    expect(away.first).to_be_visible(timeout=3_000)
