@@ -153,6 +153,32 @@ def test_a_home_whose_lease_lapsed_and_was_taken_cannot_append(redis_url: str) -
     asyncio.run(run())
 
 
+def test_one_renewal_keeps_each_lease_takes_back_an_expired_one_and_names_the_taken(
+    redis_url: str,
+) -> None:
+    # Every lease of a process is renewed by one call (issue 28's profile: one call per
+    # table was a quarter of a busy home's time); its answers must still be per table.
+    async def run() -> None:
+        client: Any = redis.asyncio.from_url(redis_url)
+        one = RedisHomes(client, MemoryStore(), "one", ttl=30)
+        kept, expired, taken = ("renew-kept", "renew-expired", "renew-taken")
+        one.held = {kept: 1, expired: 1, taken: 1}
+        try:
+            await client.set(HOME + kept, "one", px=1000)
+            await client.set(HOME + taken, "two", px=30_000)
+            assert await one.renew() == [taken]
+            assert set(one.held) == {kept, expired}
+            for table_id in (kept, expired):
+                assert await client.get(HOME + table_id) == b"one"
+                assert await client.pttl(HOME + table_id) > 20_000, "renewed for a whole ttl"
+            assert await client.get(HOME + taken) == b"two", "another's lease is left alone"
+        finally:
+            await client.delete(*(HOME + t for t in (kept, expired, taken)))
+            await client.aclose()
+
+    asyncio.run(run())
+
+
 def test_a_home_notices_at_its_renewal_that_another_took_its_table(redis_url: str) -> None:
     async def run() -> None:
         store = MemoryStore()
