@@ -39,6 +39,19 @@ def click_centre(page: Page, selector: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def drag_cube(page: Page, dx: float, dy: float, *, steps: int) -> None:
+    """Drag Color City's cube from its handle by (``dx``, ``dy``) screen pixels with the
+    mouse, and let go."""
+    page.wait_for_selector("#launch-handle:not([hidden])")
+    box = page.locator("#launch-handle").bounding_box()
+    assert box is not None, "the cube's handle is not on screen"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=steps)
+    page.mouse.up()
+
+
 def centrix_play(page: Page, *, turn_a_ring: bool = True, accepted: bool = True) -> None:
     """Make one Centrix play by clicking: a card, a rotation (when the card offers one), a
     pawn on the board or in the off-board tray, then its destination on the board; then wait

@@ -18,7 +18,7 @@ from gamenight.colorcity import Decision, Shot
 from gamenight.colorcity.lessons import lessons as city_lessons
 from gamenight.colorcity.lessons import reached as city_reached
 from tests.browser.conftest import Server
-from tests.browser.helpers import click_centre
+from tests.browser.helpers import click_centre, drag_cube
 from tests.colorcity.test_lessons import a_way
 from tests.web.test_lessons_api import way
 
@@ -138,16 +138,13 @@ def slingshot(page: Page, *, touch: bool) -> None:
     page.wait_for_selector("#launch-handle:not([hidden])")
     # (The cube near the top of the window: the whole pull stays on screen.)
     page.locator("#launch-handle").evaluate("h => h.scrollIntoView({ block: 'start' })")
+    steps, pull = 15, 320
+    if not touch:
+        drag_cube(page, 0, pull, steps=steps)
+        return
     box = page.locator("#launch-handle").bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    steps, pull = 15, 320
-    if not touch:
-        page.mouse.move(x, y)
-        page.mouse.down()
-        page.mouse.move(x, y + pull, steps=steps)
-        page.mouse.up()
-        return
     session = page.context.new_cdp_session(page)
     session.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
     touch_event = "Input.dispatchTouchEvent"
@@ -182,13 +179,7 @@ def test_a_newcomer_plays_every_colorcity_lesson(
             # A wrong try: the cube dragged along its line far past the HQ.
             page.wait_for_selector("#launch-handle:not([hidden])")
             page.locator("#launch-handle").evaluate("h => h.scrollIntoView({ block: 'center' })")
-            box = page.locator("#launch-handle").bounding_box()
-            assert box is not None
-            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-            page.mouse.move(x, y)
-            page.mouse.down()
-            page.mouse.move(x + 500, y, steps=12)
-            page.mouse.up()
+            drag_cube(page, 500, 0, steps=12)
             assert outcome(page) == "refused"
             expect(page.locator("#lesson-status.lesson-why")).to_contain_text(
                 "HQ" if suffix == "en" else "본부"

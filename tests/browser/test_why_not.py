@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server
-from tests.browser.helpers import centrix_finish_turn, click_centre, wait_my_turn
+from tests.browser.helpers import centrix_finish_turn, click_centre, drag_cube, wait_my_turn
 from tests.web.bodies import COLORCITY
 
 NewPage = Callable[..., Page]
@@ -81,12 +81,5 @@ def test_a_cube_dragged_past_its_hq_is_told_the_rule(server: Server, new_page: N
     page = new_page()
     page.goto(f"{server.url}/table/{made['id']}#token={made['seats'][0]['token']}")
     wait_my_turn(page)
-    page.wait_for_selector("#launch-handle:not([hidden])")
-    box = page.locator("#launch-handle").bounding_box()
-    assert box is not None
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 600, y, steps=12)
-    page.mouse.up()
+    drag_cube(page, 600, 0, steps=12)
     expect(page.locator(".toast-error").last).to_contain_text("HQ")

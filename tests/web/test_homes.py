@@ -16,13 +16,13 @@ import pytest
 import redis.asyncio
 from fastapi.testclient import TestClient
 
-from gamenight.web.forward import CHANNEL
+from gamenight.web.forward import CHANNEL, MOVED
 from gamenight.web.homes import HOME, ElsewhereError, LocalHomes, RedisHomes
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import HomeLostError
 from gamenight.web.seats import hash_token
 from gamenight.web.store import LeaseLostError, MemoryStore
-from gamenight.web.tables import MOVED, TableManager
+from gamenight.web.tables import TableManager
 
 from .bodies import CENTRIX_2, CENTRIX_BOTS
 from .test_api import act, create, receive
@@ -156,8 +156,8 @@ def test_a_home_whose_lease_lapsed_and_was_taken_cannot_append(redis_url: str) -
 def test_one_renewal_keeps_each_lease_takes_back_an_expired_one_and_names_the_taken(
     redis_url: str,
 ) -> None:
-    # Every lease of a process is renewed by one call (issue 28's profile: one call per
-    # table was a quarter of a busy home's time); its answers must still be per table.
+    # Every lease of a process is renewed by one call (a call per table took the home 5
+    # times the CPU, issue 28); its answers must still be per table.
     async def run() -> None:
         client: Any = redis.asyncio.from_url(redis_url)
         one = RedisHomes(client, MemoryStore(), "one", ttl=30)

@@ -15,13 +15,14 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from gamenight.web.app import create_app
+from gamenight.web.forward import MOVED
 from gamenight.web.protocol import TableIn
 from gamenight.web.referee import Referee
 from gamenight.web.refusals import RefusedError
 from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
 from gamenight.web.store.sql import SqlStore
-from gamenight.web.tables import MOVED, TableManager
+from gamenight.web.tables import TableManager
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE

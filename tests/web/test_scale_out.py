@@ -23,10 +23,10 @@ from starlette.testclient import WebSocketTestSession
 
 from gamenight.core.errors import RulesError
 from gamenight.web.app import create_app
+from gamenight.web.forward import MOVED
 from gamenight.web.settings import Settings
 from gamenight.web.store import MEMORY, ConflictError, NewTable
 from gamenight.web.store.sql import SqlStore
-from gamenight.web.tables import MOVED
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2, CENTRIX_INVITE

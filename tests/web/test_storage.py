@@ -30,6 +30,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from starlette.testclient import WebSocketTestSession
 
 from gamenight.web.app import create_app
+from gamenight.web.forward import MOVED
 from gamenight.web.games import get_game
 from gamenight.web.seats import hash_token
 from gamenight.web.settings import Settings
@@ -42,7 +43,6 @@ from gamenight.web.store import (
     Timing,
 )
 from gamenight.web.store.sql import FORGET_EVERY, MIGRATIONS, Base, SqlStore, upgrade
-from gamenight.web.tables import MOVED
 from gamenight.web.views.centrix import notations
 
 from .bodies import CENTRIX_2

@@ -45,6 +45,7 @@ from gamenight.bench.server import (
     Server,
     Setup,
     Tables,
+    closed,
     compare,
     ms,
     on_servers,
@@ -172,7 +173,7 @@ class PacedTable:
         except PageError as exc:
             self.fail(str(exc))
         except websockets.ConnectionClosed as exc:  # (its code: 1012, sent elsewhere)
-            self.fail(f"closed {exc.rcvd.code if exc.rcvd else ''}".strip())
+            self.fail(closed(exc))
         except TimeoutError:
             self.fail("timeout")
         finally:

@@ -574,7 +574,7 @@ async def drive_table(tables: Tables, rng: random.Random, figures: Figures, star
                 figures.error(str(exc))
                 return
             except websockets.ConnectionClosed as exc:  # (its code: 1012, sent elsewhere)
-                figures.error(f"closed {exc.rcvd.code if exc.rcvd else ''}".strip())
+                figures.error(closed(exc))
                 return
             except TimeoutError:
                 figures.error("timeout")
@@ -716,6 +716,11 @@ async def phase(
         waited,
         [post(server.url + COMMITS_PATH, {}) for server in servers_] if commits else [],
     )
+
+
+def closed(exc: websockets.ConnectionClosed) -> str:
+    """A socket the server closed, as an error: with its close code, if it sent one."""
+    return f"closed {exc.rcvd.code if exc.rcvd else ''}".strip()
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gamenight.bench.server import ms, percentile
 from gamenight.core import provenance
 
 TABLES = 20  # each process's tables, all appending at once (as many pages acting)
@@ -87,14 +88,11 @@ def measure(processes: int, seconds: float, tables: int = TABLES) -> dict[str, A
             worker.join(30)
     latencies: list[float] = sorted(x for r in results for x in r["latencies"])
 
-    def pct(q: float) -> float:
-        return round(1000 * float(latencies[min(len(latencies) - 1, int(q * len(latencies)))]), 2)
-
     return {
         "processes": processes,
         "moves_per_s": round(len(latencies) / seconds, 1),
-        "p50_ms": pct(0.5) if latencies else None,
-        "p99_ms": pct(0.99) if latencies else None,
+        "p50_ms": ms(percentile(latencies, 50)) if latencies else None,
+        "p99_ms": ms(percentile(latencies, 99)) if latencies else None,
         "refused": sum(r["errors"] for r in results),
     }
 

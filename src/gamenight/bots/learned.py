@@ -231,7 +231,7 @@ class Net:
         """Policy logits and win probabilities, one per row of ``x``."""
         # einsum, not matmul: numpy's BLAS threads a product of this size over every core,
         # and on a loaded machine the threads' waiting cost 20-40 times the product itself
-        # (60 ms against 1.5 ms for 31 plays, 2 cores at a load of 8); einsum's own loop
+        # (the figures in docs/ai.md); einsum's own loop
         # stays on this thread, at about twice single-threaded BLAS's time.
         h = (x - self.mean) * self.scale
         for w, b in self.trunk:

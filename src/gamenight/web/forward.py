@@ -38,7 +38,7 @@ log = logging.getLogger("gamenight.web")
 
 CHANNEL = "gamenight:process:"  # + a process's id: what is forwarded to it
 ALIVE = "gamenight:alive:"  # + a process's id: exists while it forwards or is forwarded to
-MOVED = 1012  # (as web.tables.MOVED) the page reconnects: its table has another home now
+MOVED = 1012  # the close code that sends a page to reconnect: its table has a new home
 WAIT = 2.0
 Frame = dict[str, Any]
 
@@ -121,10 +121,7 @@ class Forwarder:
     async def stop(self) -> None:
         """Send every page forwarded from here, and every page served here for another
         process, to reconnect (to the tables' next homes), then stop listening."""
-        for page in self.pages.values():
-            page.out.put_nowait(MOVED)
-        for remote in list(self.remotes.values()):
-            remote.gone(tell=True)
+        self._lose_all()
         await self._flush()
         for task in self._serving:
             task.cancel()
@@ -148,10 +145,7 @@ class Forwarder:
         batch, self._queue = self._queue, []
         if batch:
             with contextlib.suppress(Exception):
-                async with asyncio.timeout(WAIT), self.client.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
+                await self._publish(batch)
 
     async def _send(self) -> None:
         while True:
@@ -161,13 +155,16 @@ class Forwarder:
             if not batch:
                 continue
             try:
-                async with asyncio.timeout(WAIT), self.client.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
+                await self._publish(batch)
             except Exception as exc:
                 log.warning("forwarding through Redis failed (%r): its pages reconnect", exc)
                 self._lose_all()
+
+    async def _publish(self, batch: list[tuple[str, str]]) -> None:
+        async with asyncio.timeout(WAIT), self.client.pipeline(transaction=False) as pipe:
+            for channel, data in batch:
+                pipe.publish(channel, data)
+            await pipe.execute()
 
     def _lose_all(self) -> None:
         for page in self.pages.values():

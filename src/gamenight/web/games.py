@@ -24,6 +24,7 @@ from gamenight.bots.registry import game_bots
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import Game, GameState, LogEntry, SeatSetup, View, registry
 from gamenight.core.record import GameRecord
+from gamenight.web import hints
 
 S = TypeVar("S", bound=GameState)
 T = TypeVar("T")
@@ -196,8 +197,8 @@ class WebGame(Generic[S]):
         that has reached ``state``: the engine's own record as ``state.record`` writes it,
         which a live state cannot, having forgotten its earlier actions."""
         record = self.stored_record(rules, seed, setup, seats, actions)
-        if setup.get("hints_used"):  # the hints given at the table (web.hints; issue 32)
-            record.setup["hints_used"] = list(setup["hints_used"])
+        if given := hints.used(setup):  # the hints given at the table (issue 32)
+            record.setup[hints.USED] = given
         record.outcome, record.final_position = state.outcome, state.position()
         return record
 

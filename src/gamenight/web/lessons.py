@@ -92,13 +92,19 @@ def reached(name: str, lesson: Any, before: Any, text: str) -> bool:
     return bool(module.reached(lesson, before, action))
 
 
+def replayed(game: Any, lesson: Any, actions: list[Any]) -> Any:
+    """The lesson's position after the stored ``actions``."""
+    state = lesson.state()
+    for payload in actions:
+        game.push_stored(state, payload)
+    return state
+
+
 def answer(name: str, number: int, ask: LessonAsk) -> JSON:
     """The answer to ``ask`` in lesson ``number`` of game ``name`` (runs off the loop)."""
     game = get_game(name)
     lesson = lessons_of(name).lessons()[number]
-    state = lesson.state()
-    for payload in ask.actions:
-        game.push_stored(state, payload)
+    state = replayed(game, lesson, ask.actions)
     if game.actor(state) != LEARNER:
         raise GamenightError("the lesson is over: start it again")
     if ask.type == "predict":
@@ -118,9 +124,7 @@ def answer(name: str, number: int, ask: LessonAsk) -> JSON:
         outcome = "more"
     else:
         outcome, actions = "again", list(ask.actions)
-        state = lesson.state()
-        for stored in actions:
-            game.push_stored(state, stored)
+        state = replayed(game, lesson, actions)
     return {
         "type": "lesson",
         "outcome": outcome,
@@ -155,8 +159,9 @@ def lessons_router() -> APIRouter:
 
 
 def _found(game: str, number: int) -> Any:
-    if game not in registry or not 0 <= number < len(lessons_of(game).lessons()):
+    found = lessons_of(game).lessons() if game in registry else []
+    if not 0 <= number < len(found):
         raise HttpRefusal(
             404, RefusedError(f"no lesson {number} of {game!r}", Code.NO_LESSON, game=game)
         )
-    return lessons_of(game).lessons()[number]
+    return found[number]

@@ -13,7 +13,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from gamenight.core.errors import GamenightError
 from gamenight.web import hints, outbound, protocol
 from gamenight.web.chat import side_of
-from gamenight.web.forward import Forwarder
+from gamenight.web.forward import MOVED, Forwarder
 from gamenight.web.homes import ElsewhereError
 from gamenight.web.live import LiveTable
 from gamenight.web.protocol import parse_client
@@ -22,7 +22,7 @@ from gamenight.web.referee import HomeLostError
 from gamenight.web.refusals import Code, RefusedError, no_hello
 from gamenight.web.room import Connection, to_json
 from gamenight.web.settings import Settings
-from gamenight.web.tables import MOVED, TableManager
+from gamenight.web.tables import TableManager
 
 log = logging.getLogger("gamenight.web")
 

@@ -31,6 +31,7 @@ from gamenight.web.bots import BotRunner
 from gamenight.web.cache import TableCache
 from gamenight.web.chat import clean, visible
 from gamenight.web.finisher import Finisher
+from gamenight.web.forward import MOVED
 from gamenight.web.games import SeatSpec, get_game, new_seed
 from gamenight.web.homes import ElsewhereError, Homes, LocalHomes
 from gamenight.web.live import RELOAD, Change, LiveTable, NoEvents, TableEvents
@@ -55,7 +56,6 @@ from gamenight.web.store import StoredTable, TableStore
 from gamenight.web.timekeeper import Timekeeper
 
 log = logging.getLogger("gamenight.web")
-MOVED = 1012  # the close code that sends a page to reconnect: its table has a new home
 RESUMED = 1000  # the most bot tables a server resumes at start-up (the latest played first)
 __all__ = ["RELOAD", "Change", "LiveTable", "TableEvents", "TableManager"]
 
