@@ -6,6 +6,7 @@ machine and CI run; each run works in a database of its own, dropped at the end.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -441,3 +442,25 @@ def test_a_table_deleted_through_another_server_lets_its_pages_at_the_home_go(
         assert deleted.status_code == 200
         assert receive(ann, "error")["code"] == "no_table"
     assert made["id"] not in one.app.state.manager.tables  # type: ignore[attr-defined]
+
+
+def test_a_server_stops_though_redis_never_answers_its_goodbyes(postgres: str) -> None:
+    """redis-py's close can wait forever on a connection's closing (redis/redis-py#3941): a
+    server stopping (a restart, a deploy) must not wait with it."""
+    settings = Settings(postgres, redis_url=REDIS, presence_ttl=TTL, allowed_hosts=TEST_HOSTS)
+    client = TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1)))
+    client.__enter__()
+    made = create(client, CENTRIX_2)
+    with client.websocket_connect(f"/ws/tables/{made['id']}") as ann:
+        hello(ann, made["seats"][0]["token"])
+
+    async def never() -> None:
+        await asyncio.Event().wait()
+
+    state = client.app.state  # type: ignore[attr-defined]
+    for redis_client in (state.relay.client, state.forwarder.client, state.manager.homes.client):
+        redis_client.aclose = never
+    stopping = threading.Thread(target=client.__exit__, args=(None, None, None), daemon=True)
+    stopping.start()
+    stopping.join(20)
+    assert not stopping.is_alive(), "the server did not stop"

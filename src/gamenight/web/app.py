@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gamenight import __version__
-from gamenight.web import collector
+from gamenight.web import collector, redis_wait
 from gamenight.web.analysis import Analyst, analysis_router
 from gamenight.web.forward import CHANNEL, Forwarder, RemoteSocket
 from gamenight.web.guard import Guard
@@ -207,7 +207,7 @@ def lifespan_of(services: Services, forwarder: Forwarder | None) -> Any:
             await manager.events.stop()
             await manager.homes.stop()  # (the others take this process's tables at once)
             if forwarder is not None:
-                await forwarder.client.aclose()
+                await redis_wait.close(forwarder.client)
             manager.close()
             services.analyst.close()
             # Every write still waiting is committed and answered (or refused), then the

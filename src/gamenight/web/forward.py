@@ -33,13 +33,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from gamenight.web.homes import HOME, RedisHomes
+from gamenight.web.redis_wait import WAIT, close
 
 log = logging.getLogger("gamenight.web")
 
 CHANNEL = "gamenight:process:"  # + a process's id: what is forwarded to it
 ALIVE = "gamenight:alive:"  # + a process's id: exists while it forwards or is forwarded to
 MOVED = 1012  # the close code that sends a page to reconnect: its table has a new home
-WAIT = 2.0
 Frame = dict[str, Any]
 
 
@@ -128,7 +128,8 @@ class Forwarder:
         await asyncio.sleep(0)  # (the pages' writers close their sockets)
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, *self._serving, return_exceptions=True)
+        if tasks := [*self._tasks, *self._serving]:
+            await asyncio.wait(tasks, timeout=WAIT)
         with contextlib.suppress(Exception):
             async with asyncio.timeout(WAIT):
                 await self.client.delete(ALIVE + self.origin)
@@ -192,8 +193,7 @@ class Forwarder:
                 log.warning("the forwarder lost Redis (%r): its pages reconnect", exc)
                 self._lose_all()  # (a message may have been missed)
             if pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                await close(pubsub)
             pubsub = None
             await asyncio.sleep(pause)
             pause = min(1.0, pause * 4)

@@ -28,6 +28,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from gamenight.web.redis_wait import WAIT
 from gamenight.web.store import TableStore
 
 log = logging.getLogger("gamenight.web")
@@ -65,7 +66,6 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
-WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
 DEAD_AFTER = 0.5  # seconds a process must stay without a listener to count as dead
 
 

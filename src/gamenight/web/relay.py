@@ -49,6 +49,7 @@ import redis.asyncio as redis
 
 from gamenight.web.live import RELOAD, Change, LiveTable
 from gamenight.web.outbound import ChatLine
+from gamenight.web.redis_wait import WAIT, close
 
 
 class Follower(Protocol):
@@ -86,7 +87,6 @@ if holder == false then return redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]
 if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
 return 0
 """
-WAIT = 2.0  # seconds given to a Redis round trip before carrying on without it
 # The most changes of one table kept for Redis while it cannot be reached: past it they are
 # told as one reload (the other servers read the store), so memory stays bounded.
 UNSENT_KEPT = 64
@@ -148,7 +148,7 @@ class RedisRelay:
                 await pipe.execute()
         except Exception as exc:
             log.warning("presence could not be withdrawn from Redis (%r): it expires", exc)
-        await self.client.aclose()
+        await close(self.client)
 
     async def changed(self, table_id: str, change: Change) -> None:
         """Tell the other servers what changed at ``table_id``. Queued, not awaited: a move
@@ -257,8 +257,7 @@ class RedisRelay:
                     lost = True
                     log.warning("the relay lost Redis (%r); it tries again every second", exc)
             if pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                await close(pubsub)
             pubsub = None
             await asyncio.sleep(1)
 
