@@ -4,16 +4,20 @@ a bot to the end, resigning a two-seat game, and a rematch with the next first p
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import shutil
+import signal
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, Console, Server, shot
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Console, Server, shot
 
 NewPage = Any
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -298,3 +302,76 @@ def test_a_player_who_closes_the_page_mid_game_is_marked_away_within_3_seconds(
     expect(away).to_have_count(0, timeout=10_000)
     bo.close()
     expect(away.first).to_be_visible(timeout=3_000)
+
+
+def process_tree(marker: str) -> list[int]:
+    """The processes of the browser started with ``marker`` among its arguments: its main
+    process and every process under it (its network service holds the page's socket)."""
+    parents: dict[int, int] = {}
+    main = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if marker.encode() in cmdline.read():
+                    main.append(int(entry))
+            with open(f"/proc/{entry}/stat") as stat:
+                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue  # (it ended meanwhile)
+    tree = [pid for pid in main if parents.get(pid) not in main]
+    for pid in tree:
+        tree += [child for child, parent in parents.items() if parent == pid and child not in tree]
+    return tree
+
+
+@contextmanager
+def frozen(marker: str) -> Iterator[None]:
+    """The browser started with ``marker`` stopped dead (SIGSTOP) meanwhile: its sockets
+    stay open, and nothing is sent or answered on them, as when a laptop's lid is shut."""
+    tree = process_tree(marker)
+    assert tree, "the second browser's processes were not found"
+    for pid in tree:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in tree:
+            os.kill(pid, signal.SIGCONT)
+
+
+@pytest.mark.parametrize("game", ["centrix", "colorcity"])
+def test_a_player_whose_browser_freezes_is_marked_away_within_3_seconds_and_back_after(
+    server: Server, new_page: NewPage, browser: Browser, game: str
+) -> None:
+    # Issue 30's friction as it is met: the friend's laptop lid shut, or their phone in a
+    # tunnel. The page vanishes without closing its socket, and looked present for 39 s.
+    made = server.create(
+        {
+            "game": game,
+            "seats": [{"kind": "device", "name": "Ann"}, {"kind": "device", "name": "Bo"}],
+            "clock": {"kind": "realtime", "bank_seconds": 300, "increment_seconds": 0},
+        }
+    )
+    ann = new_page()
+    open_seats(ann, server, made["id"], [made["seats"][0]["token"]])
+    marker = (
+        f"--gamenight-test-{secrets.token_hex(4)}"  # (Chromium ignores a switch it does not know)
+    )
+    bos_browser = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, marker], headless=True
+    )
+    try:
+        bo = bos_browser.new_page()
+        open_seats(bo, server, made["id"], [made["seats"][1]["token"]])
+        seat = ".player[data-seat='1']" if game == "centrix" else ".gang-purple"
+        away = ann.locator(f"{seat} .badge-away")
+        expect(away).to_have_count(0, timeout=10_000)
+        with frozen(marker):
+            expect(away.first).to_be_visible(timeout=3_000)
+        # Bo's browser wakes, finds its socket closed, and its page reconnects: present again.
+        expect(away).to_have_count(0, timeout=10_000)
+        expect(bo.locator("body[data-version]")).to_have_count(1)
+    finally:
+        bos_browser.close()

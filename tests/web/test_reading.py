@@ -5,7 +5,9 @@ still held back, and loses nothing."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from selectors import EpollSelector
@@ -13,10 +15,14 @@ from typing import Any
 
 import pytest
 import uvicorn
+from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Opcode
 from websockets.sync.client import connect
+from websockets.uri import parse_uri
 
 from gamenight.web.app import serving_options
+from gamenight.web.quotas import Limits
 from gamenight.web.reading import PILE, PilingProtocol
 from gamenight.web.settings import Settings
 
@@ -160,3 +166,63 @@ def test_a_page_closed_with_its_messages_waiting_has_its_close_reply_read() -> N
         assert closed.value.rcvd is not None
         assert closed.value.rcvd.code == 1008
     assert stopped_after_close == []
+
+
+def frozen_page(url: str, seconds: float) -> tuple[list[Opcode], float | None]:
+    """A page that opens its socket and then neither sends nor answers anything (a laptop
+    whose lid was shut, a phone in a tunnel: its TCP connection stays open): the opcodes of
+    the frames it is sent within ``seconds``, and when (from its handshake) the server
+    closed the connection (None: it did not)."""
+    uri = parse_uri(url)
+    page = ClientProtocol(uri)
+    with socket.create_connection((uri.host, uri.port)) as sock:
+        page.send_request(page.connect())
+        sock.sendall(b"".join(page.data_to_send()))
+        opened = time.monotonic()
+        heard: list[Opcode] = []
+        sock.settimeout(0.05)
+        while (now := time.monotonic()) < opened + seconds:
+            try:
+                data = sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not data:
+                return heard, now - opened
+            page.receive_data(data)
+            heard += [event.opcode for event in page.events_received() if hasattr(event, "opcode")]
+            page.data_to_send()  # (its answers, a pong among them, are never sent)
+    return heard, None
+
+
+def test_a_page_gone_silent_is_asked_and_closed_within_2_seconds() -> None:
+    """Issue 30's 'away' friction: a page that vanished without closing its socket held
+    its seat, present to the others, until uvicorn's keepalive gave up on it 39 s later."""
+    with served(Echo()) as url:
+        heard, closed = frozen_page(url, seconds=4.0)
+    assert Opcode.PING in heard
+    assert closed is not None, f"still open after 4 s; it heard {heard}"
+    assert closed < Limits().silence_seconds + 0.5
+
+
+def test_a_page_that_answers_is_never_closed_for_its_silence() -> None:
+    settings = Settings("sqlite://", allowed_hosts=TEST_HOSTS, limits=Limits(silence_seconds=1))
+    with served(Echo(), settings=settings) as url, connect(url) as page:
+        threading.Event().wait(3.0)  # (it answers each ping: websockets does)
+        page.send("still here")
+        assert page.recv(timeout=5) == "still here"
+
+
+def test_a_page_whose_messages_pile_up_is_not_closed_for_its_silence() -> None:
+    """While a page's messages pile up its socket is not read (web.reading), nor its pong:
+    it is plainly there, and loses nothing."""
+    settings = Settings("sqlite://", allowed_hosts=TEST_HOSTS, limits=Limits(silence_seconds=1))
+    app = Echo()
+    with served(app, settings=settings) as url, connect(url) as page:
+        app.held.clear()
+        for i in range(2 * PILE):
+            page.send(f"move {i}")
+        threading.Event().wait(2.5)
+        app.held.set()
+        assert [page.recv(timeout=5) for _ in range(2 * PILE)] == [
+            f"move {i}" for i in range(2 * PILE)
+        ]

@@ -54,8 +54,10 @@ def serving_options(settings: Settings) -> dict[str, Any]:
         # hundred bytes of ~1 KB changes.
         "ws_per_message_deflate": False,
         # uvicorn's protocol, taking a page's socket out of epoll only when its messages
-        # pile up (web.reading).
+        # pile up, and asking a silent page whether it is there (web.reading).
         "ws": PilingProtocol,
+        "ws_ping_interval": settings.limits.silence_seconds / 2,
+        "ws_ping_timeout": settings.limits.silence_seconds / 2,
         # uvloop, a dependency (but not on Windows, where uvicorn takes asyncio's loop): the
         # sockets' calls and the loop's own dispatch in C (docs/benchmarks.md).
         "loop": "auto",

@@ -106,7 +106,10 @@ rate are refused with ``rate_limited`` (one sent at twice the rate closes the so
 1008), a message over the size limit is refused with ``too_big`` and closes it, as do too
 many sockets at a table or from one address (``too_many_sockets``). HTTP: 429
 (``rate_limited``, ``too_many_tables``, ``server_full``) or 413 (``too_big``). A socket
-whose page comes from another site (its ``Origin``) is refused before it is accepted.
+whose page comes from another site (its ``Origin``) is refused before it is accepted. A
+page heard from not at all for ``GAMENIGHT_SILENCE_SECONDS`` (2 s), the WebSocket ping it is
+sent halfway unanswered, is closed with 1011 (web.reading): its seats show away, and the
+page, should it come back, reconnects.
 """
 
 from __future__ import annotations

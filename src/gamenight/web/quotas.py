@@ -26,6 +26,9 @@ class Limits:
     spectators_per_address: int = 20  # pages watching, from one address, over all tables
     sockets_per_address: int = 200  # sockets open from one address (a whole LAN party)
     hello_seconds: float = 5.0  # how long a socket may stay open without its hello
+    # How long a page may be heard from not at all (no message, no answer to the ping it is
+    # sent halfway) before its socket is closed and its seats show away (web.reading).
+    silence_seconds: float = 2.0
     body_bytes: int = 256 * 1024  # an HTTP request's body
     message_bytes: int = 16 * 1024  # one WebSocket message
     messages_per_second: int = 25  # one socket's messages in any second

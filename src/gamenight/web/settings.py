@@ -163,6 +163,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "message_bytes": (1000, 2**24),
     "idle_seconds": (10, 7 * 24 * 3600),
     "hello_seconds": (1, 60),
+    "silence_seconds": (1, 300),
 }
 # Variables of earlier releases that no longer mean anything: a host who set one is told what
 # to set instead, rather than have it quietly ignored.
