@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -175,6 +178,15 @@ def told(
     raise AssertionError(f"not told {online} are online within {seconds}s; heard {heard}")
 
 
+def written(db: redis.Redis, table_id: str, seconds: float = 3 * TTL) -> dict[bytes, bytes]:
+    """The table's presence hash in Redis, once a server has written a seat there."""
+    deadline = time.monotonic() + seconds
+    while not (held := db.hgetall(f"gamenight:presence:{table_id}")):
+        assert time.monotonic() < deadline, f"no seat written within {seconds} s"
+        time.sleep(0.02)
+    return held  # type: ignore[return-value]
+
+
 def hello(ws: WebSocketTestSession, *tokens: str) -> dict[str, Any]:
     ws.send_json({"type": "hello", "tokens": list(tokens)})
     welcome = receive(ws, "welcome")
@@ -209,10 +221,7 @@ def test_players_on_two_servers_see_each_other_come_and_go(
         state = receive(ann, "state")
         assert state["online"] == [0]
         with redis.Redis.from_url(REDIS) as db:  # server one has told Redis
-            deadline = time.monotonic() + 10
-            while not db.hgetall(f"gamenight:presence:{made['id']}"):
-                assert time.monotonic() < deadline, "server one did not write its presence"
-                time.sleep(0.02)
+            written(db, made["id"], seconds=10)
         with two.websocket_connect(url) as bo:
             hello(bo, made["seats"][1]["token"])  # Bo's page is on server two
             # Bo's first state already has Ann online, and Ann hears that Bo came.
@@ -264,6 +273,24 @@ def test_a_server_that_stops_answering_stops_counting_until_it_is_back(
         with two.websocket_connect(url) as again:
             hello(again, made["device"])
             told(ann, [0, 1], ("presence",), seconds=3 * TTL)
+
+
+def test_a_redis_restarted_empty_has_the_seats_written_again(
+    servers: tuple[TestClient, TestClient],
+) -> None:
+    # Presence is written when it changes (not at every heartbeat): a Redis that lost it
+    # must be told again, when the relay finds its connection cut.
+    one, _ = servers
+    made = create(one, CENTRIX_INVITE)
+    with (
+        one.websocket_connect(f"/ws/tables/{made['id']}") as ann,
+        redis.Redis.from_url(REDIS) as db,
+    ):
+        hello(ann, made["seats"][0]["token"])
+        written(db, made["id"])
+        db.delete(f"gamenight:presence:{made['id']}")  # as a Redis restarted empty has it,
+        db.client_kill_filter(_type="pubsub")  # and without its connections
+        written(db, made["id"])
 
 
 def test_a_home_that_loses_redis_carries_on_with_its_own_pages(
@@ -464,3 +491,59 @@ def test_a_server_stops_though_redis_never_answers_its_goodbyes(postgres: str) -
     stopping.start()
     stopping.join(20)
     assert not stopping.is_alive(), "the server did not stop"
+
+
+@contextmanager
+def private_redis(folder: Path) -> Iterator[str]:
+    """A redis-server of the test's own (its command counts are the test's app's alone)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    server = subprocess.Popen([*argv, "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with redis.Redis.from_url(url) as db:
+                    db.ping()
+                break
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "redis-server did not come up"
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_a_heartbeat_with_nothing_changed_asks_redis_nothing_per_table(
+    postgres: str, tmp_path: Path
+) -> None:
+    """Issue 28's profile: each heartbeat (three a ttl) wrote and read again the presence of
+    every table with a page, a cost that grew with the tables while nothing changed. Now
+    presence is written and read when it changes, and a heartbeat looks only at which
+    servers are alive."""
+    ttl, tables = 0.6, 12
+    with private_redis(tmp_path) as url:
+        settings = Settings(postgres, redis_url=url, presence_ttl=ttl, allowed_hosts=TEST_HOSTS)
+        with (
+            TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,
+            ExitStack() as pages,
+            redis.Redis.from_url(url) as db,
+        ):
+            for _ in range(tables):
+                made = create(one, CENTRIX_INVITE)
+                page = pages.enter_context(one.websocket_connect(f"/ws/tables/{made['id']}"))
+                hello(page, made["seats"][0]["token"])
+            time.sleep(ttl)  # (the pages' seats written)
+            db.config_resetstat()
+            time.sleep(5 * ttl / 3)  # five heartbeats
+            stats = db.info("commandstats")
+    per_table = {c: stats.get(f"cmdstat_{c}", {}).get("calls", 0) for c in PER_TABLE}
+    assert per_table == dict.fromkeys(PER_TABLE, 0)
+
+
+# (Not PEXPIRE: the table homes renew their leases, one per table, in one call: web.homes.)
+PER_TABLE = ("hset", "hdel", "hgetall")

@@ -19,11 +19,13 @@ JSON list of seats), and keeps ``gamenight:server:<id>`` alive, a key that expir
 server's entries count only while that key lives, so the players of a server that crashed
 or hangs go "away" within about a ttl and a third. When the seats its pages hold change, a
 server writes them and publishes a presence message; the other servers read the table's
-hash again and tell their pages. At each heartbeat a server also reads again every table it
-has pages at: that is how a dead server's players are seen to go, and how news missed in a
-Redis hiccup is caught up. While Redis cannot be reached a server carries on with its own
-pages' presence (it forgets the other servers' after a ttl without news) and catches up
-when Redis is back. A server that stops cleanly withdraws its entries at once.
+hash again and tell their pages. Nothing else of a table is written or read: at each
+heartbeat a server looks only at which of the servers named in the entries it holds are
+alive (one MGET, however many tables), which is how a dead server's players are seen to go.
+After a Redis hiccup (or a Redis restarted empty) a server writes all its seats again and
+reads every table it has pages at. While Redis cannot be reached a server carries on with
+its own pages' presence (it forgets the other servers' after a ttl without news) and
+catches up when Redis is back. A server that stops cleanly withdraws its entries at once.
 
 Exactly one server thinks for a bot's decision: before thinking, a server takes the lease
 ``gamenight:bot:<table>:<revision>`` (taken if nobody holds it, with a ttl of
@@ -90,6 +92,9 @@ return 0
 # The most changes of one table kept for Redis while it cannot be reached: past it they are
 # told as one reload (the other servers read the store), so memory stays bounded.
 UNSENT_KEPT = 64
+# How long a table's presence hash is kept after it was last written (seconds): only a
+# sweep, since the entries of a server count only while it is alive.
+PRESENCE_KEPT = 24 * 3600
 log = logging.getLogger("gamenight.web")
 
 
@@ -108,6 +113,10 @@ class RedisRelay:
         self.ttl = presence_ttl
         self._tasks: list[asyncio.Task[None]] = []
         self._written: dict[str, list[int]] = {}  # table → the seats last written for it
+        self._written_at: dict[str, float] = {}  # table → when (loop time) they were
+        # Tables whose seats are written again even if unchanged: Redis may have lost them
+        # (it was out of reach, or restarted), or their hash would soon be swept.
+        self._rewrite: set[str] = set()
         self._writing: set[str] = set()  # the tables of a write that may be under way
         self._dirty: set[str] = set()  # tables where the seats held here may have changed
         self._stale: set[str] = set()  # tables where another server's seats changed
@@ -120,6 +129,10 @@ class RedisRelay:
         self._following: dict[str, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._heard = 0.0  # (loop time) when presence was last read from Redis
+        # Each table with a page here: the seats the other servers' pages hold there, per
+        # server, as last read (a server's count only while it is alive).
+        self._entries: dict[str, dict[str, frozenset[int]]] = {}
+        self._alive: set[str] = set()  # the servers named there, alive at the last heartbeat
         self._failing = False
 
     async def start(self) -> None:
@@ -244,6 +257,7 @@ class RedisRelay:
                     await pubsub.subscribe(CHANNEL)
                     live = self.manager.live_tables()
                     self._stale |= {t.id for t in live if t.connections}
+                    self._lost_writes()  # (a Redis that restarted has none of them)
                     self._wake.set()  # catch up on the presence news missed
                     await self._catch_up(live)
                 if lost:
@@ -332,19 +346,22 @@ class RedisRelay:
             await self.manager.refresh(table.id)
         except Exception:  # the table as this server has it is what the page gets
             log.exception("table %s could not be brought up to date", table.id)
-        if self._failing:
-            return
         try:
+            if self._failing:
+                raise ConnectionError("Redis is out of reach")
             async with asyncio.timeout(WAIT):
                 seats = (await self._read({table.id}))[table.id]
         except Exception as exc:
             self._trouble(exc)
+            self._stale.add(table.id)  # (read when Redis answers again)
             return
         self.manager.set_elsewhere(table, seats)
 
     async def _keep_presence(self) -> None:
-        """Write the seats held here and read those held elsewhere: at once when they
-        change, and at every heartbeat (three times a ttl) in any case."""
+        """Write the seats held here, and read those held elsewhere, when they change; at
+        every heartbeat (three times a ttl) renew this server's life and look at which of
+        the others are alive. Nothing of a table is written or read while nothing changes
+        at it, however many tables there are."""
         loop = asyncio.get_running_loop()
         beat = loop.time()
         while True:
@@ -356,17 +373,22 @@ class RedisRelay:
             write, self._dirty = self._dirty, set()
             read, self._stale = self._stale, set()
             changes, self._unsent = self._unsent, {}
-            if loop.time() >= beat:
+            beating = loop.time() >= beat
+            if beating:
                 beat = loop.time() + self.ttl / 3
-                write |= set(self._written)
-                read |= {t.id for t in self.manager.live_tables() if t.connections}
+                old = loop.time() - PRESENCE_KEPT / 2
+                aging = {t for t, at in self._written_at.items() if at < old}
+                self._rewrite |= aging
+                write |= aging
             try:
                 async with asyncio.timeout(WAIT):
                     await self._write(write, changes)
-                    heard = await self._read(read)
+                    heard = await self._read(read, look_again=beating)
             except Exception as exc:
                 self._dirty |= write  # tried again at the next heartbeat
-                self._stale |= read
+                self._lost_writes()
+                # Anything may have been missed meanwhile: every table is read again.
+                self._stale |= read | {t.id for t in self.manager.live_tables() if t.connections}
                 unsent, self._unsent = self._unsent, changes
                 for table_id, later in unsent.items():  # (after the older ones, in order)
                     self._queue(table_id, later)
@@ -384,6 +406,11 @@ class RedisRelay:
                 table = self.manager.live(table_id)
                 if table is not None and table.connections:
                     self.manager.set_elsewhere(table, seats)
+
+    def _lost_writes(self) -> None:
+        """Redis may have lost the seats written here: write them all again."""
+        self._rewrite |= set(self._written)
+        self._dirty |= set(self._written)
 
     def _trouble(self, exc: Exception) -> None:
         if not self._failing:
@@ -404,49 +431,75 @@ class RedisRelay:
             held[table_id] = table.room.here() if table is not None else []
         ms = max(1, round(self.ttl * 1000))
         self._writing = set(held)
+        now = asyncio.get_running_loop().time()
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(ALIVE + self.origin, 1, px=ms)
             for table_id, queued in changes.items():
                 for change in queued:
                     pipe.publish(CHANNEL, self._change_news(table_id, change))
             for table_id, seats in held.items():
+                if seats == self._written.get(table_id, []) and table_id not in self._rewrite:
+                    continue
                 if seats:
                     pipe.hset(PRESENCE + table_id, self.origin, json.dumps(seats))
-                    pipe.pexpire(PRESENCE + table_id, ms)  # gone a ttl after the last server
+                    # The entries of a server that died count no more (they name a server
+                    # no longer alive); the hash itself is swept away long after.
+                    pipe.expire(PRESENCE + table_id, PRESENCE_KEPT)
                 else:
                     pipe.hdel(PRESENCE + table_id, self.origin)
-                if seats != self._written.get(table_id, []):
-                    pipe.publish(CHANNEL, self._presence_news(table_id))
+                pipe.publish(CHANNEL, self._presence_news(table_id))
             await pipe.execute()
+        self._rewrite -= set(held)
         for table_id, seats in held.items():
             if seats:
                 self._written[table_id] = seats
+                self._written_at[table_id] = now
             else:
                 self._written.pop(table_id, None)
+                self._written_at.pop(table_id, None)
         self._writing = set()
 
-    async def _read(self, table_ids: set[str]) -> dict[str, frozenset[int]]:
-        """The seats held at each of ``table_ids`` through the other servers alive."""
-        if not table_ids:
-            return {}
+    async def _read(
+        self, table_ids: set[str], *, look_again: bool = False
+    ) -> dict[str, frozenset[int]]:
+        """The seats held through the other servers alive, at each of ``table_ids`` (read
+        from Redis) and, when ``look_again`` (a heartbeat: which servers are alive is
+        looked at again) or a server died or came back, at every table read before."""
         ids = sorted(table_ids)
-        async with self.client.pipeline(transaction=False) as pipe:
-            for table_id in ids:
-                pipe.hgetall(PRESENCE + table_id)
-            hashes = await pipe.execute()
-        entries = {
-            table_id: {o.decode(): v for o, v in held.items() if o.decode() != self.origin}
-            for table_id, held in zip(ids, hashes, strict=True)
+        if ids:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for table_id in ids:
+                    pipe.hgetall(PRESENCE + table_id)
+                hashes = await pipe.execute()
+            for table_id, held in zip(ids, hashes, strict=True):
+                self._entries[table_id] = {
+                    o.decode(): frozenset(json.loads(v))
+                    for o, v in held.items()
+                    if o.decode() != self.origin
+                }
+        if look_again:  # (the tables with no page here any more are forgotten)
+            paged = {t.id for t in self.manager.live_tables() if t.connections}
+            for table_id in [t for t in self._entries if t not in paged]:
+                del self._entries[table_id]
+        named = {s for held in self._entries.values() for s in held} if look_again else set()
+        named |= {s for table_id in ids for s in self._entries[table_id]}
+        servers = sorted(named)
+        flags = await self.client.mget([ALIVE + s for s in servers]) if servers else []
+        alive = (self._alive - named) | {
+            s for s, flag in zip(servers, flags, strict=True) if flag is not None
         }
-        # A crashed server's entries stay until the table's hash expires, but do not count.
-        servers = sorted({server for held in entries.values() for server in held})
-        alive = set()
-        if servers:
-            flags = await self.client.mget([ALIVE + server for server in servers])
-            alive = {s for s, flag in zip(servers, flags, strict=True) if flag is not None}
+        if look_again:  # (every server named was looked at: the others are named no more)
+            alive &= named
+        told = set(ids) if alive == self._alive else set(self._entries)
+        self._alive = alive
+        # A crashed server's entries stay in the table's hash, but do not count.
         return {
             table_id: frozenset(
-                int(seat) for server, v in held.items() if server in alive for seat in json.loads(v)
+                seat
+                for server, seats in self._entries[table_id].items()
+                if server in alive
+                for seat in seats
             )
-            for table_id, held in entries.items()
+            for table_id in told
+            if table_id in self._entries
         }
