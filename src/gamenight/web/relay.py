@@ -129,8 +129,8 @@ class RedisRelay:
         self._following: dict[str, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._heard = 0.0  # (loop time) when presence was last read from Redis
-        # Each table with a page here: the seats the other servers' pages hold there, per
-        # server, as last read (a server's count only while it is alive).
+        # Each table in memory here that was read: the seats the other servers' pages hold
+        # there, per server, as last read (a server's count only while it is alive).
         self._entries: dict[str, dict[str, frozenset[int]]] = {}
         self._alive: set[str] = set()  # the servers named there, alive at the last heartbeat
         self._failing = False
@@ -477,9 +477,9 @@ class RedisRelay:
                     for o, v in held.items()
                     if o.decode() != self.origin
                 }
-        if look_again:  # (the tables with no page here any more are forgotten)
-            paged = {t.id for t in self.manager.live_tables() if t.connections}
-            for table_id in [t for t in self._entries if t not in paged]:
+        if look_again:  # (the tables no longer in memory here are forgotten)
+            live = {t.id for t in self.manager.live_tables()}
+            for table_id in [t for t in self._entries if t not in live]:
                 del self._entries[table_id]
         named = {s for held in self._entries.values() for s in held} if look_again else set()
         named |= {s for table_id in ids for s in self._entries[table_id]}
