@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -46,12 +45,11 @@ from gamenight.bench.server import (
     Setup,
     Tables,
     closed,
-    compare,
     ms,
-    on_servers,
     open_pages,
+    over_processes,
     percentile,
-    workers_compared,
+    process_figures,
 )
 from gamenight.bench.serving import PROFILE_OFF, PROFILE_ON
 
@@ -265,8 +263,7 @@ class Ramp:
             "moves": len(moves),
             "p50_ms": ms(percentile(moves, 50)),
             "p99_ms": ms(p99),
-            "same_process_p99_ms": ms(percentile(same, 99)),
-            "cross_process_p99_ms": ms(percentile(cross, 99)) if cross else None,
+            **process_figures(same, cross),
             "errors": errors,
             "cpu_ms_per_move": round(cpu * 1000 / max(1, len(moves)), 3),
             "held": errors == 0 and bool(moves) and p99 <= HELD_P99,
@@ -357,9 +354,6 @@ def run(
     """The open loop's figures: the ramp on ``servers_`` processes, or (``workers`` above 1)
     on one and then on ``workers`` (bench.server.workers_compared); the setup's profile is
     of the (last) whole ramp."""
-    setup.check(servers_, "--servers")
-    setup.check(workers, "--workers", postgres=False)
-    load = os.getloadavg()[0]
 
     async def measure(started: list[Server], profiled: bool) -> dict[str, Any]:
         return await ramp_up(
@@ -375,11 +369,4 @@ def run(
             setup.redis_url,
         )
 
-    if workers > 1:
-        result = workers_compared(setup, workers, measure)
-        compare(result, ("tables_held_at_p99_100ms",))
-    else:
-        result = on_servers(setup, servers_, measure)
-    result["workers"] = workers
-    result["load_average"] = round(load, 2)
-    return result
+    return over_processes(setup, servers_, workers, measure, ("tables_held_at_p99_100ms",))

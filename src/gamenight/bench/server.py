@@ -861,7 +861,7 @@ async def measure(
             )
         },
     }
-    result |= process_figures(play)
+    result |= process_figures(play.same_process, play.cross_process)
     result["misplaced_pages"] = play.misplaced
     result["reopened_pages"] = play.reopened
     if len(servers_) > 1:
@@ -875,11 +875,11 @@ async def measure(
     return result
 
 
-def process_figures(figures: Figures) -> dict[str, Any]:
-    """The p99 of a move seen on a page on its home process, and on another (None: no page
-    was on another), and their ratio."""
-    same = percentile(figures.same_process, 99)
-    cross = percentile(figures.cross_process, 99) if figures.cross_process else None
+def process_figures(same_process: list[float], cross_process: list[float]) -> dict[str, Any]:
+    """The p99 of a move seen on a page on its home process (latencies in seconds), and on
+    another (None: no page was on another), and their ratio."""
+    same = percentile(same_process, 99)
+    cross = percentile(cross_process, 99) if cross_process else None
     return {
         "same_process_p99_ms": ms(same),
         "cross_process_p99_ms": None if cross is None else ms(cross),
@@ -973,6 +973,30 @@ def compare(result: dict[str, Any], keys: tuple[str, ...]) -> None:
         result[f"ratio_{key}_to_one_worker"] = round(mine / theirs, 4) if theirs else None
 
 
+def over_processes(
+    setup: Setup, servers_: int, workers: int, measure_: Measure, ratios: tuple[str, ...]
+) -> dict[str, Any]:
+    """``measure_``'s figures on ``servers_`` processes or, ``workers`` above 1, on one and
+    then on ``workers`` (workers_compared), with the ratio to one worker of each of
+    ``ratios``; and the machine's load as the run began (the machine is shared)."""
+    setup.check(servers_, "--servers")
+    setup.check(workers, "--workers", postgres=False)
+    if servers_ > 1 and workers > 1:
+        raise RulesError(
+            "--servers and --workers are not given together (--workers N compares"
+            " one process with N)"
+        )
+    load = os.getloadavg()[0]
+    if workers > 1:
+        result = workers_compared(setup, workers, measure_)
+        compare(result, ratios)
+    else:
+        result = on_servers(setup, servers_, measure_)
+    result["workers"] = workers
+    result["load_average"] = round(load, 2)
+    return result
+
+
 def run(
     tables: int,
     seconds: float,
@@ -991,28 +1015,14 @@ def run(
     docs/reliability.md); ``workers`` above 1: the same measure on one process and then on
     ``workers`` (workers_compared), a page for every seat in both."""
     setup = Setup(database_url, redis_url, synchronous, profile, profile_clock)
-    setup.check(servers_, "--servers")
-    setup.check(workers, "--workers", postgres=False)
-    if servers_ > 1 and workers > 1:
-        raise RulesError(
-            "--servers and --workers are not given together (--workers N compares"
-            " one process with N)"
-        )
-    # The machine is shared: how busy it was when the run began.
-    load = os.getloadavg()[0]
 
     async def play(started: list[Server], profiled: bool) -> dict[str, Any]:
         return await measure(started, tables, seconds, seed, profiled, workers > 1, setup.redis_url)
 
+    result = over_processes(setup, servers_, workers, play, ("moves_per_s",))
     if workers > 1:
-        result = workers_compared(setup, workers, play)
-        compare(result, ("moves_per_s",))
         # The better of the two against its own echo (the bar of issue 28).
         result["best_ratio_moves_to_echo"] = max(
             r["ratio_moves_to_echo"] or 0.0 for r in (result, result["one_worker"])
         )
-    else:
-        result = on_servers(setup, servers_, play)
-    result["workers"] = workers
-    result["load_average"] = round(load, 2)
     return result
