@@ -4,10 +4,6 @@ referee names, so that a home whose lease lapsed and was taken over can no longe
 from __future__ import annotations
 
 import asyncio
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,34 +21,16 @@ from gamenight.web.store import LeaseLostError, MemoryStore
 from gamenight.web.tables import TableManager
 
 from .bodies import CENTRIX_2, CENTRIX_BOTS
+from .redis_server import private_redis
 from .test_api import act, create, receive
 from .test_revisions import closed_with, legal
 
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
-    """A redis-server of this file's own, on a loopback port of its own."""
-    assert shutil.which("redis-server"), "redis-server is needed"
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), 0.2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        server.terminate()
-        server.wait(10)
+    """A redis-server of this file's own."""
+    with private_redis() as url:
+        yield url
 
 
 def test_a_home_overtaken_in_the_store_cannot_write_and_sends_its_pages_away(

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -36,6 +33,7 @@ from gamenight.web.views.centrix import notations
 from .bodies import CENTRIX_2, CENTRIX_INVITE
 from .hosts import TEST_HOSTS
 from .postgres import postgres_database
+from .redis_server import private_redis
 from .test_api import act, create, rebuilt, receive, until_pong
 from .test_revisions import closed_with
 
@@ -493,40 +491,13 @@ def test_a_server_stops_though_redis_never_answers_its_goodbyes(postgres: str) -
     assert not stopping.is_alive(), "the server did not stop"
 
 
-@contextmanager
-def private_redis(folder: Path) -> Iterator[str]:
-    """A redis-server of the test's own (its command counts are the test's app's alone)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-    server = subprocess.Popen([*argv, "--dir", str(folder)], stdout=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with redis.Redis.from_url(url) as db:
-                    db.ping()
-                break
-            except redis.ConnectionError:
-                assert time.monotonic() < deadline, "redis-server did not come up"
-                time.sleep(0.05)
-        yield url
-    finally:
-        server.kill()
-        server.wait()
-
-
-def test_a_heartbeat_with_nothing_changed_asks_redis_nothing_per_table(
-    postgres: str, tmp_path: Path
-) -> None:
+def test_a_heartbeat_with_nothing_changed_asks_redis_nothing_per_table(postgres: str) -> None:
     """Issue 28's profile: each heartbeat (three a ttl) wrote and read again the presence of
     every table with a page, a cost that grew with the tables while nothing changed. Now
     presence is written and read when it changes, and a heartbeat looks only at which
     servers are alive."""
     ttl, tables = 0.6, 12
-    with private_redis(tmp_path) as url:
+    with private_redis() as url:
         settings = Settings(postgres, redis_url=url, presence_ttl=ttl, allowed_hosts=TEST_HOSTS)
         with (
             TestClient(create_app(settings, bot_executor=ThreadPoolExecutor(1))) as one,

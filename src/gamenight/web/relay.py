@@ -22,10 +22,11 @@ server writes them and publishes a presence message; the other servers read the 
 hash again and tell their pages. Nothing else of a table is written or read: at each
 heartbeat a server looks only at which of the servers named in the entries it holds are
 alive (one MGET, however many tables), which is how a dead server's players are seen to go.
-After a Redis hiccup (or a Redis restarted empty) a server writes all its seats again and
-reads every table it has pages at. While Redis cannot be reached a server carries on with
-its own pages' presence (it forgets the other servers' after a ttl without news) and
-catches up when Redis is back. A server that stops cleanly withdraws its entries at once.
+After a Redis hiccup (or a Redis restarted empty), and every ``HEAL_SECONDS`` in any case,
+a server writes all its seats again and reads every table it has pages at. While Redis
+cannot be reached a server carries on with its own pages' presence (it forgets the other
+servers' after a ttl without news) and catches up when Redis is back. A server that stops
+cleanly withdraws its entries at once.
 
 Exactly one server thinks for a bot's decision: before thinking, a server takes the lease
 ``gamenight:bot:<table>:<revision>`` (taken if nobody holds it, with a ttl of
@@ -92,9 +93,14 @@ return 0
 # The most changes of one table kept for Redis while it cannot be reached: past it they are
 # told as one reload (the other servers read the store), so memory stays bounded.
 UNSENT_KEPT = 64
+# Every HEAL_SECONDS a server writes all its seats again and reads again every table it has
+# pages at: whatever Redis lost or a page missed (a hash evicted or flushed, news dropped
+# between a page's first read and its joining) is mended within it, at a twelfth of what
+# doing it at every heartbeat cost (at the default ttl).
+HEAL_SECONDS = 60.0
 # How long a table's presence hash is kept after it was last written (seconds): only a
 # sweep, since the entries of a server count only while it is alive.
-PRESENCE_KEPT = 24 * 3600
+PRESENCE_KEPT = round(10 * HEAL_SECONDS)
 log = logging.getLogger("gamenight.web")
 
 
@@ -113,10 +119,10 @@ class RedisRelay:
         self.ttl = presence_ttl
         self._tasks: list[asyncio.Task[None]] = []
         self._written: dict[str, list[int]] = {}  # table → the seats last written for it
-        self._written_at: dict[str, float] = {}  # table → when (loop time) they were
         # Tables whose seats are written again even if unchanged: Redis may have lost them
-        # (it was out of reach, or restarted), or their hash would soon be swept.
+        # (it was out of reach, or restarted, or it is the heal's turn).
         self._rewrite: set[str] = set()
+        self._losses = 0  # how many times Redis may have lost the seats written here
         self._writing: set[str] = set()  # the tables of a write that may be under way
         self._dirty: set[str] = set()  # tables where the seats held here may have changed
         self._stale: set[str] = set()  # tables where another server's seats changed
@@ -132,7 +138,8 @@ class RedisRelay:
         # Each table in memory here that was read: the seats the other servers' pages hold
         # there, per server, as last read (a server's count only while it is alive).
         self._entries: dict[str, dict[str, frozenset[int]]] = {}
-        self._alive: set[str] = set()  # the servers named there, alive at the last heartbeat
+        self._alive: set[str] = set()  # the servers named there, alive when last looked at
+        self._reading = asyncio.Lock()  # (one read at a time: each updates the two above)
         self._failing = False
 
     async def start(self) -> None:
@@ -320,7 +327,7 @@ class RedisRelay:
                 return
             if data.get("type") == "presence":
                 live = self.manager.live(data["table"])
-                if live is not None and live.connections:
+                if live is not None and (live.connections or live.id in self._entries):
                     self._stale.add(live.id)
                     self._wake.set()
                 return
@@ -350,12 +357,13 @@ class RedisRelay:
             if self._failing:
                 raise ConnectionError("Redis is out of reach")
             async with asyncio.timeout(WAIT):
-                seats = (await self._read({table.id}))[table.id]
+                heard = await self._read({table.id})
         except Exception as exc:
             self._trouble(exc)
             self._stale.add(table.id)  # (read when Redis answers again)
             return
-        self.manager.set_elsewhere(table, seats)
+        # (all of it: a server found dead, or back, changes the other tables too)
+        self._tell({table.id: frozenset(), **heard})
 
     async def _keep_presence(self) -> None:
         """Write the seats held here, and read those held elsewhere, when they change; at
@@ -364,6 +372,7 @@ class RedisRelay:
         at it, however many tables there are."""
         loop = asyncio.get_running_loop()
         beat = loop.time()
+        heal = beat + HEAL_SECONDS
         while True:
             # Not wait_for: on Python 3.11 it loses a cancellation that comes as the event is set.
             with contextlib.suppress(TimeoutError):
@@ -376,16 +385,20 @@ class RedisRelay:
             beating = loop.time() >= beat
             if beating:
                 beat = loop.time() + self.ttl / 3
-                old = loop.time() - PRESENCE_KEPT / 2
-                aging = {t for t, at in self._written_at.items() if at < old}
-                self._rewrite |= aging
-                write |= aging
+            if loop.time() >= heal:
+                heal = loop.time() + HEAL_SECONDS
+                self._rewrite |= set(self._written)
+                write |= set(self._written)
+                read |= {t.id for t in self.manager.live_tables() if t.connections}
             try:
                 async with asyncio.timeout(WAIT):
                     await self._write(write, changes)
                     heard = await self._read(read, look_again=beating)
             except Exception as exc:
-                self._dirty |= write  # tried again at the next heartbeat
+                # Tried again at the next heartbeat, whatever was written before the failure
+                # (Redis may have done a write it did not answer in time).
+                self._dirty |= write
+                self._rewrite |= write
                 self._lost_writes()
                 # Anything may have been missed meanwhile: every table is read again.
                 self._stale |= read | {t.id for t in self.manager.live_tables() if t.connections}
@@ -402,15 +415,21 @@ class RedisRelay:
             if self._failing:
                 self._failing = False
                 log.warning("Redis can be reached again")
-            for table_id, seats in heard.items():
-                table = self.manager.live(table_id)
-                if table is not None and table.connections:
-                    self.manager.set_elsewhere(table, seats)
+            self._tell(heard)
+
+    def _tell(self, heard: dict[str, frozenset[int]]) -> None:
+        """Tell each table here the seats held through the other servers, as ``heard``
+        (a table between its first read and its first page's joining included)."""
+        for table_id, seats in heard.items():
+            table = self.manager.live(table_id)
+            if table is not None and (table.connections or table_id in self._entries):
+                self.manager.set_elsewhere(table, seats)
 
     def _lost_writes(self) -> None:
         """Redis may have lost the seats written here: write them all again."""
-        self._rewrite |= set(self._written)
-        self._dirty |= set(self._written)
+        self._losses += 1
+        self._rewrite |= {*self._written, *self._writing}
+        self._dirty |= {*self._written, *self._writing}
 
     def _trouble(self, exc: Exception) -> None:
         if not self._failing:
@@ -431,7 +450,7 @@ class RedisRelay:
             held[table_id] = table.room.here() if table is not None else []
         ms = max(1, round(self.ttl * 1000))
         self._writing = set(held)
-        now = asyncio.get_running_loop().time()
+        losses, written = self._losses, set()
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(ALIVE + self.origin, 1, px=ms)
             for table_id, queued in changes.items():
@@ -440,6 +459,7 @@ class RedisRelay:
             for table_id, seats in held.items():
                 if seats == self._written.get(table_id, []) and table_id not in self._rewrite:
                     continue
+                written.add(table_id)
                 if seats:
                     pipe.hset(PRESENCE + table_id, self.origin, json.dumps(seats))
                     # The entries of a server that died count no more (they name a server
@@ -449,14 +469,13 @@ class RedisRelay:
                     pipe.hdel(PRESENCE + table_id, self.origin)
                 pipe.publish(CHANNEL, self._presence_news(table_id))
             await pipe.execute()
-        self._rewrite -= set(held)
+        if losses == self._losses:  # (else Redis may have lost them meanwhile: again)
+            self._rewrite -= written
         for table_id, seats in held.items():
             if seats:
                 self._written[table_id] = seats
-                self._written_at[table_id] = now
             else:
                 self._written.pop(table_id, None)
-                self._written_at.pop(table_id, None)
         self._writing = set()
 
     async def _read(
@@ -465,7 +484,10 @@ class RedisRelay:
         """The seats held through the other servers alive, at each of ``table_ids`` (read
         from Redis) and, when ``look_again`` (a heartbeat: which servers are alive is
         looked at again) or a server died or came back, at every table read before."""
-        ids = sorted(table_ids)
+        async with self._reading:  # (a page's first read and the heartbeat's, one by one)
+            return await self._read_now(sorted(table_ids), look_again)
+
+    async def _read_now(self, ids: list[str], look_again: bool) -> dict[str, frozenset[int]]:
         if ids:
             async with self.client.pipeline(transaction=False) as pipe:
                 for table_id in ids:
