@@ -4,10 +4,12 @@ on the local Redis, each over a stand-in for its server's tables."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 import redis.asyncio
 
 from gamenight.web.relay import ALIVE, RedisRelay
@@ -66,10 +68,12 @@ async def until(done: Callable[[], bool], what: str, seconds: float = 5.0) -> No
     assert done(), what
 
 
-def with_relays(scenario: Callable[..., Awaitable[None]], *servers: Tables) -> None:
+def with_relays(
+    scenario: Callable[..., Awaitable[None]], *servers: Tables, ttl: float = TTL
+) -> None:
     async def run() -> None:
         relays = [
-            RedisRelay(REDIS, tables, TTL, f"test-{secrets.token_hex(4)}") for tables in servers
+            RedisRelay(REDIS, tables, ttl, f"test-{secrets.token_hex(4)}") for tables in servers
         ]
         for relay in relays:
             await relay.start()
@@ -134,3 +138,26 @@ async def until_written(db: Any, table_ids: list[str]) -> None:
     async with asyncio.timeout(5):
         while not await written():
             await asyncio.sleep(0.02)
+
+
+def test_a_table_that_left_memory_while_redis_was_out_of_reach_is_let_go(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A table whose first read failed (Redis out of reach) is read again once Redis is
+    # back; if it left memory meanwhile, the relay carries on without it. It failed every
+    # heartbeat after, for good, and relayed its writes again each time.
+    (table_id,) = ids(1)
+    mine = Tables(Table(table_id, []))
+
+    async def scenario(relay: RedisRelay) -> None:
+        client, relay.client = relay.client, redis.asyncio.from_url("redis://127.0.0.1:1")
+        try:  # (nothing listens on port 1)
+            await relay.first_page(mine.tables[table_id])
+        finally:
+            await relay.client.aclose()
+            relay.client = client
+        del mine.tables[table_id]  # it leaves memory
+        await until(lambda: "Redis can be reached again" in caplog.text, caplog.text, 5.0)
+
+    with caplog.at_level(logging.WARNING, logger="gamenight.web"):
+        with_relays(scenario, mine, ttl=1.5)

@@ -129,7 +129,11 @@ class Forwarder:
         for task in self._tasks:
             task.cancel()
         if tasks := [*self._tasks, *self._serving]:
-            await asyncio.wait(tasks, timeout=WAIT)
+            # (not gather: a task that swallows its cancellation would hold up the stop)
+            done, _ = await asyncio.wait(tasks, timeout=WAIT)
+            for task in done:  # (asked, so that asyncio does not log it as never retrieved)
+                if not task.cancelled():
+                    task.exception()
         with contextlib.suppress(Exception):
             async with asyncio.timeout(WAIT):
                 await self.client.delete(ALIVE + self.origin)

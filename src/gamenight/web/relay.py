@@ -504,14 +504,13 @@ class RedisRelay:
             for table_id in [t for t in self._entries if t not in live]:
                 del self._entries[table_id]
         named = {s for held in self._entries.values() for s in held} if look_again else set()
-        named |= {s for table_id in ids for s in self._entries[table_id]}
+        # (.get: a table read now may have left memory meanwhile, and been forgotten above)
+        named |= {s for table_id in ids for s in self._entries.get(table_id, {})}
         servers = sorted(named)
         flags = await self.client.mget([ALIVE + s for s in servers]) if servers else []
-        alive = (self._alive - named) | {
-            s for s, flag in zip(servers, flags, strict=True) if flag is not None
-        }
-        if look_again:  # (every server named was looked at: the others are named no more)
-            alive &= named
+        found = {s for s, flag in zip(servers, flags, strict=True) if flag is not None}
+        # A heartbeat looked at every server named; a read, only at those of its tables.
+        alive = found if look_again else (self._alive - named) | found
         told = set(ids) if alive == self._alive else set(self._entries)
         self._alive = alive
         # A crashed server's entries stay in the table's hash, but do not count.
